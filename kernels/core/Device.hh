@@ -1,0 +1,27 @@
+// The host's handle on the GPU: discovery and raw memory. Implemented by kernels/cuda/Device.cu,
+// or by kernels/cuda/NoCuda.cc in a build without CUDA (every call then reports "no GPU").
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace gt::device {
+
+//! Number of usable CUDA devices (0 without CUDA, without a driver or without a GPU).
+int count();
+//! Name of device 0, e.g. "NVIDIA H100 80GB HBM3", or "no GPU".
+std::string name();
+//! "CUDA runtime 13.0, driver 13.0", or why there is none.
+std::string runtime_description();
+//! True when gtrack was compiled with its CUDA backend.
+bool compiled_in();
+
+void* allocate(std::size_t bytes);
+void release(void* ptr) noexcept;
+void copy_to_device(void* dst, void const* src, std::size_t bytes);
+void copy_to_host(void* dst, void const* src, std::size_t bytes);
+void copy_on_device(void* dst, void const* src, std::size_t bytes);
+void fill_zero(void* dst, std::size_t bytes);
+void synchronize();
+
+}  // namespace gt::device

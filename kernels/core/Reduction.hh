@@ -1,0 +1,45 @@
+// The fixed summation tree shared by the CPU and CUDA reductions, so that both give the same bits.
+//
+// Items are cut into chunks of k_lanes * k_per_lane. Inside a chunk, lane l combines the items
+// chunk_begin + k * k_lanes + l for k = 0, 1, ... in that order; the lanes are then combined by a
+// pairwise tree (stride 64, 32, ..., 1); the chunk results are combined on the host in chunk order.
+// The tree depends only on n, never on the number of threads or on the device.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "kernels/core/Macros.hh"
+#include "kernels/core/Types.hh"
+
+namespace gt::reduce {
+
+inline constexpr int k_lanes = 128;
+inline constexpr int k_per_lane = 16;
+inline constexpr size_type k_chunk = size_type(k_lanes) * k_per_lane;
+
+struct Sum {
+    GT_HOST_DEVICE static constexpr double identity() { return 0.0; }
+    GT_HOST_DEVICE static double combine(double a, double b) { return a + b; }
+};
+struct Min {
+    GT_HOST_DEVICE static constexpr double identity() { return std::numeric_limits<double>::infinity(); }
+    GT_HOST_DEVICE static double combine(double a, double b) { return b < a ? b : a; }
+};
+struct Max {
+    GT_HOST_DEVICE static constexpr double identity() { return -std::numeric_limits<double>::infinity(); }
+    GT_HOST_DEVICE static double combine(double a, double b) { return b > a ? b : a; }
+};
+
+inline size_type chunk_count(size_type n) { return (n + k_chunk - 1) / k_chunk; }
+
+//! Combines per-chunk partial results (host side, chunk order) into the final N values.
+template<int N, class Op>
+void combine_chunks(double const* partials, size_type chunks, double* out)
+{
+    for (int j = 0; j < N; ++j) out[j] = Op::identity();
+    for (size_type c = 0; c < chunks; ++c)
+        for (int j = 0; j < N; ++j) out[j] = Op::combine(out[j], partials[c * N + j]);
+}
+
+}  // namespace gt::reduce

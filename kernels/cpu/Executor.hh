@@ -1,0 +1,60 @@
+// The CPU executor: runs a per-item functor over n items with OpenMP, and reduces deterministically.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "kernels/core/Reduction.hh"
+#include "kernels/core/Types.hh"
+
+namespace gt::cpu {
+
+//! f(i) for i in [0, n), spread over the OpenMP threads (static schedule: contiguous blocks).
+template<class F>
+void for_each(size_type n, F const& f)
+{
+    auto const count = static_cast<long long>(n);
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < count; ++i) f(static_cast<size_type>(i));
+}
+
+//! Reduces N values per item with Op (reduce::Sum, Min or Max); f(i, double* v) writes item i's N
+//! values. The summation tree is reduce's, so the result matches the CUDA executor bit for bit.
+template<int N, class Op, class F>
+std::array<double, N> reduce(size_type n, F const& f)
+{
+    using namespace gt::reduce;
+    size_type const chunks = chunk_count(n);
+    std::vector<double> partials(chunks * N);
+    auto const nchunks = static_cast<long long>(chunks);
+#pragma omp parallel for schedule(static)
+    for (long long c = 0; c < nchunks; ++c) {
+        double acc[k_lanes][N];
+        for (int l = 0; l < k_lanes; ++l)
+            for (int j = 0; j < N; ++j) acc[l][j] = Op::identity();
+        size_type const begin = static_cast<size_type>(c) * k_chunk;
+        double v[N];
+        for (int k = 0; k < k_per_lane; ++k) {
+            for (int l = 0; l < k_lanes; ++l) {
+                size_type const i = begin + size_type(k) * k_lanes + size_type(l);
+                if (i >= n) break;
+                f(i, v);
+                for (int j = 0; j < N; ++j) acc[l][j] = Op::combine(acc[l][j], v[j]);
+            }
+        }
+        for (int stride = k_lanes / 2; stride > 0; stride /= 2)
+            for (int l = 0; l < stride; ++l)
+                for (int j = 0; j < N; ++j) acc[l][j] = Op::combine(acc[l][j], acc[l + stride][j]);
+        for (int j = 0; j < N; ++j) partials[static_cast<size_type>(c) * N + j] = acc[0][j];
+    }
+    std::array<double, N> out{};
+    combine_chunks<N, Op>(partials.data(), chunks, out.data());
+    return out;
+}
+
+//! Number of threads the CPU executor uses.
+int thread_count();
+//! Sets the number of OpenMP threads (n <= 0: leave the default).
+void set_thread_count(int n);
+
+}  // namespace gt::cpu

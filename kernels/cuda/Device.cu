@@ -1,0 +1,78 @@
+// GPU discovery and raw memory for the host (kernels/core/Device.hh), with every call checked.
+#include "kernels/core/Device.hh"
+#include "kernels/cuda/Check.cuh"
+
+namespace gt::device {
+
+bool compiled_in() { return true; }
+
+int count()
+{
+    int n = 0;
+    // No driver or no device is not an error here: it means "no GPU".
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky error state
+        return 0;
+    }
+    return n;
+}
+
+std::string name()
+{
+    if (count() == 0) return "no GPU";
+    cudaDeviceProp prop{};
+    GT_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    return std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
+           ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
+           std::to_string(prop.totalGlobalMem >> 20) + " MiB)";
+}
+
+std::string runtime_description()
+{
+    int runtime = 0, driver = 0;
+    GT_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    auto const version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); };
+    std::string text = "CUDA runtime " + version(runtime);
+    if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0) {
+        text += ", driver " + version(driver);
+    } else {
+        cudaGetLastError();
+        text += ", no driver";
+    }
+    return text;
+}
+
+void* allocate(std::size_t bytes)
+{
+    void* ptr = nullptr;
+    GT_CUDA_CHECK(cudaMalloc(&ptr, bytes));
+    return ptr;
+}
+
+void release(void* ptr) noexcept
+{
+    // Destructors must not throw; a failure here means the context is already broken and the
+    // next checked call reports it.
+    (void)cudaFree(ptr);
+}
+
+void copy_to_device(void* dst, void const* src, std::size_t bytes)
+{
+    GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+
+void copy_to_host(void* dst, void const* src, std::size_t bytes)
+{
+    GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+
+void copy_on_device(void* dst, void const* src, std::size_t bytes)
+{
+    GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+}
+
+void fill_zero(void* dst, std::size_t bytes) { GT_CUDA_CHECK(cudaMemset(dst, 0, bytes)); }
+
+void synchronize() { GT_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+}  // namespace gt::device

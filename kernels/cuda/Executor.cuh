@@ -1,0 +1,82 @@
+// The CUDA executor: runs a per-item functor over n items, and reduces with the shared fixed tree.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "kernels/core/Reduction.hh"
+#include "kernels/core/Types.hh"
+#include "kernels/cuda/Check.cuh"
+
+namespace gt::cuda {
+
+inline constexpr int k_block_size = 256;
+
+template<class F>
+__global__ void for_each_kernel(size_type n, F f)
+{
+    size_type const i = size_type(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) f(i);
+}
+
+//! f(i) for i in [0, n), one thread per item, on `stream`.
+template<class F>
+void for_each(size_type n, F const& f, cudaStream_t stream = nullptr)
+{
+    if (n == 0) return;
+    auto const blocks = static_cast<unsigned>((n + k_block_size - 1) / k_block_size);
+    for_each_kernel<<<blocks, k_block_size, 0, stream>>>(n, f);
+    GT_CUDA_CHECK_LAUNCH();
+}
+
+template<int N, class Op, class F>
+__global__ void __launch_bounds__(reduce::k_lanes) reduce_kernel(size_type n, F f, double* partials)
+{
+    using namespace gt::reduce;
+    __shared__ double s[N][k_lanes];
+    int const l = static_cast<int>(threadIdx.x);
+    size_type const begin = size_type(blockIdx.x) * k_chunk;
+    double acc[N];
+    for (int j = 0; j < N; ++j) acc[j] = Op::identity();
+    double v[N];
+    for (int k = 0; k < k_per_lane; ++k) {
+        size_type const i = begin + size_type(k) * k_lanes + size_type(l);
+        if (i >= n) break;
+        f(i, v);
+        for (int j = 0; j < N; ++j) acc[j] = Op::combine(acc[j], v[j]);
+    }
+    for (int j = 0; j < N; ++j) s[j][l] = acc[j];
+    __syncthreads();
+    for (int stride = k_lanes / 2; stride > 0; stride /= 2) {
+        if (l < stride)
+            for (int j = 0; j < N; ++j) s[j][l] = Op::combine(s[j][l], s[j][l + stride]);
+        __syncthreads();
+    }
+    if (l < N) partials[size_type(blockIdx.x) * N + l] = s[l][0];
+}
+
+//! The CUDA twin of cpu::reduce: the same tree, so the same bits.
+template<int N, class Op, class F>
+std::array<double, N> reduce(size_type n, F const& f, cudaStream_t stream = nullptr)
+{
+    static_assert(N <= reduce::k_lanes, "one lane writes each value of a chunk");
+    std::array<double, N> out{};
+    size_type const chunks = reduce::chunk_count(n);
+    if (chunks == 0) {
+        for (int j = 0; j < N; ++j) out[j] = Op::identity();
+        return out;
+    }
+    double* partials = nullptr;
+    GT_CUDA_CHECK(cudaMallocAsync(&partials, chunks * N * sizeof(double), stream));
+    reduce_kernel<N, Op><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, partials);
+    GT_CUDA_CHECK_LAUNCH();
+    std::vector<double> host(chunks * N);
+    GT_CUDA_CHECK(cudaMemcpyAsync(host.data(), partials, host.size() * sizeof(double),
+                                  cudaMemcpyDeviceToHost, stream));
+    GT_CUDA_CHECK(cudaFreeAsync(partials, stream));
+    GT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    reduce::combine_chunks<N, Op>(host.data(), chunks, out.data());
+    return out;
+}
+
+}  // namespace gt::cuda

@@ -1,0 +1,132 @@
+// The typed, validated configuration a deck turns into: SI units everywhere, energies in MeV.
+//
+// Everything here has been checked by the deck reader (src/deck/DeckReader.cc): required keys are
+// present, values are in range and of the right dimension. Source locations are kept so that later
+// stages (lattice expansion, table building) can still report errors against the deck's lines.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+//! Where a value came from: "deck.toml:12:5" or "--set beam.x=1".
+struct SourceLocation {
+    std::string file;
+    int line = 0;
+    int column = 0;
+};
+
+enum class BackendChoice { automatic, cpu, gpu };
+
+struct RunConfig {
+    std::string kind = "beamline";  //!< beamline | detector
+    std::string name;               //!< defaults to the deck's file stem
+    std::uint64_t seed = 1;
+    BackendChoice backend = BackendChoice::automatic;
+};
+
+//! Particle species: a named one, or an ion.
+struct SpeciesConfig {
+    std::string name;           //!< "proton", ..., or "ion"
+    double mass_mev = 0;        //!< rest energy [MeV]
+    double charge_e = 0;        //!< charge in units of the elementary charge (signed)
+};
+
+struct TwissPlane {
+    double beta = 1.0;       //!< [m]
+    double alpha = 0.0;      //!< [1]
+    double emittance = 0.0;  //!< rms geometric [m rad]
+};
+
+struct BeamConfig {
+    SpeciesConfig species;
+    //! Reference energy: exactly one of the three was given; the reader fills kinetic_energy_mev.
+    double kinetic_energy_mev = 0;  //!< [MeV]
+    double bunch_charge = 0;        //!< [C], >= 0 (its sign follows the species)
+    std::uint64_t macroparticles = 0;
+    std::string distribution = "gaussian";  //!< gaussian | kv | waterbag | semigaussian | kurth | file
+    TwissPlane x, y;
+    double sigma_t = 0;    //!< [m] rms of c (t - t_ref)
+    double sigma_pt = 0;   //!< [1] rms of pt
+    double chirp = 0;      //!< [1/m] d<pt>/dt correlation: <t pt> = chirp sigma_t^2
+    //! Full 6x6 second-moment matrix of (x, px, y, py, t, pt), row-major; replaces twiss when set.
+    std::optional<std::array<double, 36>> sigma_matrix;
+    double truncate = 0;   //!< cut Gaussian tails at this many sigma (0: no cut)
+    std::string file;      //!< openPMD HDF5 file for distribution = "file"
+    SourceLocation where;
+};
+
+//! One element as the deck defines it; parameters by name, in SI.
+struct ElementConfig {
+    std::string name;
+    std::string type;  //!< marker | monitor | drift | quadrupole | sbend | multipole | sextupole |
+                       //!< octupole | solenoid | rfcavity | kicker | aperture | collimator
+    std::map<std::string, double> values;              //!< numeric parameters [SI]
+    std::map<std::string, std::string> strings;        //!< e.g. shape, model
+    std::map<std::string, std::vector<double>> arrays; //!< knl, ksl
+    SourceLocation where;
+
+    double get(std::string const& key, double fallback) const
+    {
+        auto it = values.find(key);
+        return it == values.end() ? fallback : it->second;
+    }
+    std::string get_string(std::string const& key, std::string const& fallback) const
+    {
+        auto it = strings.find(key);
+        return it == strings.end() ? fallback : it->second;
+    }
+};
+
+struct LatticeConfig {
+    //! Named lines in deck order: each entry is an element or line name, optionally "name*N".
+    std::vector<std::pair<std::string, std::vector<std::string>>> lines;
+    std::map<std::string, SourceLocation> line_where;
+    std::string use = "line";  //!< the line that is tracked
+    std::int64_t turns = 1;
+    //! Global aperture applied after every element (0: none).
+    double global_half_x = 0;  //!< [m]
+    double global_half_y = 0;  //!< [m]
+    std::string global_shape = "rectangle";
+};
+
+struct SpaceChargeConfig {
+    bool enabled = false;
+    std::array<int, 3> grid = {64, 64, 64};
+    double kicks_per_meter = 10;
+    SourceLocation where;
+};
+
+enum class StatsWhere { every_element, every_slice, end, turn };
+
+struct OutputConfig {
+    std::string file;                      //!< default "<run.name>.h5"
+    std::vector<std::string> phase_space;  //!< element names or "end"
+    StatsWhere stats = StatsWhere::every_element;
+};
+
+struct DeckConfig {
+    std::string path;       //!< the deck file
+    std::string text;       //!< the deck as read (for provenance)
+    std::vector<std::string> overrides;  //!< --set KEY=VALUE as given
+    RunConfig run;
+    BeamConfig beam;
+    std::vector<ElementConfig> elements;  //!< in deck order
+    LatticeConfig lattice;
+    SpaceChargeConfig space_charge;
+    OutputConfig output;
+
+    ElementConfig const* find_element(std::string const& name) const
+    {
+        for (auto const& e : elements)
+            if (e.name == name) return &e;
+        return nullptr;
+    }
+};
+
+}  // namespace gt
