@@ -52,6 +52,20 @@ std::array<double, N> reduce(size_type n, F const& f)
     return out;
 }
 
+//! The CPU executor as a policy type, for code written once over executors (e.g. BeamDriver).
+struct Policy {
+    template<class F>
+    static void for_each(size_type n, F const& f)
+    {
+        cpu::for_each(n, f);
+    }
+    template<int N, class Op, class F>
+    static std::array<double, N> reduce(size_type n, F const& f)
+    {
+        return cpu::reduce<N, Op>(n, f);
+    }
+};
+
 //! Number of threads the CPU executor uses.
 int thread_count();
 //! Sets the number of OpenMP threads (n <= 0: leave the default).

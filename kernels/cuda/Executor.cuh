@@ -79,4 +79,18 @@ std::array<double, N> reduce(size_type n, F const& f, cudaStream_t stream = null
     return out;
 }
 
+//! The CUDA executor as a policy type, for code written once over executors (e.g. BeamDriver).
+struct Policy {
+    template<class F>
+    static void for_each(size_type n, F const& f)
+    {
+        cuda::for_each(n, f);
+    }
+    template<int N, class Op, class F>
+    static std::array<double, N> reduce(size_type n, F const& f)
+    {
+        return cuda::reduce<N, Op>(n, f);
+    }
+};
+
 }  // namespace gt::cuda

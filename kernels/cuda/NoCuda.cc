@@ -1,10 +1,9 @@
-// kernels/core/Device.hh for a build without the CUDA backend: there is never a GPU.
+// The GPU entry points for a build without the CUDA backend: there is never a GPU.
 #include <stdexcept>
 
 #include "kernels/core/Device.hh"
 
-namespace gt::device {
-
+namespace gt {
 namespace {
 [[noreturn]] void no_cuda()
 {
@@ -12,6 +11,7 @@ namespace {
 }
 }  // namespace
 
+namespace device {
 bool compiled_in() { return false; }
 int count() { return 0; }
 std::string name() { return "no GPU"; }
@@ -23,5 +23,6 @@ void copy_to_host(void*, void const*, std::size_t) { no_cuda(); }
 void copy_on_device(void*, void const*, std::size_t) { no_cuda(); }
 void fill_zero(void*, std::size_t) { no_cuda(); }
 void synchronize() {}
+}  // namespace device
 
-}  // namespace gt::device
+}  // namespace gt

@@ -1,0 +1,40 @@
+// What the beamline run asks of a backend; implemented once per executor (CPU, CUDA) by BeamDriver.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/beam/BeamSampler.hh"
+#include "kernels/beam/Moments.hh"
+#include "kernels/core/Buffer.hh"
+#include "kernels/core/KernelTimer.hh"
+#include "kernels/core/ParticleState.hh"
+#include "kernels/elements/Element.hh"
+
+namespace gt {
+
+class BeamKernels {
+  public:
+    virtual ~BeamKernels() = default;
+    //! Where this backend's particle states must live.
+    virtual MemSpace memory() const = 0;
+    //! "cpu (OpenMP, 16 threads)" or "gpu (NVIDIA H100 ...)".
+    virtual std::string description() const = 0;
+    //! Fills `particles` with a new beam drawn by `sampler`, ids first_id, first_id + 1, ...
+    virtual void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id) = 0;
+    //! Copies the element table into the backend's memory (once per run).
+    virtual void set_elements(std::vector<Element> const& elements) = 0;
+    //! Tracks live particles through elements [begin, end) of the table.
+    virtual void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) = 0;
+    //! Centroid, covariance and amplitudes of the live particles (same bits on every backend).
+    virtual BeamMoments moments(ParticleView particles) = 0;
+    //! Per-kernel times accumulated so far.
+    virtual KernelTimer const& timer() const = 0;
+};
+
+std::unique_ptr<BeamKernels> make_cpu_beam_kernels();
+//! Throws when gtrack was built without CUDA or no GPU is present.
+std::unique_ptr<BeamKernels> make_cuda_beam_kernels();
+
+}  // namespace gt

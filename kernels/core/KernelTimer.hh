@@ -1,0 +1,33 @@
+// Per-kernel accumulated wall time, calls and bytes moved: the raw material of performance reports.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace gt {
+
+struct KernelRecord {
+    double seconds = 0;  //!< summed over calls [s]
+    long calls = 0;
+    double bytes = 0;    //!< bytes read + written, summed over calls
+    double items = 0;    //!< work items (e.g. particle-element pushes), summed over calls
+};
+
+class KernelTimer {
+  public:
+    void add(std::string const& kernel, double seconds, double bytes, double items)
+    {
+        auto& r = records_[kernel];
+        r.seconds += seconds;
+        r.calls += 1;
+        r.bytes += bytes;
+        r.items += items;
+    }
+    std::map<std::string, KernelRecord> const& records() const { return records_; }
+    void clear() { records_.clear(); }
+
+  private:
+    std::map<std::string, KernelRecord> records_;
+};
+
+}  // namespace gt
