@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The one script run on the GPU machine: build for sm_90, run every test (GPU ones included), run the
+# benchmarks, and print a summary table last. Logs go to $OUT when set (the device tool returns it).
+#
+# The GPU machine lacks toml++ and Random123: carry their .debs in .device-deps/ (made on the
+# development machine by ../shared/device/fetch-debs.sh) and they are unpacked under /opt/deps here.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/gtrack-gpu-check}
+mkdir -p "$out"
+summary=()
+note() { summary+=("$1|$2"); }
+
+if [ -d .device-deps ]; then
+    mkdir -p /opt/deps
+    for f in .device-deps/*.deb; do dpkg -x "$f" /opt/deps; done
+    export CMAKE_PREFIX_PATH=/opt/deps/usr
+    export CPATH=/opt/deps/usr/include${CPATH:+:$CPATH}
+    export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+
+build=build-gpu
+start=$(date +%s)
+if cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGTRACK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DGTRACK_NATIVE=ON -DGTRACK_WERROR=ON -DTOMLPP_INCLUDE_DIR=/opt/deps/usr/include \
+        -DRANDOM123_INCLUDE_DIR=/opt/deps/usr/include >"$out/configure.log" 2>&1 &&
+    cmake --build $build --parallel "$(nproc)" >"$out/build.log" 2>&1; then
+    note build "ok ($(( $(date +%s) - start )) s)"
+else
+    tail -50 "$out/configure.log" "$out/build.log"
+    note build FAILED
+    printf '%s\n' "${summary[@]}"
+    exit 1
+fi
+./$build/gtrack --version | tee "$out/version.txt"
+
+ctest --test-dir $build --output-on-failure --parallel 8 >"$out/ctest.log" 2>&1
+status=$?
+grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$out/ctest.log" | tail -20
+note "tests (cpu + gpu)" "$(grep -E 'tests passed' "$out/ctest.log" | tail -1)"
+note "gpu tests" "$(grep -cE 'gpu_.*Passed' "$out/ctest.log") passed, $(grep -cE 'gpu_.*(Failed|Skipped|Not Run)' "$out/ctest.log") failed or skipped"
+
+if [ -x scripts/bench-beamline.sh ]; then
+    scripts/bench-beamline.sh $build "$out" | tee "$out/bench-beamline.txt"
+    note "beamline benchmark" "see bench-beamline.txt"
+fi
+
+echo
+echo "== gpu-check summary =="
+printf '%-22s %s\n' "device" "$(head -1 "$out/gpu.txt")"
+for row in "${summary[@]}"; do printf '%-22s %s\n' "${row%%|*}" "${row#*|}"; done
+exit $status

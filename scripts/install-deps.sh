@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs gtrack's build dependencies from Debian packages (and the Python tools of scripts/ from PyPI).
+# Usage: scripts/install-deps.sh [--python]
+set -euo pipefail
+packages=(cmake ninja-build g++ pkg-config libhdf5-dev libcli11-dev libtomlplusplus-dev libfmt-dev
+          doctest-dev libfftw3-dev librandom123-dev)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ "${1:-}" = "--python" ]; then
+    python3 -m pip install --quiet h5py numpy matplotlib
+fi
