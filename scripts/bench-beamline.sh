@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Beamline throughput: particle-element pushes per second through the FODO ring, on the GPU and on
+# all CPU cores of the same machine in one run, fused (one kernel per segment) and one kernel per
+# element (bandwidth-bound: the achieved fraction of the measured memory bandwidth is reported).
+# Usage: scripts/bench-beamline.sh BUILD_DIR [OUT_DIR]
+set -euo pipefail
+build=${1:?build directory}
+out=${2:-/tmp}
+gtrack=$build/gtrack
+deck=inputs/fodo_ring.toml
+copy_bw=${GTRACK_COPY_BW:-3.03e12}  # device-to-device copy measured on the H100 here [B/s]
+cores=$(nproc)
+
+# run NAME BACKEND N TURNS STATS: prints "NAME backend n turns pushes/s GB/s"
+run() {
+    local name=$1 backend=$2 n=$3 turns=$4 stats=$5
+    local log="$out/bench-$name-$backend-$n.log"
+    "$gtrack" run $deck --backend "$backend" --quiet -o "$out/bench.h5" --set beam.macroparticles="$n" \
+        --set lattice.turns="$turns" --set output.stats="\"$stats\"" --set output.phase_space='[]' \
+        --timing >"$log" 2>&1 || { echo "$name $backend $n FAILED"; tail -5 "$log"; return 0; }
+    awk -v name="$name" -v be="$backend" -v n="$n" -v t="$turns" -v bw="$copy_bw" -v cores="$cores" '
+        $1 == "track" { secs = $3; bytes = $4; items = $5 }
+        END {
+            rate = items / secs; gbs = bytes / secs / 1e9
+            extra = (be == "gpu") ? sprintf("%5.1f%% of copy bandwidth", 100 * bytes / secs / bw) \
+                                   : sprintf("%.3g pushes/s per core", rate / cores)
+            printf "%-10s %-4s %9d %5d %12.4g %9.1f   %s\n", name, be, n, t, rate, gbs, extra
+        }' "$log"
+}
+
+echo "== beamline benchmark: $deck, $(date -u +%FT%TZ), $cores host cores =="
+"$gtrack" --version | sed -n '1,4p'
+printf "%-10s %-4s %9s %5s %12s %9s\n" mode dev particles turns pushes/s GB/s
+for n in 1000000 10000000; do
+    gpu_turns=100; cpu_turns=2
+    [ "$n" -ge 10000000 ] && { gpu_turns=20; cpu_turns=1; }
+    run fused gpu $n $gpu_turns turn
+    run fused cpu $n $cpu_turns turn
+    run per-elem gpu $n 2 every_slice
+    run per-elem cpu $n 1 every_slice
+done
