@@ -2,10 +2,11 @@
 # Beamline throughput: particle-element pushes per second through the FODO ring, on the GPU and on
 # all CPU cores of the same machine in one run, fused (one kernel per segment) and one kernel per
 # element (bandwidth-bound: the achieved fraction of the measured memory bandwidth is reported).
-# Usage: scripts/bench-beamline.sh BUILD_DIR [OUT_DIR]
+# Usage: scripts/bench-beamline.sh BUILD_DIR   (per-run logs go to $TMPDIR/gtrack-bench)
 set -euo pipefail
 build=${1:?build directory}
-out=${2:-/tmp}
+out=${TMPDIR:-/tmp}/gtrack-bench
+mkdir -p "$out"
 gtrack=$build/gtrack
 deck=inputs/fodo_ring.toml
 copy_bw=${GTRACK_COPY_BW:-3.03e12}  # device-to-device copy measured on the H100 here [B/s]
@@ -17,7 +18,8 @@ run() {
     local log="$out/bench-$name-$backend-$n.log"
     "$gtrack" run $deck --backend "$backend" --quiet -o "$out/bench.h5" --set beam.macroparticles="$n" \
         --set lattice.turns="$turns" --set output.stats="\"$stats\"" --set output.phase_space='[]' \
-        --timing >"$log" 2>&1 || { echo "$name $backend $n FAILED"; tail -5 "$log"; return 0; }
+        --timing >"$log" 2>&1 || { echo "$name $backend $n FAILED"; tail -5 "$log"; return 1; }
+    grep -q '^track ' "$log" || { echo "$name $backend $n: no timing in the output"; return 1; }
     awk -v name="$name" -v be="$backend" -v n="$n" -v t="$turns" -v bw="$copy_bw" -v cores="$cores" '
         $1 == "track" { secs = $3; bytes = $4; items = $5 }
         END {

@@ -37,13 +37,18 @@ fi
 
 ctest --test-dir $build --output-on-failure --parallel 8 >"$out/ctest.log" 2>&1
 status=$?
+rm -f "$out/configure.log"
 grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$out/ctest.log" | tail -20
 note "tests (cpu + gpu)" "$(grep -E 'tests passed' "$out/ctest.log" | tail -1)"
 note "gpu tests" "$(grep -cE 'gpu_.*Passed' "$out/ctest.log") passed, $(grep -cE 'gpu_.*(Failed|Skipped|Not Run)' "$out/ctest.log") failed or skipped"
 
 if [ -x scripts/bench-beamline.sh ]; then
-    scripts/bench-beamline.sh $build "$out" | tee "$out/bench-beamline.txt"
-    note "beamline benchmark" "see bench-beamline.txt"
+    if scripts/bench-beamline.sh $build | tee "$out/bench-beamline.txt"; then
+        note "beamline benchmark" "ok (bench-beamline.txt)"
+    else
+        note "beamline benchmark" FAILED
+        status=1
+    fi
 fi
 
 echo
