@@ -13,6 +13,7 @@ struct CommandOptions {
     std::vector<std::string> overrides;
     int threads = 0;
     bool quiet = false;
+    bool timing = false;  //!< print the per-kernel timing table, machine-readable
     std::string command_line;
 };
 

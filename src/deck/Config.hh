@@ -61,7 +61,8 @@ struct BeamConfig {
     SourceLocation where;
 };
 
-//! One element as the deck defines it; parameters by name, in SI.
+//! One element as the deck defines it; parameters by name, in SI. Only the keys the deck gave are
+//! stored: element_value() (deck/ElementSchema.hh) supplies the schema's defaults.
 struct ElementConfig {
     std::string name;
     std::string type;  //!< marker | monitor | drift | quadrupole | sbend | multipole | sextupole |

@@ -1,0 +1,161 @@
+// The element table entry: a kind tag, a misalignment and a union of the element structs; and
+// track_element, the switch the segment kernel applies to each particle.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/core/Macros.hh"
+#include "kernels/core/ParticleState.hh"
+#include "kernels/elements/Aperture.hh"
+#include "kernels/elements/Collimator.hh"
+#include "kernels/elements/DipoleEdge.hh"
+#include "kernels/elements/Drift.hh"
+#include "kernels/elements/Kicker.hh"
+#include "kernels/elements/MapSupport.hh"
+#include "kernels/elements/Marker.hh"
+#include "kernels/elements/Misalignment.hh"
+#include "kernels/elements/Multipole.hh"
+#include "kernels/elements/Quadrupole.hh"
+#include "kernels/elements/RfCavity.hh"
+#include "kernels/elements/SectorBend.hh"
+#include "kernels/elements/Solenoid.hh"
+#include "kernels/elements/ThickMultipole.hh"
+
+namespace gt {
+
+enum class ElementKind : std::int32_t {
+    marker,
+    monitor,
+    drift,
+    quadrupole,
+    sector_bend,
+    dipole_edge,
+    multipole,
+    thick_multipole,
+    solenoid,
+    rf_cavity,
+    kicker,
+    aperture,
+    collimator,
+};
+
+//! One entry of the flat element table: trivially copyable, copied to the device as bytes.
+struct Element {
+    ElementKind kind;
+    std::int32_t index;  //!< position in the lattice table (what a loss record stores)
+    bool misaligned;
+    Misalignment misalignment;
+    union {
+        Marker marker;
+        Drift drift;
+        Quadrupole quadrupole;
+        SectorBend sector_bend;
+        DipoleEdge dipole_edge;
+        Multipole multipole;
+        ThickMultipole thick_multipole;
+        Solenoid solenoid;
+        RfCavity rf_cavity;
+        Kicker kicker;
+        Aperture aperture;
+        Collimator collimator;
+    };
+
+    //! Host: an entry of the given kind; the caller fills the matching union member.
+    static Element make(ElementKind kind)
+    {
+        Element e;
+        e.kind = kind;
+        e.index = -1;
+        e.misaligned = false;
+        e.misalignment = Misalignment::make(0.0, 0.0, 0.0);
+        e.marker = Marker{};
+        return e;
+    }
+};
+
+static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the device as bytes");
+
+//! Pushes one particle through one entry; false when the particle is lost there (aperture, an
+//! unphysical momentum, or a coordinate that became NaN or infinite).
+GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
+{
+    if (e.misaligned) e.misalignment.enter(p);
+    bool ok = true;
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+            break;
+        case ElementKind::drift:
+            ok = e.drift(p);
+            break;
+        case ElementKind::quadrupole:
+            ok = e.quadrupole(p);
+            break;
+        case ElementKind::sector_bend:
+            ok = e.sector_bend(p);
+            break;
+        case ElementKind::dipole_edge:
+            ok = e.dipole_edge(p);
+            break;
+        case ElementKind::multipole:
+            ok = e.multipole(p);
+            break;
+        case ElementKind::thick_multipole:
+            ok = e.thick_multipole(p);
+            break;
+        case ElementKind::solenoid:
+            ok = e.solenoid(p);
+            break;
+        case ElementKind::rf_cavity:
+            ok = e.rf_cavity(p);
+            break;
+        case ElementKind::kicker:
+            ok = e.kicker(p);
+            break;
+        case ElementKind::aperture:
+            ok = e.aperture(p);
+            break;
+        case ElementKind::collimator:
+            ok = e.collimator(p);
+            break;
+    }
+    if (e.misaligned) e.misalignment.leave(p);
+    return ok && is_finite(p);
+}
+
+//! Name of a kind, as `gtrack check` prints it.
+inline char const* kind_name(ElementKind kind)
+{
+    switch (kind) {
+        case ElementKind::marker:
+            return "marker";
+        case ElementKind::monitor:
+            return "monitor";
+        case ElementKind::drift:
+            return "drift";
+        case ElementKind::quadrupole:
+            return "quadrupole";
+        case ElementKind::sector_bend:
+            return "sbend body";
+        case ElementKind::dipole_edge:
+            return "dipole edge";
+        case ElementKind::multipole:
+            return "multipole";
+        case ElementKind::thick_multipole:
+            return "thick multipole";
+        case ElementKind::solenoid:
+            return "solenoid";
+        case ElementKind::rf_cavity:
+            return "rf cavity";
+        case ElementKind::kicker:
+            return "kicker";
+        case ElementKind::aperture:
+            return "aperture";
+        case ElementKind::collimator:
+            return "collimator";
+    }
+    return "?";
+}
+
+}  // namespace gt

@@ -1,0 +1,118 @@
+// Pieces shared by the element maps: the finiteness check, per-particle focusing functions and the
+// fourth-order symplectic splitting used by the kick-integrated elements.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/core/Macros.hh"
+#include "kernels/core/ParticleState.hh"
+#include "kernels/core/PortableMath.hh"
+
+namespace gt {
+
+//! True when all six coordinates are finite. One sum carries any NaN or infinity (inf - inf is
+//! NaN too); a finite sum overflowing to infinity means coordinates near 1e308, lost anyway.
+GT_HOST_DEVICE GT_FORCEINLINE bool is_finite(Particle const& p)
+{
+    double const sum = ((p.x + p.px) + (p.y + p.py)) + (p.t + p.pt);
+    return sum - sum == 0.0;
+}
+
+//! (p / p_ref)^2 = 1 - 2 pt / beta + pt^2 for the ImpactX energy coordinate pt.
+GT_HOST_DEVICE GT_FORCEINLINE double momentum_squared(double pt, double inv_beta)
+{
+    return 1.0 - 2.0 * pt * inv_beta + pt * pt;
+}
+
+//! Principal trajectories of u'' = -K u over a length L (K of either sign): the cosine-like C,
+//! sine-like S and C' = -K S. Per-particle (pmath), for maps whose focusing depends on the
+//! particle's momentum; K = 0 is the drift limit (C = 1, S = L).
+//! Reference: Wiedemann, Particle Accelerator Physics, 4th ed., sec. 7.1 (eq. 7.7-7.10).
+struct Focusing {
+    double c;        //!< [1]
+    double s;        //!< [m]
+    double c_prime;  //!< [1/m]
+};
+
+GT_HOST_DEVICE inline Focusing focusing(double k, double length)
+{
+    Focusing f{1.0, length, 0.0};
+    if (k > 0.0) {
+        double const w = pmath::sqrt(k);
+        double sn = 0.0, cs = 0.0;
+        pmath::sincos(w * length, sn, cs);
+        f = Focusing{cs, sn / w, -w * sn};
+    } else if (k < 0.0) {
+        double const w = pmath::sqrt(-k);
+        double sh = 0.0, ch = 0.0;
+        pmath::sinhcosh(w * length, sh, ch);  // series for small w L: sinh(wL)/w stays accurate
+        f = Focusing{ch, sh / w, w * sh};
+    }
+    return f;
+}
+
+//! The same functions on the host (std::), for maps whose coefficients depend only on the element:
+//! computed once when the table is built.
+inline Focusing focusing_host(double k, double length)
+{
+    if (k > 0.0) {
+        double const w = std::sqrt(k);
+        return Focusing{std::cos(w * length), std::sin(w * length) / w, -w * std::sin(w * length)};
+    }
+    if (k < 0.0) {
+        double const w = std::sqrt(-k);
+        return Focusing{std::cosh(w * length), std::sinh(w * length) / w, w * std::sinh(w * length)};
+    }
+    return Focusing{1.0, length, 0.0};
+}
+
+//! Fourth-order symplectic splitting of one step h into drift-kick-drift-kick-drift-kick-drift
+//! (Forest & Ruth, Physica D 43 (1990) 105; Yoshida, Phys. Lett. A 150 (1990) 262):
+//! drifts c1 h, c2 h, c2 h, c1 h and kicks w1 h, w0 h, w1 h with w1 = 1 / (2 - 2^(1/3)),
+//! w0 = 1 - 2 w1, c1 = w1 / 2, c2 = (w0 + w1) / 2. Consecutive steps merge their outer drifts.
+struct SplitSteps {
+    double drift_outer;  //!< [m] c1 h: first and last drift
+    double drift_inner;  //!< [m] c2 h (negative)
+    double drift_join;   //!< [m] 2 c1 h: between two steps
+    double kick_outer;   //!< [m] w1 h: integration length of the outer kicks
+    double kick_middle;  //!< [m] w0 h (negative)
+    std::int32_t steps;  //!< number of steps h = L / steps
+
+    //! Host: the coefficients for a length split into `steps` steps.
+    static SplitSteps make(double length, std::int32_t steps)
+    {
+        // 2^(1/3) to full double precision; w1 = 1.3512071919596576..., w0 = -1.7024143839193153...
+        double const cbrt2 = 1.2599210498948731647672106;
+        double const w1 = 1.0 / (2.0 - cbrt2);
+        double const w0 = 1.0 - 2.0 * w1;
+        double const h = length / static_cast<double>(steps);
+        SplitSteps s;
+        s.drift_outer = 0.5 * w1 * h;
+        s.drift_inner = 0.5 * (w0 + w1) * h;
+        s.drift_join = w1 * h;
+        s.kick_outer = w1 * h;
+        s.kick_middle = w0 * h;
+        s.steps = steps;
+        return s;
+    }
+
+    //! Integrates drift + kick: `drift(p, l)` is an exact drift (false when lost), `kick(p, l)` a
+    //! thin kick integrated over length l.
+    template <class DriftFn, class KickFn>
+    GT_HOST_DEVICE bool integrate(Particle& p, DriftFn const& drift, KickFn const& kick) const
+    {
+        if (!drift(p, drift_outer)) return false;
+        for (std::int32_t i = 0; i < steps; ++i) {
+            kick(p, kick_outer);
+            if (!drift(p, drift_inner)) return false;
+            kick(p, kick_middle);
+            if (!drift(p, drift_inner)) return false;
+            kick(p, kick_outer);
+            if (!drift(p, i + 1 < steps ? drift_join : drift_outer)) return false;
+        }
+        return true;
+    }
+};
+
+}  // namespace gt

@@ -1,0 +1,239 @@
+// The element schema table (see ElementSchema.hh); docs/decks.md mirrors it.
+#include "deck/ElementSchema.hh"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace gt {
+
+namespace {
+
+ParamSpec required(std::string_view key, QuantityKind const& kind, Bound bound, std::string_view doc)
+{
+    ParamSpec p;
+    p.key = key;
+    p.kind = &kind;
+    p.bound = bound;
+    p.required = true;
+    p.doc = doc;
+    return p;
+}
+
+ParamSpec optional(std::string_view key, QuantityKind const& kind, Bound bound, double fallback,
+                   std::string_view doc)
+{
+    ParamSpec p = required(key, kind, bound, doc);
+    p.required = false;
+    p.default_value = fallback;
+    return p;
+}
+
+ParamSpec integer(std::string_view key, double fallback, std::string_view doc)
+{
+    ParamSpec p = optional(key, quantity::dimensionless, Bound::at_least_one, fallback, doc);
+    p.type = ParamType::integer;
+    return p;
+}
+
+ParamSpec choice(std::string_view key, std::vector<std::string_view> choices, std::string_view fallback,
+                 std::string_view doc)
+{
+    ParamSpec p;
+    p.key = key;
+    p.type = ParamType::choice;
+    p.choices = std::move(choices);
+    p.default_choice = fallback;
+    p.required = fallback.empty();
+    p.doc = doc;
+    return p;
+}
+
+ParamSpec array(std::string_view key, std::string_view doc)
+{
+    ParamSpec p;
+    p.key = key;
+    p.type = ParamType::number_array;
+    p.doc = doc;
+    return p;
+}
+
+using namespace quantity;
+
+}  // namespace
+
+std::vector<ParamSpec> const& common_element_params()
+{
+    static std::vector<ParamSpec> const params = {
+        choice("type",
+               {"marker", "monitor", "drift", "quadrupole", "sbend", "multipole", "sextupole", "octupole",
+                "solenoid", "rfcavity", "kicker", "aperture", "collimator"},
+               "", "the element type"),
+        optional("dx", length, Bound::any, 0.0, "horizontal misalignment"),
+        optional("dy", length, Bound::any, 0.0, "vertical misalignment"),
+        optional("tilt", angle, Bound::any, 0.0, "roll about the reference orbit (s axis)"),
+        integer("slices", 1.0, "number of slices the element is split into (statistics, space-charge kicks)"),
+    };
+    return params;
+}
+
+std::vector<ElementSpec> const& element_schema()
+{
+    static std::vector<ElementSpec> const schema = {
+        {"marker", "a named point, no effect on the beam", {}},
+        {"monitor", "a named point where statistics or phase space can be written", {}},
+        {"drift",
+         "field-free space",
+         {
+             required("length", length, Bound::non_negative, "length"),
+             choice("model", {"linear", "exact"}, "exact", "paraxial (linear) or exact drift map"),
+         }},
+        {"quadrupole",
+         "thick quadrupole, with chromatic effects",
+         {
+             required("length", length, Bound::positive, "length"),
+             required("k1", per_length2, Bound::any, "normalized gradient (> 0 focuses horizontally)"),
+             choice("model", {"linear", "exact", "kick"}, "exact",
+                    "linear map, exact thick map, or symplectic kick-drift integration"),
+             integer("kicks", 4.0, "kicks per slice for model = \"kick\""),
+         }},
+        {"sbend",
+         "sector bend with pole-face angles and edge focusing",
+         {
+             required("length", length, Bound::positive, "arc length"),
+             required("angle", angle, Bound::any, "bending angle"),
+             optional("e1", angle, Bound::any, 0.0, "entrance pole-face angle"),
+             optional("e2", angle, Bound::any, 0.0, "exit pole-face angle"),
+             optional("fint", dimensionless, Bound::non_negative, 0.0, "entrance fringe-field integral"),
+             optional("fintx", dimensionless, Bound::non_negative, 0.0,
+                      "exit fringe-field integral (default: fint)"),
+             optional("hgap", length, Bound::non_negative, 0.0, "half gap of the magnet (fringe field)"),
+             optional("k1", per_length2, Bound::any, 0.0, "normalized gradient (combined-function bend)"),
+         }},
+        {"multipole",
+         "thin multipole kick of any order",
+         {
+             array("knl", "integrated normal strengths: knl[n] in 1/m^n (bare numbers)"),
+             array("ksl", "integrated skew strengths: ksl[n] in 1/m^n (bare numbers)"),
+         }},
+        {"sextupole",
+         "thick sextupole, symplectic kick-drift integration",
+         {
+             required("length", length, Bound::positive, "length"),
+             required("k2", per_length3, Bound::any, "normalized strength"),
+             optional("k2s", per_length3, Bound::any, 0.0, "normalized skew strength"),
+             integer("kicks", 4.0, "kicks per slice"),
+         }},
+        {"octupole",
+         "thick octupole, symplectic kick-drift integration",
+         {
+             required("length", length, Bound::positive, "length"),
+             required("k3", per_length4, Bound::any, "normalized strength"),
+             optional("k3s", per_length4, Bound::any, 0.0, "normalized skew strength"),
+             integer("kicks", 4.0, "kicks per slice"),
+         }},
+        {"solenoid",
+         "thick hard-edge solenoid",
+         {
+             required("length", length, Bound::positive, "length"),
+             required("ks", per_length, Bound::any, "strength B_s / (B rho)"),
+         }},
+        {"rfcavity",
+         "RF cavity: a thin buncher (length 0) or a thick cavity",
+         {
+             optional("length", length, Bound::non_negative, 0.0, "length (0: thin buncher)"),
+             required("voltage", voltage, Bound::any, "peak voltage"),
+             required("frequency", frequency, Bound::positive, "RF frequency"),
+             optional("phase", quantity::phase, Bound::any, 0.0,
+                      "RF phase, 0 on crest (a bare number is in degrees; stored in rad)"),
+         }},
+        {"kicker",
+         "corrector: a thin kick (length 0), or a kick in the middle of a drift",
+         {
+             optional("length", length, Bound::non_negative, 0.0, "length"),
+             optional("hkick", angle, Bound::any, 0.0, "horizontal kick"),
+             optional("vkick", angle, Bound::any, 0.0, "vertical kick"),
+         }},
+        {"aperture",
+         "thin aperture: particles outside are lost",
+         {
+             choice("shape", {"rectangle", "ellipse"}, "", "aperture shape"),
+             required("half_x", length, Bound::positive, "horizontal half width"),
+             required("half_y", length, Bound::positive, "vertical half width"),
+         }},
+        {"collimator",
+         "a drift with an aperture",
+         {
+             choice("shape", {"rectangle", "ellipse"}, "", "aperture shape"),
+             required("half_x", length, Bound::positive, "horizontal half width"),
+             required("half_y", length, Bound::positive, "vertical half width"),
+             required("length", length, Bound::non_negative, "length"),
+         }},
+    };
+    return schema;
+}
+
+ElementSpec const* find_element_spec(std::string_view type)
+{
+    for (auto const& s : element_schema())
+        if (s.type == type) return &s;
+    return nullptr;
+}
+
+std::vector<std::string> element_type_names()
+{
+    std::vector<std::string> names;
+    for (auto const& s : element_schema()) names.emplace_back(s.type);
+    return names;
+}
+
+double element_value(ElementConfig const& element, std::string_view key)
+{
+    if (auto const it = element.values.find(std::string(key)); it != element.values.end()) return it->second;
+    if (key == "fintx" && element.type == "sbend") return element_value(element, "fint");
+    ElementSpec const* spec = find_element_spec(element.type);
+    auto const default_of = [&](std::vector<ParamSpec> const& params) -> std::optional<double> {
+        for (auto const& p : params)
+            if (p.key == key) return p.default_value;
+        return std::nullopt;
+    };
+    std::optional<double> v = default_of(common_element_params());
+    if (!v && spec) v = default_of(spec->params);
+    if (!v) {
+        throw std::logic_error(fmt::format("element '{}' ({}): '{}' is neither given nor has a default",
+                                           element.name, element.type, key));
+    }
+    return *v;
+}
+
+std::string_view bound_text(Bound bound)
+{
+    switch (bound) {
+        case Bound::non_negative:
+            return ">= 0";
+        case Bound::positive:
+            return "> 0";
+        case Bound::at_least_one:
+            return ">= 1";
+        case Bound::any:
+            break;
+    }
+    return "";
+}
+
+bool within_bound(double value, Bound bound)
+{
+    switch (bound) {
+        case Bound::non_negative:
+            return value >= 0.0;
+        case Bound::positive:
+            return value > 0.0;
+        case Bound::at_least_one:
+            return value >= 1.0;
+        case Bound::any:
+            break;
+    }
+    return true;
+}
+
+}  // namespace gt

@@ -1,0 +1,40 @@
+// Run provenance: what produced an output file (build, deck, command line, machine, seed, times).
+//
+// Stored as attributes of the group /provenance (a group of its own keeps the openPMD root
+// attributes uncluttered and lets tools copy provenance as a unit); layout in docs/output.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+class OutputFile;
+
+struct Provenance {
+    std::string gtrack_version;          //!< "0.1.0"
+    std::string git_hash;                //!< 12 hex digits, "-dirty" when the tree had changes
+    std::string build_options;           //!< build type, compiler, CUDA, OpenMP
+    std::string deck_path;               //!< the deck as given on the command line
+    std::string deck_text;               //!< the deck file's full text, as read
+    std::string command_line;            //!< argv joined by spaces
+    std::string backend;                 //!< "cpu" or "gpu"
+    std::string device_name;             //!< GPU name, or the CPU description
+    std::string start_time;              //!< ISO 8601 UTC, "2025-01-31T12:00:00Z"
+    std::string end_time;                //!< ISO 8601 UTC
+    std::uint64_t seed = 0;              //!< run seed (Philox key)
+    std::vector<std::string> overrides;  //!< --set KEY=VALUE, in order
+
+    bool operator==(Provenance const&) const = default;
+};
+
+//! Writes (or rewrites: existing attributes are replaced) /provenance in `out`.
+void write_provenance(OutputFile& out, Provenance const& p);
+//! Reads /provenance of a gtrack file; IoError naming the file and the missing attribute otherwise.
+Provenance read_provenance(std::string const& path);
+
+//! The current time as ISO 8601 UTC with seconds: "2025-01-31T12:00:00Z".
+std::string iso8601_utc_now();
+
+}  // namespace gt

@@ -1,0 +1,53 @@
+// Column tables in HDF5: one group, one dataset per column, a unit per column (statistics, losses).
+//
+// Layout: <group>/<column> is a 1D dataset (float64, int64 or uint64) with a string attribute
+// "unit"; the group has a string-array attribute "columns" giving the column order, and "rows".
+// Used for /stats (per-element beam statistics) and /lost (the lost-particle table).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace gt {
+
+class OutputFile;
+
+class Table {
+  public:
+    using Values = std::variant<std::vector<double>, std::vector<std::int64_t>, std::vector<std::uint64_t>>;
+    struct Column {
+        std::string name;  //!< letters, digits and '_' (it becomes a dataset name)
+        std::string unit;  //!< "m", "m rad", "1", "MeV", ...
+        Values values;
+    };
+
+    Table() = default;
+    //! An empty table of double columns (name, unit), to be filled with append_row().
+    explicit Table(std::vector<std::pair<std::string, std::string>> const& double_columns);
+
+    //! Adds a whole column; its length must match the columns already there. Names are unique.
+    void add_column(std::string name, std::string unit, Values values);
+    //! Appends one value to each column, in column order; every column must hold doubles.
+    void append_row(std::span<double const> row);
+
+    std::size_t rows() const;
+    std::vector<Column> const& columns() const { return columns_; }
+    //! The column called `name`, or nullptr.
+    Column const* find(std::string const& name) const;
+    //! The double column called `name`; throws std::out_of_range naming it if absent or not doubles.
+    std::vector<double> const& doubles(std::string const& name) const;
+
+  private:
+    std::vector<Column> columns_;
+};
+
+//! Writes `table` as the group at `group_path` (e.g. "stats", "lost"); the group must not exist.
+void write_table(OutputFile& out, std::string const& group_path, Table const& table);
+//! Reads a table written by write_table; IoError naming the file and group when it is not one.
+Table read_table(std::string const& file_path, std::string const& group_path);
+
+}  // namespace gt
