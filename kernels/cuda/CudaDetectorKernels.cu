@@ -1,0 +1,59 @@
+// The detector stepping loop on the GPU: one kernel per action, a thrust scan of vacant slots,
+// the hit sort by thrust (CUB radix/merge sort underneath).
+#include <thrust/execution_policy.h>
+#include <thrust/scan.h>
+#include <thrust/transform_scan.h>
+#include <thrust/sort.h>
+
+#include <string>
+
+#include "kernels/core/Device.hh"
+#include "kernels/cuda/Executor.cuh"
+#include "kernels/detector/DetectorBackend.hh"
+
+namespace gt {
+namespace {
+
+struct IsVacant {
+    __host__ __device__ std::uint32_t operator()(std::int32_t s) const { return s == 0 ? 1u : 0u; }
+};
+
+struct CudaDetectorOps {
+    static constexpr MemSpace space = MemSpace::device;
+    static std::string describe() { return "gpu (" + device::name() + ")"; }
+    static std::uint64_t scan_vacancies(std::int32_t const* status, std::uint32_t* rank, std::size_t n)
+    {
+        if (n == 0) return 0;
+        thrust::transform_exclusive_scan(thrust::device, status, status + n, rank, IsVacant{}, 0u,
+                                         thrust::plus<std::uint32_t>{});
+        std::uint32_t last_rank = 0;
+        std::int32_t last_status = 0;
+        GT_CUDA_CHECK(cudaMemcpy(&last_rank, rank + n - 1, sizeof(last_rank), cudaMemcpyDeviceToHost));
+        GT_CUDA_CHECK(cudaMemcpy(&last_status, status + n - 1, sizeof(last_status), cudaMemcpyDeviceToHost));
+        return std::uint64_t(last_rank) + (last_status == 0 ? 1 : 0);
+    }
+    static void sort_hits(Hit* hits, std::size_t n)
+    {
+        if (n > 1) thrust::sort(thrust::device, hits, hits + n, HitOrder{});
+        GT_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    static void copy_to_host(void* dst, void const* src, std::size_t bytes)
+    {
+        if (bytes) GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    }
+    static void copy_within(void* dst, void const* src, std::size_t bytes)
+    {
+        if (bytes) GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+    }
+    static void synchronize() { GT_CUDA_CHECK(cudaDeviceSynchronize()); }
+};
+
+}  // namespace
+
+std::unique_ptr<DetectorKernels> make_cuda_detector_kernels()
+{
+    if (device::count() == 0) throw std::runtime_error("no GPU found: the CUDA detector backend needs one");
+    return std::make_unique<DetectorBackend<cuda::Policy, CudaDetectorOps>>();
+}
+
+}  // namespace gt

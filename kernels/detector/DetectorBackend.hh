@@ -1,0 +1,171 @@
+// The detector stepping loop written once over an executor. `Ops` supplies what differs between
+// backends beyond for_each: the memory space, the scan of vacant slots, the hit sort, and a
+// synchronization point for timing.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "kernels/detector/DetectorKernels.hh"
+
+namespace gt {
+
+template<class Policy, class Ops>
+class DetectorBackend final : public DetectorKernels {
+  public:
+    MemSpace memory() const override { return Ops::space; }
+    std::string description() const override { return Ops::describe(); }
+
+    void setup(DetectorTables const& tables, std::size_t capacity, std::size_t hit_capacity) override
+    {
+        volumes_ = upload(tables.volumes);
+        nodes_ = upload(tables.nodes);
+        items_ = upload(tables.items);
+        materials_ = upload(tables.materials);
+        particles_ = upload(tables.particles);
+        field_map_ = upload(tables.field_map);
+        params_.geometry = GeometryView{volumes_.data(), static_cast<std::int32_t>(tables.volumes.size()),
+                                        nodes_.data(), items_.data()};
+        params_.materials = materials_.data();
+        params_.particles = particles_.data();
+        params_.field = tables.field;
+        params_.field.cartesian.values = field_map_.data();
+        params_.field.rz.values = field_map_.data();
+        params_.propagation = tables.propagation;
+        params_.physics = tables.physics;
+        params_.gun = tables.gun;
+        params_.seed = tables.seed;
+        state_ = TrackState(capacity, Ops::space);
+        hits_ = Buffer<Hit>(hit_capacity > capacity ? hit_capacity : capacity, Ops::space);
+        counters_ = Buffer<std::uint64_t>(k_num_counters, Ops::space);
+        tallies_ = Buffer<std::uint64_t>(static_cast<std::size_t>(tables.num_logical), Ops::space);
+        next_primary_ = 0;
+    }
+
+    IterationResult iterate() override
+    {
+        IterationResult r;
+        std::size_t const n = state_.size();
+        TrackView const t = state_.view();
+        std::uint64_t const vacant = timed("scan_vacancies", [&] { return Ops::scan_vacancies(t.status, t.vacancy_rank, n); });
+        std::uint64_t const left = params_.gun.primaries - next_primary_;
+        r.started = vacant < left ? vacant : left;
+        r.alive = n - vacant + r.started;
+        if (r.alive == 0) {
+            r.finished = true;
+            return r;
+        }
+        // room for one hit per slot in this iteration: grow the buffer rather than lose any
+        std::uint64_t const used = read_counter(k_hit_count);
+        if (used + n > hits_.size()) grow_hits(used + n);
+        std::uint64_t* const counters = counters_.data();
+        if (r.started > 0) run("initialize", InitializeTracks{params_, t, next_primary_, counters});
+        run("limit_step", LimitStep{params_, t});
+        run("propagate", Propagate{params_, t, counters});
+        run("along_step", AlongStep{params_, t});
+        run("score_hits", ScoreHits{params_, t, hits_.data(), hits_.size(), counters, tallies_.data()});
+        run("cross_boundary", CrossBoundary{params_, t});
+        run("end_step", EndStep{params_, t, counters});
+        next_primary_ += r.started;
+        return r;
+    }
+
+    std::vector<Hit> sorted_hits() override
+    {
+        std::uint64_t const counted = read_counter(k_hit_count);
+        std::uint64_t const count = counted < hits_.size() ? counted : hits_.size();
+        timed("sort_hits", [&] {
+            Ops::sort_hits(hits_.data(), count);
+            return std::uint64_t(0);
+        });
+        std::vector<Hit> out(count);
+        Ops::copy_to_host(out.data(), hits_.data(), count * sizeof(Hit));
+        return out;
+    }
+
+    std::array<std::uint64_t, k_num_counters> counters() override
+    {
+        std::array<std::uint64_t, k_num_counters> c{};
+        Ops::copy_to_host(c.data(), counters_.data(), sizeof(c));
+        return c;
+    }
+
+    std::vector<double> tallies() override
+    {
+        std::vector<std::uint64_t> raw(tallies_.size());
+        Ops::copy_to_host(raw.data(), tallies_.data(), raw.size() * sizeof(std::uint64_t));
+        std::vector<double> out(raw.size());
+        for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<double>(raw[i]) * k_tally_unit;
+        return out;
+    }
+
+    std::uint64_t primaries_started() const override { return next_primary_; }
+    int hit_buffer_growths() const override { return growths_; }
+    KernelTimer const& timer() const override { return timer_; }
+
+  private:
+    template<class T>
+    static Buffer<T> upload(std::vector<T> const& v)
+    {
+        Buffer<T> b(v.size(), Ops::space);
+        if (!v.empty()) b.copy_raw(v.data(), MemSpace::host);
+        return b;
+    }
+
+    template<class F>
+    std::uint64_t timed(char const* name, F const& f)
+    {
+        auto const start = std::chrono::steady_clock::now();
+        std::uint64_t const result = f();
+        Ops::synchronize();
+        double const dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        timer_.add(name, dt, 0.0, static_cast<double>(state_.size()));
+        return result;
+    }
+
+    template<class F>
+    void run(char const* name, F const& f)
+    {
+        timed(name, [&] {
+            Policy::for_each(state_.size(), f);
+            return std::uint64_t(0);
+        });
+    }
+
+    std::uint64_t read_counter(int which)
+    {
+        std::uint64_t v = 0;
+        Ops::copy_to_host(&v, counters_.data() + which, sizeof(v));
+        return v;
+    }
+
+    void grow_hits(std::uint64_t needed)
+    {
+        std::size_t cap = hits_.size();
+        while (cap < needed) cap *= 2;
+        Buffer<Hit> bigger(cap, Ops::space);
+        std::uint64_t const counted = read_counter(k_hit_count);
+        std::uint64_t const used = counted < hits_.size() ? counted : hits_.size();
+        Ops::copy_within(bigger.data(), hits_.data(), used * sizeof(Hit));
+        hits_ = std::move(bigger);
+        ++growths_;
+    }
+
+    DetectorParamsView params_;
+    Buffer<PlacedVolume> volumes_;
+    Buffer<BvhNode> nodes_;
+    Buffer<std::int32_t> items_;
+    Buffer<MaterialParams> materials_;
+    Buffer<ParticleType> particles_;
+    Buffer<double> field_map_;
+    TrackState state_;
+    Buffer<Hit> hits_;
+    Buffer<std::uint64_t> counters_;
+    Buffer<std::uint64_t> tallies_;
+    std::uint64_t next_primary_ = 0;
+    int growths_ = 0;
+    KernelTimer timer_;
+};
+
+}  // namespace gt

@@ -1,0 +1,52 @@
+// What a detector run asks of a backend; implemented once over executors by DetectorBackend.hh
+// and instantiated for the CPU (kernels/cpu/CpuDetectorKernels.cc) and CUDA
+// (kernels/cuda/CudaDetectorKernels.cu).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/core/Buffer.hh"
+#include "kernels/core/KernelTimer.hh"
+#include "kernels/detector/DetectorTables.hh"
+#include "kernels/detector/Hit.hh"
+#include "kernels/detector/StepActions.hh"
+
+namespace gt {
+
+struct IterationResult {
+    std::uint64_t alive = 0;    //!< tracks in flight during the iteration (those started included)
+    std::uint64_t started = 0;  //!< primaries started in it
+    bool finished = false;      //!< nothing was left to do: no iteration ran
+};
+
+class DetectorKernels {
+  public:
+    virtual ~DetectorKernels() = default;
+    virtual MemSpace memory() const = 0;
+    virtual std::string description() const = 0;
+    //! Copies the tables into the backend's memory and allocates `capacity` track slots.
+    virtual void setup(DetectorTables const& tables, std::size_t capacity, std::size_t hit_capacity) = 0;
+    //! One step iteration: every action once over all slots.
+    virtual IterationResult iterate() = 0;
+    //! The hits so far, sorted by HitOrder on the backend, copied to the host.
+    virtual std::vector<Hit> sorted_hits() = 0;
+    //! The Counter values.
+    virtual std::array<std::uint64_t, k_num_counters> counters() = 0;
+    //! Deposited energy per logical volume [MeV].
+    virtual std::vector<double> tallies() = 0;
+    //! Primaries started so far.
+    virtual std::uint64_t primaries_started() const = 0;
+    //! Times the hit buffer was grown.
+    virtual int hit_buffer_growths() const = 0;
+    virtual KernelTimer const& timer() const = 0;
+};
+
+std::unique_ptr<DetectorKernels> make_cpu_detector_kernels();
+//! Throws when gtrack was built without CUDA or no GPU is present.
+std::unique_ptr<DetectorKernels> make_cuda_detector_kernels();
+
+}  // namespace gt

@@ -1,0 +1,56 @@
+// Everything the step actions read and never write: geometry, materials, particles, field,
+// propagation and physics settings, the particle gun. A trivially copyable view.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/field/FieldPropagator.hh"
+#include "kernels/field/MagneticField.hh"
+#include "kernels/geometry/GeometryView.hh"
+#include "kernels/physics/MaterialParams.hh"
+#include "kernels/physics/ParticleType.hh"
+
+namespace gt {
+
+struct PhysicsParams {
+    std::int32_t energy_loss = 1;
+    std::int32_t fluctuations = 1;
+    std::int32_t multiple_scattering = 1;
+    double energy_cut = 0.1;       //!< kinetic energy below which a track stops and deposits the rest [MeV]
+    double max_step = HUGE_VAL;    //!< [m]
+    double range_fraction = 0.2;   //!< a step loses at most this fraction of the residual range
+    double final_range = 1.0e-3;   //!< below this range the rest is taken in one step [m]
+    std::uint32_t max_steps = 100000;  //!< a track taking more is ended and counted as looping
+};
+
+enum class EnergySpectrum : std::int32_t { mono = 0, uniform = 1, gaussian = 2 };
+enum class PositionShape : std::int32_t { point = 0, box = 1, beam_spot = 2 };
+enum class DirectionShape : std::int32_t { fixed = 0, cone = 1, isotropic = 2 };
+
+struct GunParams {
+    std::int32_t particle = 0;  //!< index into the particle table
+    EnergySpectrum spectrum = EnergySpectrum::mono;
+    double energy = 0;         //!< kinetic energy (mono, Gaussian mean, uniform lower end) [MeV]
+    double energy_spread = 0;  //!< uniform upper end, or Gaussian sigma [MeV]
+    PositionShape position_shape = PositionShape::point;
+    Vec3 position;             //!< [m]
+    Vec3 position_spread;      //!< box half-sizes, or beam-spot sigmas (x, y, z) [m]
+    DirectionShape direction_shape = DirectionShape::fixed;
+    Vec3 direction{0, 0, 1};   //!< unit vector (fixed direction or cone axis)
+    double cos_cone = 1;       //!< cosine of the cone's half-angle
+    std::uint64_t per_event = 1;
+    std::uint64_t primaries = 0;  //!< events x per_event
+};
+
+struct DetectorParamsView {
+    GeometryView geometry;
+    MaterialParams const* materials = nullptr;
+    ParticleType const* particles = nullptr;
+    MagneticField field;
+    PropagationParams propagation;
+    PhysicsParams physics;
+    GunParams gun;
+    std::uint64_t seed = 0;
+};
+
+}  // namespace gt

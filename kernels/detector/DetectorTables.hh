@@ -1,0 +1,27 @@
+// The host's copy of every read-only table of a detector run, as built from a deck
+// (src/detector/DetectorSetup.cc); a backend copies it into its memory once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/detector/DetectorParams.hh"
+
+namespace gt {
+
+struct DetectorTables {
+    std::vector<PlacedVolume> volumes;  //!< [0] is the world
+    std::vector<BvhNode> nodes;
+    std::vector<std::int32_t> items;
+    std::vector<MaterialParams> materials;
+    std::vector<ParticleType> particles;
+    MagneticField field;              //!< map pointers are filled in by the backend
+    std::vector<double> field_map;    //!< the values of a map field (empty otherwise)
+    PropagationParams propagation;
+    PhysicsParams physics;
+    GunParams gun;
+    std::uint64_t seed = 0;
+    std::int32_t num_logical = 1;  //!< logical volumes (tally bins), the world included
+};
+
+}  // namespace gt

@@ -1,0 +1,87 @@
+// The fixed-capacity struct-of-arrays track state of a detector run, and its view.
+//
+// A slot is vacant (status 0) or holds a live track (status 1). A step may span several step
+// iterations when field propagation reaches its substep cap: in_step stays set and the pre-step
+// values stay put until the step is done.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/core/Buffer.hh"
+#include "kernels/geometry/Vec3.hh"
+
+namespace gt {
+
+enum class TrackEnd : std::int32_t { none = 0, escaped = 1, stopped = 2, looping = 3 };
+
+struct TrackView {
+    std::int32_t* status = nullptr;
+    std::uint64_t* track_id = nullptr;
+    std::uint64_t* event = nullptr;
+    std::int32_t* particle = nullptr;
+    Vec3* pos = nullptr;            //!< [m]
+    Vec3* dir = nullptr;            //!< unit
+    double* energy = nullptr;       //!< kinetic [MeV]
+    double* time = nullptr;         //!< [s]
+    std::int32_t* volume = nullptr;  //!< placed-volume index
+    std::uint32_t* step_count = nullptr;
+    // the step in progress
+    std::int32_t* in_step = nullptr;
+    std::int32_t* step_done = nullptr;
+    std::int32_t* on_boundary = nullptr;
+    std::int32_t* ending = nullptr;  //!< TrackEnd
+    double* remaining = nullptr;     //!< [m]
+    double* h_next = nullptr;        //!< [m]
+    double* h_limit = nullptr;       //!< [m]
+    double* step_length = nullptr;   //!< [m]
+    Vec3* pre_pos = nullptr;
+    Vec3* pre_dir = nullptr;
+    double* pre_energy = nullptr;
+    double* pre_time = nullptr;
+    double* edep = nullptr;          //!< in this step [MeV]
+    double* msc_depth = nullptr;     //!< path in the current volume in radiation lengths
+    std::uint32_t* vacancy_rank = nullptr;  //!< filled by the backend's scan before initialization
+    std::size_t size = 0;
+};
+
+class TrackState {
+  public:
+    TrackState() = default;
+    TrackState(std::size_t n, MemSpace s)
+        : status_(n, s), track_id_(n, s), event_(n, s), particle_(n, s), pos_(n, s), dir_(n, s),
+          energy_(n, s), time_(n, s), volume_(n, s), step_count_(n, s), in_step_(n, s), step_done_(n, s),
+          on_boundary_(n, s), ending_(n, s), remaining_(n, s), h_next_(n, s), h_limit_(n, s),
+          step_length_(n, s), pre_pos_(n, s), pre_dir_(n, s), pre_energy_(n, s), pre_time_(n, s),
+          edep_(n, s), msc_depth_(n, s), vacancy_rank_(n, s)
+    {
+    }
+    TrackView view()
+    {
+        return TrackView{status_.data(),      track_id_.data(),   event_.data(),      particle_.data(),
+                         pos_.data(),         dir_.data(),        energy_.data(),     time_.data(),
+                         volume_.data(),      step_count_.data(), in_step_.data(),    step_done_.data(),
+                         on_boundary_.data(), ending_.data(),     remaining_.data(),  h_next_.data(),
+                         h_limit_.data(),     step_length_.data(), pre_pos_.data(),   pre_dir_.data(),
+                         pre_energy_.data(),  pre_time_.data(),   edep_.data(),       msc_depth_.data(),
+                         vacancy_rank_.data(), status_.size()};
+    }
+    std::size_t size() const { return status_.size(); }
+    Buffer<std::int32_t> const& status() const { return status_; }
+    Buffer<std::uint32_t>& vacancy_rank() { return vacancy_rank_; }
+
+  private:
+    Buffer<std::int32_t> status_;
+    Buffer<std::uint64_t> track_id_, event_;
+    Buffer<std::int32_t> particle_;
+    Buffer<Vec3> pos_, dir_;
+    Buffer<double> energy_, time_;
+    Buffer<std::int32_t> volume_;
+    Buffer<std::uint32_t> step_count_;
+    Buffer<std::int32_t> in_step_, step_done_, on_boundary_, ending_;
+    Buffer<double> remaining_, h_next_, h_limit_, step_length_;
+    Buffer<Vec3> pre_pos_, pre_dir_;
+    Buffer<double> pre_energy_, pre_time_, edep_, msc_depth_;
+    Buffer<std::uint32_t> vacancy_rank_;
+};
+
+}  // namespace gt
