@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "deck/DetectorConfig.hh"
+
 namespace gt {
 
 //! Where a value came from: "deck.toml:12:5" or "--set beam.x=1".
@@ -121,6 +123,7 @@ struct DeckConfig {
     LatticeConfig lattice;
     SpaceChargeConfig space_charge;
     OutputConfig output;
+    DetectorConfig detector;  //!< kind = "detector" decks
 
     ElementConfig const* find_element(std::string const& name) const
     {

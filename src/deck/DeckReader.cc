@@ -26,6 +26,7 @@
 #include "deck/Suggest.hh"
 #include "deck/Units.hh"
 #include "deck/DeckParser.hh"
+#include "deck/DetectorDeckReader.hh"
 
 namespace gt {
 
@@ -77,7 +78,10 @@ class DeckParser : public deck_detail::DeckParserBase {
     {
         if (auto const* run = table_at(root, "", "run", false)) read_run(*run, cfg);
         if (cfg.run.name.empty()) cfg.run.name = std::filesystem::path(file_).stem().string();
-        if (cfg.run.kind == "detector") return;  // reported once at the kind key: nothing else to check
+        if (cfg.run.kind == "detector") {
+            read_detector_deck(*this, root, cfg);
+            return;
+        }
 
         static std::vector<std::string> const sections = {"run",          "beam",   "elements", "lattice",
                                                           "space_charge", "output", "scan"};
@@ -112,15 +116,13 @@ class DeckParser : public deck_detail::DeckParserBase {
     void read_run(toml::table const& t, DeckConfig& cfg)
     {
         std::string const path = "run";
-        check_keys(t, path, {"kind", "name", "seed", "backend"});
-        if (auto kind = choice_at(t, path, "kind", {"beamline", "detector"}, false)) {
-            cfg.run.kind = *kind;
-            if (*kind == "detector") {
-                error(where(*t.get("kind")), "run.kind",
-                      "detector decks are not supported by this version of gtrack yet; only kind = "
-                      "\"beamline\" "
-                      "decks can be read");
-                return;
+        check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots"});
+        if (auto kind = choice_at(t, path, "kind", {"beamline", "detector"}, false)) cfg.run.kind = *kind;
+        if (toml::node const* n = t.get("track_slots")) {
+            if (cfg.run.kind != "detector") {
+                error(where(*n), "run.track_slots", "'track_slots' is only used by detector decks (kind = \"detector\")");
+            } else if (auto slots = integer_of(*n, "run.track_slots", Bound::at_least_one)) {
+                cfg.detector.track_slots = static_cast<std::uint64_t>(*slots);
             }
         }
         if (toml::node const* n = t.get("name")) {

@@ -1,0 +1,102 @@
+// The typed, validated configuration of a detector deck (kind = "detector"): SI units, MeV.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gt {
+
+struct SourceLocation;
+
+//! A user material: density and composition by mass fraction.
+struct MaterialConfig {
+    std::string name;
+    double density = 0;  //!< [kg/m^3]
+    std::vector<std::pair<std::string, double>> elements;  //!< element symbol, mass fraction (normalized)
+    std::optional<double> mean_excitation;                 //!< I [MeV]; else Bragg additivity
+    int line = 0, column = 0;
+};
+
+enum class ReplicaAxis { none, x, y, z, r };
+
+struct VolumeConfig {
+    std::string name;
+    std::string shape;  //!< box | tube | sphere
+    std::array<double, 3> half_size{};  //!< box [m]
+    double rmin = 0, rmax = 0;          //!< tube, sphere [m]
+    double half_z = 0;                  //!< tube [m]
+    double phi_start = 0;               //!< tube [rad]
+    double phi_delta = 0;               //!< tube [rad]; 0 for the full circle
+    std::string material;
+    std::string mother = "world";
+    std::array<double, 3> position{};   //!< in the mother's frame [m]
+    std::array<double, 3> rotation{};   //!< about x, then y, then z (active) [rad]
+    bool sensitive = false;
+    int replicas = 1;
+    ReplicaAxis replica_axis = ReplicaAxis::none;
+    double replica_step = 0;  //!< [m]
+    int line = 0, column = 0;
+};
+
+struct FieldConfig {
+    std::string type = "none";  //!< none | uniform | solenoid | map
+    std::array<double, 3> b{};  //!< uniform [T]
+    double b0 = 0;              //!< solenoid: the field of the infinitely long solenoid [T]
+    double radius = 0;          //!< solenoid [m]
+    double half_length = 0;     //!< solenoid [m]
+    std::array<double, 3> center{};  //!< solenoid and rz map axis [m]
+    std::string file;                //!< map: HDF5 file
+    std::string format;              //!< map: cartesian | rz
+};
+
+struct PropagationConfig {
+    int max_substeps = 10;
+    double delta_chord = 0.25e-3;        //!< [m]
+    double delta_intersection = 1.0e-6;  //!< [m]
+    double epsilon = 1.0e-6;             //!< [1]
+    std::uint64_t max_steps = 100000;    //!< per track
+};
+
+struct GunConfig {
+    std::string particle;
+    std::string spectrum = "mono";  //!< mono | uniform | gaussian
+    double energy = 0;              //!< kinetic: mono, uniform min, Gaussian mean [MeV]
+    double energy2 = 0;             //!< uniform max, Gaussian sigma [MeV]
+    std::string position_shape = "point";  //!< point | box | beam_spot
+    std::array<double, 3> position{};      //!< [m]
+    std::array<double, 3> position_spread{};  //!< box half-size or beam-spot sigma [m]
+    std::string direction_shape = "fixed";  //!< fixed | cone | isotropic
+    std::array<double, 3> direction{0, 0, 1};
+    double cone_half_angle = 0;  //!< [rad]
+    std::uint64_t events = 1;
+    std::uint64_t per_event = 1;
+};
+
+struct DetectorPhysicsConfig {
+    bool energy_loss = true;
+    bool fluctuations = true;
+    bool multiple_scattering = true;
+    double energy_cut = 0.1;      //!< [MeV]
+    double max_step = 0;          //!< [m]; 0: none
+    double range_fraction = 0.2;  //!< [1]
+    double final_range = 1.0e-3;  //!< [m]
+};
+
+struct DetectorConfig {
+    std::vector<MaterialConfig> materials;
+    std::string world_shape = "box";
+    VolumeConfig world;  //!< name "world", shape box/tube/sphere
+    std::vector<VolumeConfig> volumes;
+    FieldConfig field;
+    PropagationConfig propagation;
+    GunConfig gun;
+    DetectorPhysicsConfig physics;
+    std::uint64_t track_slots = 65536;
+    bool write_hits = true;
+};
+
+}  // namespace gt
