@@ -11,6 +11,17 @@ namespace {
 
 struct CpuDetectorOps {
     static constexpr MemSpace space = MemSpace::host;
+    //! Few slots: one thread (waking a team costs more than the work); many: OpenMP. Each slot's
+    //! result is the same either way (hits are sorted before anyone sees them).
+    template<class F>
+    static void for_each(std::size_t n, F const& f)
+    {
+        if (n < 1024) {
+            for (std::size_t i = 0; i < n; ++i) f(i);
+        } else {
+            cpu::for_each(n, f);
+        }
+    }
     static std::string describe() { return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)"; }
     static std::uint64_t scan_vacancies(std::int32_t const* status, std::uint32_t* rank, std::size_t n)
     {
@@ -37,7 +48,7 @@ struct CpuDetectorOps {
 
 std::unique_ptr<DetectorKernels> make_cpu_detector_kernels()
 {
-    return std::make_unique<DetectorBackend<cpu::Policy, CpuDetectorOps>>();
+    return std::make_unique<DetectorBackend<CpuDetectorOps>>();
 }
 
 }  // namespace gt

@@ -20,6 +20,11 @@ struct IsVacant {
 
 struct CudaDetectorOps {
     static constexpr MemSpace space = MemSpace::device;
+    template<class F>
+    static void for_each(std::size_t n, F const& f)
+    {
+        cuda::for_each(n, f);
+    }
     static std::string describe() { return "gpu (" + device::name() + ")"; }
     static std::uint64_t scan_vacancies(std::int32_t const* status, std::uint32_t* rank, std::size_t n)
     {
@@ -53,7 +58,7 @@ struct CudaDetectorOps {
 std::unique_ptr<DetectorKernels> make_cuda_detector_kernels()
 {
     if (device::count() == 0) throw std::runtime_error("no GPU found: the CUDA detector backend needs one");
-    return std::make_unique<DetectorBackend<cuda::Policy, CudaDetectorOps>>();
+    return std::make_unique<DetectorBackend<CudaDetectorOps>>();
 }
 
 }  // namespace gt

@@ -1,5 +1,5 @@
 // The detector stepping loop written once over an executor. `Ops` supplies what differs between
-// backends beyond for_each: the memory space, the scan of vacant slots, the hit sort, and a
+// backends: for_each, the memory space, the scan of vacant slots, the hit sort, copies, and a
 // synchronization point for timing.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace gt {
 
-template<class Policy, class Ops>
+template<class Ops>
 class DetectorBackend final : public DetectorKernels {
   public:
     MemSpace memory() const override { return Ops::space; }
@@ -128,7 +128,7 @@ class DetectorBackend final : public DetectorKernels {
     void run(char const* name, F const& f)
     {
         timed(name, [&] {
-            Policy::for_each(state_.size(), f);
+            Ops::for_each(state_.size(), f);
             return std::uint64_t(0);
         });
     }

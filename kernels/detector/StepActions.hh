@@ -245,6 +245,9 @@ struct CrossBoundary {
         }
         if (v != t.volume[i]) t.msc_depth[i] = 0;
         t.volume[i] = v;
+        // leave the surface by the same push the navigator used to decide the side, so that the
+        // next step starts strictly inside the new volume (1 nm, far below delta_intersection)
+        t.pos[i] = axpy(nav::k_push, t.dir[i], t.pos[i]);
     }
 };
 

@@ -1,0 +1,201 @@
+// Running a detector deck: tables -> backend -> step iterations until every primary has ended ->
+// sorted hits, tallies and provenance in one HDF5 file.
+#include "detector/DetectorRun.hh"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "BuildInfo.hh"
+#include "app/VersionInfo.hh"
+#include "detector/DetectorSetup.hh"
+#include "io/OutputFile.hh"
+#include "io/Provenance.hh"
+#include "io/TableWriter.hh"
+#include "kernels/core/Device.hh"
+#include "kernels/cpu/Executor.hh"
+#include "kernels/detector/DetectorKernels.hh"
+#include "run/Progress.hh"
+
+namespace gt {
+
+namespace {
+
+std::unique_ptr<DetectorKernels> make_backend(DeckConfig const& cfg, DetectorRunOptions const& options)
+{
+    std::string choice = options.backend;
+    if (choice.empty())
+        choice = cfg.run.backend == BackendChoice::cpu ? "cpu" : (cfg.run.backend == BackendChoice::gpu ? "gpu" : "auto");
+    if (choice == "auto") choice = device::count() > 0 ? "gpu" : "cpu";
+    if (choice == "gpu") return make_cuda_detector_kernels();
+    if (choice != "cpu") throw std::invalid_argument("unknown backend '" + choice + "' (expected cpu, gpu or auto)");
+    return make_cpu_detector_kernels();
+}
+
+void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOptions const& options,
+                  DetectorRunResult const& r, std::string const& start_time)
+{
+    OutputFile out(path);
+    if (cfg.detector.write_hits) {
+        std::size_t const n = r.hits.size();
+        std::vector<std::uint64_t> event(n), track(n);
+        std::vector<std::int64_t> volume(n), replica(n), step(n);
+        std::vector<double> cols[11];
+        for (auto& c : cols) c.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            Hit const& h = r.hits[i];
+            event[i] = h.event;
+            track[i] = h.track;
+            volume[i] = h.volume;
+            replica[i] = h.replica;
+            step[i] = h.step;
+            double const v[11] = {h.pre.x,  h.pre.y, h.pre.z,      h.post.x,     h.post.y,    h.post.z,
+                                  h.time,   h.edep,  h.momentum.x, h.momentum.y, h.momentum.z};
+            for (int c = 0; c < 11; ++c) cols[c][i] = v[c];
+        }
+        Table hits;
+        hits.add_column("event", "1", std::move(event));
+        hits.add_column("track", "1", std::move(track));
+        hits.add_column("volume", "1", std::move(volume));
+        hits.add_column("replica", "1", std::move(replica));
+        hits.add_column("step", "1", std::move(step));
+        char const* names[11] = {"pre_x", "pre_y", "pre_z", "post_x", "post_y", "post_z", "time", "edep", "px", "py", "pz"};
+        char const* units[11] = {"m", "m", "m", "m", "m", "m", "s", "MeV", "MeV/c", "MeV/c", "MeV/c"};
+        for (int c = 0; c < 11; ++c) hits.add_column(names[c], units[c], std::move(cols[c]));
+        write_table(out, "hits", hits);
+        out.set_attribute("hits", "volume_names", std::span<std::string const>(r.volume_names));
+    }
+    Table tallies;
+    std::vector<std::int64_t> ids(r.tallies.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i);
+    tallies.add_column("volume", "1", std::move(ids));
+    tallies.add_column("edep", "MeV", r.tallies);
+    write_table(out, "tallies", tallies);
+    out.set_attribute("tallies", "volume_names", std::span<std::string const>(r.volume_names));
+    out.create_group("detector");
+    out.set_attribute("detector", "primaries", cfg.detector.gun.events * cfg.detector.gun.per_event);
+    out.set_attribute("detector", "events", cfg.detector.gun.events);
+    out.set_attribute("detector", "escaped", r.counters[k_escaped]);
+    out.set_attribute("detector", "stopped", r.counters[k_stopped]);
+    out.set_attribute("detector", "looping", r.counters[k_looping]);
+    out.set_attribute("detector", "steps", r.counters[k_steps]);
+    out.set_attribute("detector", "substeps", r.counters[k_substeps]);
+    out.set_attribute("detector", "hits", static_cast<std::uint64_t>(r.hits.size()));
+    out.set_attribute("detector", "iterations", r.iterations);
+    out.set_attribute("detector", "backend", r.backend);
+
+    Provenance p;
+    p.gtrack_version = build::version;
+    p.git_hash = build::git_hash;
+    p.build_options = build_options();
+    p.deck_path = cfg.path;
+    p.deck_text = cfg.text;
+    p.command_line = options.command_line;
+    p.backend = r.backend.rfind("gpu", 0) == 0 ? "gpu" : "cpu";
+    p.device_name = r.backend;
+    p.start_time = start_time;
+    p.end_time = iso8601_utc_now();
+    p.seed = cfg.run.seed;
+    p.overrides = cfg.overrides;
+    write_provenance(out, p);
+    out.commit();
+}
+
+}  // namespace
+
+DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options)
+{
+    std::string const start_time = iso8601_utc_now();
+    if (options.threads > 0) cpu::set_thread_count(options.threads);
+    DetectorSetup const setup = make_detector_setup(cfg);
+    auto kernels = make_backend(cfg, options);
+    std::size_t const slots = cfg.detector.track_slots;
+    kernels->setup(setup.tables, slots, 4 * slots);
+    DetectorRunResult r;
+    r.backend = kernels->description();
+    r.volume_names = setup.geometry.logical_names;
+    std::uint64_t const primaries = setup.tables.gun.primaries;
+    Progress progress(!options.quiet);
+    auto const t0 = std::chrono::steady_clock::now();
+    for (;;) {
+        IterationResult const it = kernels->iterate();
+        if (it.finished) break;
+        ++r.iterations;
+        if ((r.iterations & 63) == 0)
+            progress.update(static_cast<double>(kernels->primaries_started()), static_cast<double>(primaries),
+                            fmt::format("{} tracks in flight", it.alive));
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    progress.finish();
+    r.hits = kernels->sorted_hits();
+    r.tallies = kernels->tallies();
+    r.counters = kernels->counters();
+    r.timer = kernels->timer();
+    if (options.write_output) {
+        std::string const path = options.output.empty() ? cfg.output.file : options.output;
+        write_output(path, cfg, options, r, start_time);
+    }
+    return r;
+}
+
+int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
+{
+    DetectorRunResult const r = run_detector_deck(cfg, options);
+    if (!options.quiet) {
+        std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
+        std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),
+                    static_cast<unsigned long long>(primaries), r.backend.c_str(),
+                    static_cast<unsigned long long>(r.iterations), r.seconds);
+        std::printf("  steps %llu (%.3g track-steps/s), substeps %llu, hits %zu\n",
+                    static_cast<unsigned long long>(r.counters[k_steps]),
+                    r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0,
+                    static_cast<unsigned long long>(r.counters[k_substeps]), r.hits.size());
+        std::printf("  ended: %llu escaped, %llu stopped, %llu looping (step limit)\n",
+                    static_cast<unsigned long long>(r.counters[k_escaped]),
+                    static_cast<unsigned long long>(r.counters[k_stopped]),
+                    static_cast<unsigned long long>(r.counters[k_looping]));
+        for (std::size_t v = 0; v < r.tallies.size(); ++v)
+            if (r.tallies[v] > 0)
+                std::printf("  %-24s %14.6g MeV\n", r.volume_names[v].c_str(), r.tallies[v]);
+        if (options.write_output)
+            std::printf("  wrote %s\n", (options.output.empty() ? cfg.output.file : options.output).c_str());
+    }
+    return 0;
+}
+
+std::string describe_geometry(DeckConfig const& cfg, std::size_t* problem_count)
+{
+    DetectorSetup const setup = make_detector_setup(cfg);
+    GeometryTables const& g = setup.geometry;
+    DetectorConfig const& d = cfg.detector;
+    std::string text = fmt::format("detector deck {} ({})\n", cfg.run.name, cfg.path);
+    text += fmt::format("  world: {} of {}\n", d.world.shape, d.world.material);
+    text += fmt::format("  {} volumes, {} placements, {} hierarchy nodes\n", d.volumes.size(), g.volumes.size() - 1,
+                        g.nodes.size());
+    for (std::size_t i = 0; i < d.volumes.size(); ++i) {
+        VolumeConfig const& v = d.volumes[i];
+        std::size_t copies = 0;
+        for (auto const& pv : g.volumes)
+            if (pv.logical == static_cast<std::int32_t>(i + 1)) ++copies;
+        text += fmt::format("    {:<20} {:<6} {:<14} in {:<12} {:>6} placed{}\n", v.name, v.shape, v.material, v.mother,
+                            copies, v.sensitive ? ", sensitive" : "");
+    }
+    text += fmt::format("  materials: {}\n", fmt::join(setup.material_names, ", "));
+    text += fmt::format("  field: {}\n", d.field.type);
+    text += fmt::format("  gun: {} x {} {} per event\n", d.gun.events, d.gun.per_event, d.gun.particle);
+    auto const problems = check_geometry(g);
+    if (problem_count) *problem_count = problems.size();
+    if (problems.empty()) {
+        text += "  geometry check: no overlaps, no daughter outside its mother\n";
+    } else {
+        text += fmt::format("  geometry check: {} problem(s)\n", problems.size());
+        for (auto const& p : problems) text += "    " + p.message + "\n";
+    }
+    return text;
+}
+
+}  // namespace gt

@@ -1,0 +1,47 @@
+// The entry points of detector decks for the command line: run and check.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "deck/Config.hh"
+#include "kernels/core/KernelTimer.hh"
+#include "kernels/detector/Hit.hh"
+#include "kernels/detector/StepActions.hh"
+
+namespace gt {
+
+struct DetectorRunOptions {
+    std::string backend;  //!< "cpu", "gpu", or empty: as the deck says (auto: the GPU when there is one)
+    std::string output;   //!< empty: as the deck says
+    bool write_output = true;
+    bool quiet = false;
+    int threads = 0;
+    std::string command_line;
+};
+
+//! What a run produced, for callers that look at it (tests, the benchmark).
+struct DetectorRunResult {
+    std::vector<Hit> hits;  //!< sorted by HitOrder
+    std::vector<double> tallies;  //!< [MeV] per logical volume
+    std::vector<std::string> volume_names;  //!< by logical volume
+    std::array<std::uint64_t, k_num_counters> counters{};
+    std::uint64_t iterations = 0;
+    double seconds = 0;  //!< wall time of the stepping loop [s]
+    std::string backend;
+    KernelTimer timer;
+};
+
+//! Runs a detector deck to completion and (unless options say not) writes its output file.
+DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options);
+
+//! `gtrack run` for a detector deck: runs, writes, prints a summary; returns the exit status.
+int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options);
+
+//! `gtrack check` for a detector deck: the geometry summary and any overlaps or protrusions found.
+//! `problems` receives their number.
+std::string describe_geometry(DeckConfig const& cfg, std::size_t* problems = nullptr);
+
+}  // namespace gt

@@ -1,0 +1,245 @@
+// Placing volumes, expanding replicas, building daughter hierarchies, and checking for overlaps.
+#include "detector/GeometryBuilder.hh"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "kernels/geometry/Navigator.hh"
+
+namespace gt {
+
+void rotation_matrix(double rx, double ry, double rz, double* r)
+{
+    double const cx = std::cos(rx), sx = std::sin(rx), cy = std::cos(ry), sy = std::sin(ry);
+    double const cz = std::cos(rz), sz = std::sin(rz);
+    // Rz * Ry * Rx
+    double const m[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
+                         sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
+                         -sy,     cy * sx,                cy * cx};
+    std::copy(m, m + 9, r);
+}
+
+namespace {
+
+Shape make_shape(VolumeConfig const& v, int copy)
+{
+    Shape s;
+    double const dr = v.replica_axis == ReplicaAxis::r ? copy * v.replica_step : 0.0;
+    if (v.shape == "box") {
+        s.type = ShapeType::box;
+        s.box.half = {v.half_size[0], v.half_size[1], v.half_size[2]};
+    } else if (v.shape == "tube") {
+        s.type = ShapeType::tube;
+        s.tube.rmin = v.rmin + dr;
+        s.tube.rmax = v.rmax + dr;
+        s.tube.hz = v.half_z;
+        if (v.phi_delta > 0) {
+            s.tube.has_phi = true;
+            s.tube.wide = v.phi_delta > 3.14159265358979323846;
+            s.tube.sx = std::cos(v.phi_start);
+            s.tube.sy = std::sin(v.phi_start);
+            s.tube.ex = std::cos(v.phi_start + v.phi_delta);
+            s.tube.ey = std::sin(v.phi_start + v.phi_delta);
+        }
+    } else {
+        s.type = ShapeType::sphere;
+        s.sphere.rmin = v.rmin + dr;
+        s.sphere.rmax = v.rmax + dr;
+    }
+    return s;
+}
+
+void set_bounds(PlacedVolume& pv)
+{
+    Vec3 const h = pv.shape.half_extent();
+    Vec3 lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int c = 0; c < 8; ++c) {
+        Vec3 const corner{(c & 1) ? h.x : -h.x, (c & 2) ? h.y : -h.y, (c & 4) ? h.z : -h.z};
+        Vec3 const g = pv.placement.to_global(corner);
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(lo[a], g[a]);
+            hi[a] = std::max(hi[a], g[a]);
+        }
+    }
+    pv.lo = lo;
+    pv.hi = hi;
+}
+
+//! Median-split hierarchy over items[begin, end); returns the node index.
+std::int32_t build_bvh(std::vector<PlacedVolume> const& vols, std::vector<std::int32_t>& items, std::size_t begin,
+                       std::size_t end, std::vector<BvhNode>& nodes)
+{
+    BvhNode node;
+    node.lo = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+    node.hi = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    Vec3 clo = node.lo, chi = node.hi;
+    for (std::size_t i = begin; i < end; ++i) {
+        PlacedVolume const& v = vols[items[i]];
+        for (int a = 0; a < 3; ++a) {
+            node.lo[a] = std::min(node.lo[a], v.lo[a]);
+            node.hi[a] = std::max(node.hi[a], v.hi[a]);
+            double const c = 0.5 * (v.lo[a] + v.hi[a]);
+            clo[a] = std::min(clo[a], c);
+            chi[a] = std::max(chi[a], c);
+        }
+    }
+    auto const index = static_cast<std::int32_t>(nodes.size());
+    nodes.push_back(node);
+    if (end - begin <= 4) {
+        nodes[index].first = static_cast<std::int32_t>(begin);
+        nodes[index].count = static_cast<std::int32_t>(end - begin);
+        return index;
+    }
+    int axis = 0;
+    for (int a = 1; a < 3; ++a)
+        if (chi[a] - clo[a] > chi[axis] - clo[axis]) axis = a;
+    std::size_t const mid = begin + (end - begin) / 2;
+    std::nth_element(items.begin() + static_cast<long>(begin), items.begin() + static_cast<long>(mid),
+                     items.begin() + static_cast<long>(end), [&](std::int32_t a, std::int32_t b) {
+                         double const ca = vols[a].lo[axis] + vols[a].hi[axis];
+                         double const cb = vols[b].lo[axis] + vols[b].hi[axis];
+                         return ca != cb ? ca < cb : a < b;
+                     });
+    std::int32_t const left = build_bvh(vols, items, begin, mid, nodes);
+    std::int32_t const right = build_bvh(vols, items, mid, end, nodes);
+    nodes[index].first = left;
+    nodes[index].second = right;
+    nodes[index].count = -1;
+    return index;
+}
+
+}  // namespace
+
+GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, int> const& material_index)
+{
+    GeometryTables g;
+    auto material_of = [&](VolumeConfig const& v) {
+        auto it = material_index.find(v.material);
+        if (it == material_index.end()) throw std::invalid_argument("volume '" + v.name + "': unknown material '" + v.material + "'");
+        return it->second;
+    };
+    PlacedVolume world;
+    world.shape = make_shape(cfg.world, 0);
+    world.material = material_of(cfg.world);
+    world.logical = 0;
+    set_bounds(world);
+    g.volumes.push_back(world);
+    g.logical_names.push_back("world");
+    std::map<std::string, std::vector<std::int32_t>> placed;  // volume name -> its placements
+    placed["world"] = {0};
+    for (std::size_t li = 0; li < cfg.volumes.size(); ++li) {
+        VolumeConfig const& v = cfg.volumes[li];
+        g.logical_names.push_back(v.name);
+        auto const mothers = placed.find(v.mother);
+        if (mothers == placed.end())
+            throw std::invalid_argument("volume '" + v.name + "': unknown mother '" + v.mother + "'");
+        Transform local;
+        rotation_matrix(v.rotation[0], v.rotation[1], v.rotation[2], local.r);
+        std::vector<std::int32_t> mine;
+        for (std::int32_t m : mothers->second) {
+            for (int k = 0; k < v.replicas; ++k) {
+                Transform t = local;
+                t.t = {v.position[0], v.position[1], v.position[2]};
+                if (v.replica_axis == ReplicaAxis::x) t.t.x += k * v.replica_step;
+                if (v.replica_axis == ReplicaAxis::y) t.t.y += k * v.replica_step;
+                if (v.replica_axis == ReplicaAxis::z) t.t.z += k * v.replica_step;
+                PlacedVolume pv;
+                pv.shape = make_shape(v, k);
+                pv.placement = g.volumes[m].placement.compose(t);
+                pv.mother = m;
+                pv.material = material_of(v);
+                pv.logical = static_cast<std::int32_t>(li + 1);
+                pv.replica = v.replicas > 1 ? k : g.volumes[m].replica;
+                pv.sensitive = v.sensitive ? 1 : 0;
+                set_bounds(pv);
+                mine.push_back(static_cast<std::int32_t>(g.volumes.size()));
+                g.volumes.push_back(pv);
+            }
+        }
+        placed[v.name] = std::move(mine);
+    }
+    // daughters of each mother, then one hierarchy per mother
+    std::vector<std::vector<std::int32_t>> daughters(g.volumes.size());
+    for (std::size_t i = 1; i < g.volumes.size(); ++i) daughters[g.volumes[i].mother].push_back(static_cast<std::int32_t>(i));
+    for (std::size_t m = 0; m < g.volumes.size(); ++m) {
+        if (daughters[m].empty()) continue;
+        std::size_t const begin = g.items.size();
+        g.items.insert(g.items.end(), daughters[m].begin(), daughters[m].end());
+        g.volumes[m].bvh_root = build_bvh(g.volumes, g.items, begin, g.items.size(), g.nodes);
+    }
+    return g;
+}
+
+std::vector<GeometryProblem> check_geometry(GeometryTables const& g, int samples_per_volume, std::size_t max_reports)
+{
+    std::vector<GeometryProblem> problems;
+    std::set<std::pair<std::int32_t, std::int32_t>> reported;
+    Navigator const nav(g.view());
+    std::mt19937_64 gen(12345);
+    std::normal_distribution<double> normal;
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    auto name_of = [&](std::int32_t v) {
+        PlacedVolume const& pv = g.volumes[v];
+        return fmt::format("'{}' (copy {})", g.logical_names[pv.logical], pv.replica);
+    };
+    for (std::int32_t v = 1; v < static_cast<std::int32_t>(g.volumes.size()); ++v) {
+        PlacedVolume const& pv = g.volumes[v];
+        Vec3 const h = pv.shape.half_extent();
+        int found = 0;
+        for (int tries = 0; found < samples_per_volume && tries < 50 * samples_per_volume; ++tries) {
+            // a random point inside the daughter, moved along a random direction to just inside its surface
+            Vec3 const local{h.x * unit(gen), h.y * unit(gen), h.z * unit(gen)};
+            if (!pv.shape.inside(local)) continue;
+            Vec3 d{normal(gen), normal(gen), normal(gen)};
+            d = normalized(d);
+            double const t = pv.shape.distance_to_out(local, d);
+            Vec3 const surface_local = axpy(t * (1.0 - 1.0e-9) - 1.0e-12, d, local);
+            if (!pv.shape.inside(surface_local)) continue;
+            ++found;
+            Vec3 const p = pv.placement.to_global(surface_local);
+            std::int32_t const m = pv.mother;
+            if (!nav.inside(m, p) && !reported.count({v, m})) {
+                reported.insert({v, m});
+                problems.push_back({fmt::format("volume {} sticks out of its mother {} at ({:.6g}, {:.6g}, {:.6g}) m",
+                                                name_of(v), name_of(m), p.x, p.y, p.z)});
+            }
+            // siblings: the other daughters of the mother whose boxes hold p, found through its hierarchy
+            std::int32_t stack[64];
+            int top = 0;
+            if (g.volumes[m].bvh_root >= 0) stack[top++] = g.volumes[m].bvh_root;
+            auto in_box = [&](Vec3 lo, Vec3 hi) {
+                return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z;
+            };
+            while (top > 0) {
+                BvhNode const& n = g.nodes[stack[--top]];
+                if (!in_box(n.lo, n.hi)) continue;
+                if (n.count < 0) {
+                    if (top + 2 <= 64) {
+                        stack[top++] = n.first;
+                        stack[top++] = n.second;
+                    }
+                    continue;
+                }
+                for (std::int32_t k = 0; k < n.count; ++k) {
+                    std::int32_t const s = g.items[n.first + k];
+                    if (s == v || !in_box(g.volumes[s].lo, g.volumes[s].hi)) continue;
+                    auto const key = std::minmax(v, s);
+                    if (!nav.inside(s, p) || reported.count(key)) continue;
+                    reported.insert(key);
+                    problems.push_back({fmt::format("volumes {} and {} overlap at ({:.6g}, {:.6g}, {:.6g}) m",
+                                                    name_of(v), name_of(s), p.x, p.y, p.z)});
+                }
+            }
+            if (problems.size() >= max_reports) return problems;
+        }
+    }
+    return problems;
+}
+
+}  // namespace gt
