@@ -118,6 +118,43 @@ TEST_CASE("a run writes statistics, snapshots, losses, the lattice and provenanc
     CHECK(read_table(dir.file("t.h5"), "lattice").rows() == 13);
 }
 
+TEST_CASE("a beam written by one run is read back bit for bit by the next (distribution = \"file\")")
+{
+    TempDir dir;
+    RunOptions opt;
+    opt.backend = "cpu";
+    opt.quiet = true;
+    opt.output = dir.file("first.h5");
+    REQUIRE(run_beamline(read_deck_text(k_deck, "t.toml"), opt) == 0);
+    PhaseSpaceFile const first = read_phase_space(dir.file("first.h5"));
+
+    // The second run starts from the first one's end and tracks through nothing but a marker.
+    std::string second = k_deck;
+    second.replace(second.find("[beam.twiss]"), second.find("[elements]") - second.find("[beam.twiss]"), "");
+    second.replace(second.find("macroparticles = 5000"), 21,
+                   "macroparticles = " + std::to_string(first.beam.size()) + "\ndistribution = \"file\"\nfile = \"" +
+                       dir.file("first.h5") + "\"");
+    second += "[elements.M]\ntype = \"marker\"\n";
+    second.replace(second.find("line = [\"cell*3\", \"COL\"]"), 24, "line = [\"M\"]");
+    second.replace(second.find("turns = 2"), 9, "turns = 1");
+    second.replace(second.find("phase_space = [\"BPM\", \"end\"]"), 28, "phase_space = [\"end\"]");
+    opt.output = dir.file("second.h5");
+    REQUIRE(run_beamline(read_deck_text(second, "t2.toml"), opt) == 0);
+    PhaseSpaceFile const again = read_phase_space(dir.file("second.h5"));
+    CHECK(again.beam.x == first.beam.x);
+    CHECK(again.beam.pt == first.beam.pt);
+    CHECK(again.beam.id == first.beam.id);
+
+    // A file whose count disagrees with the deck is a deck error naming both numbers.
+    std::string wrong = second;
+    wrong.replace(wrong.find("macroparticles = "), 17 + std::to_string(first.beam.size()).size(),
+                  "macroparticles = 7");
+    opt.output = dir.file("third.h5");
+    CHECK_THROWS_WITH_AS(run_beamline(read_deck_text(wrong, "t3.toml"), opt),
+                         doctest::Contains("beam.macroparticles = 7"), DeckError);
+    CHECK_FALSE(file_exists(dir.file("third.h5")));
+}
+
 TEST_CASE("a run that fails leaves no output file")
 {
     TempDir dir;
