@@ -10,22 +10,24 @@
 #   --validate        also run `gtrack validate` on each deck (CPU against GPU; skipped without a GPU)
 #   --update          regenerate the references: runs each deck, prints the compare table of the old
 #                     reference against the new output (bitwise), then replaces the reference
+# Writes OUT/NAME.h5, OUT/NAME.compare.txt (and NAME.validate.txt, NAME-validate.md), OUT/results.txt.
+# Runs from the repository root (decks name their input files relative to it).
 # Exit status: 0 when every deck matches its reference (and validates), 1 otherwise.
 set -uo pipefail
+origin=$PWD
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-gtrack=build/gtrack
+gtrack=$root/build/gtrack
 backend=cpu
-out=build/regression
+out=$root/build/regression
 threads=0
 validate=0
 update=0
 names=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --gtrack) gtrack=$2; shift 2 ;;
+        --gtrack) gtrack=$(cd "$origin" && realpath -m "$2"); shift 2 ;;
         --backend) backend=$2; shift 2 ;;
-        --out) out=$2; shift 2 ;;
+        --out) out=$(cd "$origin" && realpath -m "$2"); shift 2 ;;
         --threads) threads=$2; shift 2 ;;
         --validate) validate=1; shift ;;
         --update) update=1; shift ;;
@@ -34,6 +36,7 @@ while [ $# -gt 0 ]; do
         *) names+=("${1%/}"); shift ;;
     esac
 done
+cd "$root"
 if [ ! -x "$gtrack" ]; then
     echo "regression.sh: no gtrack executable at '$gtrack' (build first, or pass --gtrack)" >&2
     exit 2
@@ -111,6 +114,7 @@ for name in "${names[@]}"; do
     results+=("$name|$verdict|$seconds")
 done
 
+printf '%s\n' "${results[@]}" >"$out/results.txt"  # name|verdict|seconds, for scripts/nightly.sh
 printf '\n%-24s %-8s %s\n' "deck" "time [s]" "result ($backend)"
 for r in "${results[@]}"; do
     IFS='|' read -r n v s <<<"$r"
