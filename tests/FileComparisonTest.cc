@@ -23,10 +23,10 @@ using gt::test::TempDir;
 namespace {
 
 struct Planted {
-    double sigma_x_factor = 1.0;  //!< stats/sigma_x[3] multiplied by this
+    double sigma_x_factor = 1.0;      //!< stats/sigma_x[3] multiplied by this
     std::int64_t lost_id_offset = 0;  //!< added to lost/id[1]
-    double s_ref = 12.5;          //!< a numeric attribute
-    std::size_t rows = 6;         //!< rows of /stats
+    double s_ref = 12.5;              //!< a numeric attribute
+    std::size_t rows = 6;             //!< rows of /stats
     bool provenance = true;
     bool extra_dataset = false;
     std::string command_line = "gtrack run a.toml";
@@ -67,7 +67,10 @@ std::string write_file(TempDir const& dir, std::string const& name, Planted cons
     return path;
 }
 
-bool contains(std::string const& text, std::string const& part) { return text.find(part) != std::string::npos; }
+bool contains(std::string const& text, std::string const& part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 std::string refusal(std::string const& a, std::string const& b, CompareOptions const& o = {})
 {
@@ -256,9 +259,10 @@ TEST_CASE("tolerance: zero is bitwise; rtol and atol; NaN agrees only with NaN")
 TEST_CASE("tolerance rules: later rules refine earlier ones; files and options are checked")
 {
     TempDir dir;
-    std::ofstream(dir.file("tol.toml")) << "# regression tolerances\n"
-                                           "[[tolerance]]\nmatch = \"*\"\nrtol = 1e-12\n"
-                                           "[[tolerance]]\nmatch = \"/stats/*\"\nrtol = 1e-10\natol = 1e-20\n";
+    std::ofstream(dir.file("tol.toml"))
+        << "# regression tolerances\n"
+           "[[tolerance]]\nmatch = \"*\"\nrtol = 1e-12\n"
+           "[[tolerance]]\nmatch = \"/stats/*\"\nrtol = 1e-10\natol = 1e-20\n";
     ToleranceRules r;
     r.read_file(dir.file("tol.toml"));
     r.add_option("--atol", "stats/sigma_x=1e-18");
@@ -273,7 +277,8 @@ TEST_CASE("tolerance rules: later rules refine earlier ones; files and options a
                          std::invalid_argument);
     CHECK_THROWS_AS(r.add_option("--rtol", "=1"), std::invalid_argument);
     std::ofstream(dir.file("bad.toml")) << "[[tolerance]]\nmatch = \"*\"\nrtoll = 1e-12\n";
-    CHECK_THROWS_WITH_AS(r.read_file(dir.file("bad.toml")), doctest::Contains("bad.toml:3:9: tolerance[0].rtoll: unknown key"),
+    CHECK_THROWS_WITH_AS(r.read_file(dir.file("bad.toml")),
+                         doctest::Contains("bad.toml:3:9: tolerance[0].rtoll: unknown key"),
                          std::runtime_error);
     std::ofstream(dir.file("nomatch.toml")) << "[[tolerance]]\nrtol = 1e-12\n";
     CHECK_THROWS_WITH_AS(r.read_file(dir.file("nomatch.toml")), doctest::Contains("'match' is required"),

@@ -28,7 +28,11 @@ class PerturbedBeamKernels final : public BeamKernels {
     enum class What { nothing, coordinate_x, coordinate_pt, loss };
 
     PerturbedBeamKernels(What what, size_type entry, size_type particle, double relative = 0)
-        : inner_(make_cpu_beam_kernels()), what_(what), entry_(entry), particle_(particle), relative_(relative)
+        : inner_(make_cpu_beam_kernels()),
+          what_(what),
+          entry_(entry),
+          particle_(particle),
+          relative_(relative)
     {
     }
     MemSpace memory() const override { return inner_->memory(); }
@@ -97,7 +101,10 @@ std::string slurp(std::string const& path)
     return s.str();
 }
 
-bool contains(std::string const& text, std::string const& part) { return text.find(part) != std::string::npos; }
+bool contains(std::string const& text, std::string const& part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 

@@ -58,10 +58,11 @@ int validate_command(CommandOptions const& options, ValidateOptions const& valid
     DeckConfig const deck = read_deck(options.deck, options.overrides);
     cpu::set_thread_count(options.threads);
     if (!device::compiled_in() || device::count() == 0) {
-        std::fprintf(stderr,
-                     "gtrack validate: no GPU to validate against (%s): nothing was compared, no report written\n",
-                     device::compiled_in() ? "this gtrack has the CUDA backend, but no GPU is visible"
-                                           : "this gtrack was built without CUDA");
+        std::fprintf(
+            stderr,
+            "gtrack validate: no GPU to validate against (%s): nothing was compared, no report written\n",
+            device::compiled_in() ? "this gtrack has the CUDA backend, but no GPU is visible"
+                                  : "this gtrack was built without CUDA");
         return 77;
     }
     std::unique_ptr<BeamKernels> cpu = make_cpu_beam_kernels();

@@ -2,7 +2,6 @@
 #include "run/FileComparison.hh"
 
 #include <algorithm>
-#include <algorithm>
 #include <map>
 #include <variant>
 
@@ -36,10 +35,11 @@ struct Entry {
     }
     std::string shape() const
     {
-        std::string t = type_class == H5T_FLOAT     ? fmt::format("float{}", 8 * type_size)
-                        : type_class == H5T_INTEGER ? fmt::format("{}int{}", is_signed ? "" : "u", 8 * type_size)
-                        : type_class == H5T_STRING  ? std::string("string")
-                                                    : std::string("other");
+        std::string t = type_class == H5T_FLOAT ? fmt::format("float{}", 8 * type_size)
+                        : type_class == H5T_INTEGER
+                            ? fmt::format("{}int{}", is_signed ? "" : "u", 8 * type_size)
+                        : type_class == H5T_STRING ? std::string("string")
+                                                   : std::string("other");
         std::string d;
         for (auto v : dims) d += fmt::format("[{}]", v);
         return attribute ? fmt::format("{}{} attribute", t, d) : t + d;
@@ -59,7 +59,9 @@ void describe_space(hid_t space, Entry& e, hid_t loc, std::string const& name)
 {
     int const rank = h5::check(H5Sget_simple_extent_ndims(space), "H5Sget_simple_extent_ndims", loc, name);
     e.dims.assign(std::size_t(rank), 0);
-    if (rank > 0) h5::check(H5Sget_simple_extent_dims(space, e.dims.data(), nullptr), "H5Sget_simple_extent_dims", loc, name);
+    if (rank > 0)
+        h5::check(H5Sget_simple_extent_dims(space, e.dims.data(), nullptr), "H5Sget_simple_extent_dims", loc,
+                  name);
 }
 
 std::string join_path(std::string const& parent, std::string const& child)
@@ -124,11 +126,13 @@ std::vector<T> read_as(hid_t file, Entry const& e, hid_t memory_type)
     if (v.empty()) return v;
     if (e.attribute) {
         h5::Object obj = h5::open_object(file, e.object);
-        h5::Attribute attr(h5::check(H5Aopen(obj, e.name.c_str(), H5P_DEFAULT), "H5Aopen", obj, "@" + e.name));
+        h5::Attribute attr(
+            h5::check(H5Aopen(obj, e.name.c_str(), H5P_DEFAULT), "H5Aopen", obj, "@" + e.name));
         h5::check(H5Aread(attr, memory_type, v.data()), "H5Aread", obj, "@" + e.name);
     } else {
         h5::Dataset ds = h5::open_dataset(file, e.object);
-        h5::check(H5Dread(ds, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "H5Dread", file, e.object);
+        h5::check(H5Dread(ds, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "H5Dread", file,
+                  e.object);
     }
     return v;
 }
@@ -181,7 +185,8 @@ h5::File open_gtrack_file(std::string const& path)
     h5::silence_hdf5_errors();
     h5::File f = h5::open_file_readonly(path);
     if (!h5::is_group(f, "provenance"))
-        throw ComparisonRefused(fmt::format("'{}' is not a gtrack output file: it has no /provenance group", path));
+        throw ComparisonRefused(
+            fmt::format("'{}' is not a gtrack output file: it has no /provenance group", path));
     return f;
 }
 
@@ -227,9 +232,10 @@ FileComparison compare_files(std::string const& a, std::string const& b, Compare
         if (selected(path, options.only) && !ca.count(path))
             problems.push_back(fmt::format("{} ({}) is only in '{}'", display(path), e.shape(), b));
     if (!problems.empty()) {
-        std::string msg = fmt::format("'{}' and '{}' have different structures ({} difference{}), so their values "
-                                      "are not compared:",
-                                      a, b, problems.size(), problems.size() == 1 ? "" : "s");
+        std::string msg = fmt::format(
+            "'{}' and '{}' have different structures ({} difference{}), so their values "
+            "are not compared:",
+            a, b, problems.size(), problems.size() == 1 ? "" : "s");
         std::size_t const shown = std::min<std::size_t>(problems.size(), 20);
         for (std::size_t i = 0; i < shown; ++i) msg += "\n  " + problems[i];
         if (shown < problems.size()) msg += fmt::format("\n  ... and {} more", problems.size() - shown);
@@ -255,8 +261,8 @@ FileComparison compare_files(std::string const& a, std::string const& b, Compare
     if (result.items.empty())
         throw ComparisonRefused(options.only.empty()
                                     ? fmt::format("'{}' holds no numeric datasets to compare", a)
-                                    : fmt::format("no numeric dataset or attribute of '{}' matches --only {}", a,
-                                                  fmt::join(options.only, ", ")));
+                                    : fmt::format("no numeric dataset or attribute of '{}' matches --only {}",
+                                                  a, fmt::join(options.only, ", ")));
     return result;
 }
 
@@ -269,8 +275,9 @@ std::string comparison_report(FileComparison const& c, bool all)
     for (auto const& i : c.items) {
         values += i.diff.compared;
         if (!all && i.diff.differing == 0) continue;
-        t.add_row({i.path, i.shape, i.tolerance.describe(), fmt::format("{} of {}", i.diff.differing, i.diff.compared),
-                   std::to_string(i.diff.outside), num(i.diff.max_abs), num(i.diff.max_rel),
+        t.add_row({i.path, i.shape, i.tolerance.describe(),
+                   fmt::format("{} of {}", i.diff.differing, i.diff.compared), std::to_string(i.diff.outside),
+                   num(i.diff.max_abs), num(i.diff.max_rel),
                    i.diff.differing ? std::to_string(i.diff.worst) : "-",
                    i.ok() ? (i.diff.differing ? "ok (within tolerance)" : "ok") : "FAIL"});
     }
@@ -279,12 +286,12 @@ std::string comparison_report(FileComparison const& c, bool all)
         out += t.text();
     else
         out += "  every compared value is bitwise identical\n";
-    out += fmt::format("compared {} datasets and numeric attributes ({} values{}): {} differ, {} outside tolerance\n",
-                       c.items.size(), values,
-                       c.not_compared ? fmt::format(", {} non-numeric datasets skipped", c.not_compared) : "",
-                       c.differing(), c.outside());
-    out += c.ok() ? "verdict: PASS\n"
-                  : fmt::format("verdict: FAIL ({} outside tolerance)\n", c.outside());
+    out += fmt::format(
+        "compared {} datasets and numeric attributes ({} values{}): {} differ, {} outside tolerance\n",
+        c.items.size(), values,
+        c.not_compared ? fmt::format(", {} non-numeric datasets skipped", c.not_compared) : "", c.differing(),
+        c.outside());
+    out += c.ok() ? "verdict: PASS\n" : fmt::format("verdict: FAIL ({} outside tolerance)\n", c.outside());
     return out;
 }
 

@@ -35,13 +35,13 @@ struct FileComparison {
     std::vector<ItemComparison> items;  //!< in path order
     std::size_t not_compared = 0;       //!< string datasets skipped
     bool ok() const;
-    std::size_t outside() const;   //!< items with values outside tolerance
-    std::size_t differing() const; //!< items with any value differing
+    std::size_t outside() const;    //!< items with values outside tolerance
+    std::size_t differing() const;  //!< items with any value differing
 };
 
 struct CompareOptions {
-    ToleranceRules tolerances;       //!< by path glob; empty: bitwise
-    std::vector<std::string> only;   //!< compare only paths matching one of these globs (empty: all)
+    ToleranceRules tolerances;      //!< by path glob; empty: bitwise
+    std::vector<std::string> only;  //!< compare only paths matching one of these globs (empty: all)
 };
 
 //! Compares file `a` (the reference) with file `b`. Throws ComparisonRefused when either is not a

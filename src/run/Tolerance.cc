@@ -17,7 +17,10 @@ namespace gt {
 
 namespace {
 
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(double a, double b)
+{
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 
 }  // namespace
 
@@ -135,8 +138,8 @@ void ToleranceRules::read_file(std::string const& path)
     };
     for (auto const& [key, node] : root)
         if (key.str() != "tolerance")
-            throw std::runtime_error(fmt::format("{}: {}: unknown key (expected [[tolerance]] tables)", at(node),
-                                                 key.str()));
+            throw std::runtime_error(
+                fmt::format("{}: {}: unknown key (expected [[tolerance]] tables)", at(node), key.str()));
     toml::array const* list = root["tolerance"].as_array();
     if (!list) {
         if (root.contains("tolerance"))
@@ -155,22 +158,24 @@ void ToleranceRules::read_file(std::string const& path)
             if (k.str() == "match") {
                 auto s = node.value<std::string>();
                 if (!s || s->empty())
-                    throw std::runtime_error(fmt::format("{}: {}.match: expected a non-empty pattern string",
-                                                         at(node), key));
+                    throw std::runtime_error(
+                        fmt::format("{}: {}.match: expected a non-empty pattern string", at(node), key));
                 rule.pattern = *s;
                 if (rule.pattern.front() == '/') rule.pattern.erase(0, 1);
             } else if (k.str() == "rtol" || k.str() == "atol") {
                 auto v = node.value<double>();
                 if (!v || !(*v >= 0) || std::isinf(*v))
-                    throw std::runtime_error(fmt::format("{}: {}.{}: expected a number >= 0", at(node), key, name));
+                    throw std::runtime_error(
+                        fmt::format("{}: {}.{}: expected a number >= 0", at(node), key, name));
                 (k.str() == "rtol" ? rule.rtol : rule.atol) = *v;
             } else {
-                throw std::runtime_error(fmt::format("{}: {}.{}: unknown key (expected match, rtol, atol)", at(node),
-                                                     key, name));
+                throw std::runtime_error(
+                    fmt::format("{}: {}.{}: unknown key (expected match, rtol, atol)", at(node), key, name));
             }
         }
         if (rule.pattern.empty())
-            throw std::runtime_error(fmt::format("{}: {}: 'match' is required (a glob, \"*\" for all)", at(*t), key));
+            throw std::runtime_error(
+                fmt::format("{}: {}: 'match' is required (a glob, \"*\" for all)", at(*t), key));
         if (!rule.rtol && !rule.atol)
             throw std::runtime_error(fmt::format("{}: {}: give rtol, atol or both", at(*t), key));
         add(std::move(rule));

@@ -47,10 +47,14 @@ struct HostView {
 char const* stages_description(StatsWhere w)
 {
     switch (w) {
-        case StatsWhere::every_slice: return "after every slice";
-        case StatsWhere::every_element: return "after every element";
-        case StatsWhere::turn: return "after every turn";
-        case StatsWhere::end: return "at the end";
+        case StatsWhere::every_slice:
+            return "after every slice";
+        case StatsWhere::every_element:
+            return "after every element";
+        case StatsWhere::turn:
+            return "after every turn";
+        case StatsWhere::end:
+            return "at the end";
     }
     return "";
 }
@@ -75,7 +79,8 @@ int worst_coordinate(StageComparison const& s)
 {
     int worst = -1;
     for (int k = 0; k < 6; ++k)
-        if (s.coordinate[k].differing > 0 && (worst < 0 || s.coordinate[k].max_rel > s.coordinate[worst].max_rel))
+        if (s.coordinate[k].differing > 0 &&
+            (worst < 0 || s.coordinate[k].max_rel > s.coordinate[worst].max_rel))
             worst = k;
     return worst;
 }
@@ -83,8 +88,8 @@ int worst_coordinate(StageComparison const& s)
 std::string stage_where(StageComparison const& s)
 {
     if (s.entry < 0) return "the initial beam";
-    return fmt::format("stage {} (element {}, turn {}, entry {}, s = {:.6g} m)", s.index, s.name, s.turn, s.entry,
-                       s.s);
+    return fmt::format("stage {} (element {}, turn {}, entry {}, s = {:.6g} m)", s.index, s.name, s.turn,
+                       s.entry, s.s);
 }
 
 class StageComparer {
@@ -103,12 +108,14 @@ class StageComparer {
     void compare_particles(ParticleView a, ParticleView b, StageComparison& st) const
     {
         if (a.size != b.size)
-            throw std::logic_error(fmt::format("validate: the backends hold {} and {} particles", a.size, b.size));
+            throw std::logic_error(
+                fmt::format("validate: the backends hold {} and {} particles", a.size, b.size));
         for (size_type i = 0; i < a.size; ++i) {
             double const za[6] = {a.x[i], a.px[i], a.y[i], a.py[i], a.t[i], a.pt[i]};
             double const zb[6] = {b.x[i], b.px[i], b.y[i], b.py[i], b.t[i], b.pt[i]};
             bool outside = false;
-            for (int k = 0; k < 6; ++k) outside = st.coordinate[k].add(za[k], zb[k], tolerance_[k], i) || outside;
+            for (int k = 0; k < 6; ++k)
+                outside = st.coordinate[k].add(za[k], zb[k], tolerance_[k], i) || outside;
             bool const records = a.id[i] != b.id[i] || a.lost_element[i] != b.lost_element[i] ||
                                  a.lost_turn[i] != b.lost_turn[i];
             if (records) ++st.loss_records_differing;
@@ -116,7 +123,8 @@ class StageComparer {
         }
     }
 
-    void compare_statistics(std::vector<double> const& a, std::vector<double> const& b, StageComparison& st) const
+    void compare_statistics(std::vector<double> const& a, std::vector<double> const& b,
+                            StageComparison& st) const
     {
         double worst_rel = -1;
         for (std::size_t j = 0; j < columns_.size(); ++j) {
@@ -177,7 +185,8 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     result.stages_where = stages_description(options.stages);
     result.tolerances = options.tolerances.describe();
     StageComparer const comparer(options);
-    for (int k = 0; k < 6; ++k) result.coordinate_tolerance.push_back(comparer.coordinate_tolerance(k).describe());
+    for (int k = 0; k < 6; ++k)
+        result.coordinate_tolerance.push_back(comparer.coordinate_tolerance(k).describe());
 
     double ref_busy = busy_seconds(reference), cand_busy = busy_seconds(candidate);
     ParticleState ref_state = initial_beam(deck, reference);
@@ -223,7 +232,8 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     compare_here(ref_tracker.point());
     for (;;) {
         bool const more = ref_tracker.advance();
-        if (more != cand_tracker.advance()) throw std::logic_error("validate: the two trackers fell out of step");
+        if (more != cand_tracker.advance())
+            throw std::logic_error("validate: the two trackers fell out of step");
         if (!more) break;
         OutputPoint const& p = ref_tracker.point();
         OutputPoint const& q = cand_tracker.point();
@@ -247,20 +257,22 @@ std::string validation_verdict(ValidationResult const& r)
     StageComparison const* first = r.first_failure();
     if (!first) {
         if (differing_values == 0)
-            return fmt::format("PASS: {} and {} agree bit for bit at all {} stages (coordinates, loss records and "
-                               "statistics)",
-                               r.reference_name, r.candidate_name, r.stages.size());
-        return fmt::format("PASS: {} and {} agree within tolerance at all {} stages ({} values differ, all "
-                           "within tolerance)",
-                           r.reference_name, r.candidate_name, r.stages.size(), differing_values);
+            return fmt::format(
+                "PASS: {} and {} agree bit for bit at all {} stages (coordinates, loss records and "
+                "statistics)",
+                r.reference_name, r.candidate_name, r.stages.size());
+        return fmt::format(
+            "PASS: {} and {} agree within tolerance at all {} stages ({} values differ, all "
+            "within tolerance)",
+            r.reference_name, r.candidate_name, r.stages.size(), differing_values);
     }
     std::string what;
     if (first->particles_outside > 0) {
         what = fmt::format("{} particle{} outside tolerance", first->particles_outside,
                            first->particles_outside == 1 ? "" : "s");
         if (int const k = worst_coordinate(*first); k >= 0)
-            what += fmt::format(" (worst: {}, |diff| {}, rel {})", k_coordinates[k], num(first->coordinate[k].max_abs),
-                                num(first->coordinate[k].max_rel));
+            what += fmt::format(" (worst: {}, |diff| {}, rel {})", k_coordinates[k],
+                                num(first->coordinate[k].max_abs), num(first->coordinate[k].max_rel));
         if (first->loss_records_differing > 0)
             what += fmt::format(", {} with different loss records", first->loss_records_differing);
     }
@@ -276,8 +288,8 @@ namespace {
 //! Per-quantity summary over all stages.
 TextTable quantity_table(ValidationResult const& r)
 {
-    TextTable t({"quantity", "tolerance", "max |diff|", "max rel diff", "values differing", "outside tolerance",
-                 "stages outside", "worst stage"});
+    TextTable t({"quantity", "tolerance", "max |diff|", "max rel diff", "values differing",
+                 "outside tolerance", "stages outside", "worst stage"});
     for (int k = 0; k < 6; ++k) {
         DifferenceSummary all;
         std::size_t stages_out = 0, worst_stage = 0;
@@ -292,8 +304,9 @@ TextTable quantity_table(ValidationResult const& r)
             }
         }
         t.add_row({fmt::format("{} [{}]", k_coordinates[k], k_coordinate_units[k]), r.coordinate_tolerance[k],
-                   num(all.max_abs), num(all.max_rel), std::to_string(all.differing), std::to_string(all.outside),
-                   std::to_string(stages_out), all.differing ? std::to_string(worst_stage) : "-"});
+                   num(all.max_abs), num(all.max_rel), std::to_string(all.differing),
+                   std::to_string(all.outside), std::to_string(stages_out),
+                   all.differing ? std::to_string(worst_stage) : "-"});
     }
     std::size_t records = 0, rec_stages = 0, first_rec = 0;
     DifferenceSummary stats;
@@ -333,8 +346,9 @@ std::vector<std::string> stage_row(StageComparison const& s, bool full)
     row.push_back(k < 0 ? "0" : fmt::format("{} ({})", num(s.coordinate[k].max_rel), k_coordinates[k]));
     row.push_back(std::to_string(s.particles_outside));
     if (full) row.push_back(std::to_string(s.loss_records_differing));
-    row.push_back(s.stats.differing ? fmt::format("{} ({} {})", s.stats_outside, s.worst_stat, num(s.stats.max_rel))
-                                    : "0");
+    row.push_back(s.stats.differing
+                      ? fmt::format("{} ({} {})", s.stats_outside, s.worst_stat, num(s.stats.max_rel))
+                      : "0");
     row.push_back(seconds(s.reference_seconds));
     row.push_back(seconds(s.candidate_seconds));
     row.push_back(speedup(s.reference_seconds, s.candidate_seconds));
@@ -375,7 +389,8 @@ TextTable element_table(ValidationResult const& r)
     };
     std::vector<Group> groups;
     for (auto const& s : r.stages) {
-        auto it = std::find_if(groups.begin(), groups.end(), [&](Group const& g) { return g.name == s.name; });
+        auto it =
+            std::find_if(groups.begin(), groups.end(), [&](Group const& g) { return g.name == s.name; });
         if (it == groups.end()) {
             groups.emplace_back();
             groups.back().name = s.name;
@@ -387,7 +402,8 @@ TextTable element_table(ValidationResult const& r)
         if (!s.ok()) ++g.failed;
         g.particles_outside = std::max(g.particles_outside, s.particles_outside);
         g.stats_outside += s.stats_outside;
-        if (int const k = worst_coordinate(s); k >= 0 && (g.worst_k < 0 || s.coordinate[k].max_rel > g.coord.max_rel)) {
+        if (int const k = worst_coordinate(s);
+            k >= 0 && (g.worst_k < 0 || s.coordinate[k].max_rel > g.coord.max_rel)) {
             g.worst_k = k;
             g.coord.max_rel = s.coordinate[k].max_rel;
         }
@@ -399,10 +415,12 @@ TextTable element_table(ValidationResult const& r)
     TextTable t({"element", "type", "stages", "stages failed", "max particles outside", "max rel diff",
                  "stats outside", ref + " [s]", cand + " [s]", "speedup"});
     for (auto const& g : groups)
-        t.add_row({g.name, g.type.empty() ? "-" : g.type, std::to_string(g.stages), std::to_string(g.failed),
-                   std::to_string(g.particles_outside),
-                   g.worst_k < 0 ? "0" : fmt::format("{} ({})", num(g.coord.max_rel), k_coordinates[g.worst_k]),
-                   std::to_string(g.stats_outside), seconds(g.ref_s), seconds(g.cand_s), speedup(g.ref_s, g.cand_s)});
+        t.add_row(
+            {g.name, g.type.empty() ? "-" : g.type, std::to_string(g.stages), std::to_string(g.failed),
+             std::to_string(g.particles_outside),
+             g.worst_k < 0 ? "0" : fmt::format("{} ({})", num(g.coord.max_rel), k_coordinates[g.worst_k]),
+             std::to_string(g.stats_outside), seconds(g.ref_s), seconds(g.cand_s),
+             speedup(g.ref_s, g.cand_s)});
     return t;
 }
 
@@ -430,10 +448,11 @@ std::vector<StageComparison const*> worst_stages(ValidationResult const& r, std:
 
 std::string totals_line(ValidationResult const& r)
 {
-    return fmt::format("{:.4g} s on {}, {:.4g} s on {}: speedup {} (each backend's kernel timers: generation, "
-                       "tracking and moments)",
-                       r.reference_seconds, r.reference_name, r.candidate_seconds, r.candidate_name,
-                       speedup(r.reference_seconds, r.candidate_seconds));
+    return fmt::format(
+        "{:.4g} s on {}, {:.4g} s on {}: speedup {} (each backend's kernel timers: generation, "
+        "tracking and moments)",
+        r.reference_seconds, r.reference_name, r.candidate_seconds, r.candidate_name,
+        speedup(r.reference_seconds, r.candidate_seconds));
 }
 
 TextTable kernel_table(ValidationResult const& r)
@@ -442,7 +461,8 @@ TextTable kernel_table(ValidationResult const& r)
     for (auto const& [name, a] : r.reference_kernels) {
         auto it = r.candidate_kernels.find(name);
         KernelRecord const b = it == r.candidate_kernels.end() ? KernelRecord{} : it->second;
-        t.add_row({name, std::to_string(a.calls), seconds(a.seconds), seconds(b.seconds), speedup(a.seconds, b.seconds),
+        t.add_row({name, std::to_string(a.calls), seconds(a.seconds), seconds(b.seconds),
+                   speedup(a.seconds, b.seconds),
                    b.seconds > 0 ? fmt::format("{:.3g}", b.bytes / b.seconds / 1e9) : "-"});
     }
     return t;
@@ -452,10 +472,10 @@ TextTable kernel_table(ValidationResult const& r)
 
 std::string validation_summary(ValidationResult const& r, std::size_t max_rows)
 {
-    std::string out = fmt::format("gtrack validate {}: {} macroparticles, {} turn{}, {} stages (the initial beam, "
-                                  "then {})\n",
-                                  r.deck_path, r.macroparticles, r.turns, r.turns == 1 ? "" : "s", r.stages.size(),
-                                  r.stages_where);
+    std::string out = fmt::format(
+        "gtrack validate {}: {} macroparticles, {} turn{}, {} stages (the initial beam, "
+        "then {})\n",
+        r.deck_path, r.macroparticles, r.turns, r.turns == 1 ? "" : "s", r.stages.size(), r.stages_where);
     out += fmt::format("reference: {}\ncandidate: {}\ntolerances: {}; loss records and ids exact\n\n",
                        r.reference_name, r.candidate_name, r.tolerances);
     out += "per quantity, over all stages:\n" + quantity_table(r).text() + "\n";
@@ -483,20 +503,25 @@ std::string validation_report(ValidationResult const& r)
     std::string out = fmt::format("# gtrack validate: {}\n\n", r.deck_path);
     out += "**" + validation_verdict(r) + "**\n\n";
     out += "| | |\n|---|---|\n";
-    out += fmt::format("| deck | `{}` |\n| reference backend | {} |\n| candidate backend | {} |\n", r.deck_path,
-                       r.reference_name, r.candidate_name);
-    out += fmt::format("| macroparticles | {} |\n| turns | {} |\n| stages | {} (the initial beam, then {}) |\n",
-                       r.macroparticles, r.turns, r.stages.size(), r.stages_where);
+    out += fmt::format("| deck | `{}` |\n| reference backend | {} |\n| candidate backend | {} |\n",
+                       r.deck_path, r.reference_name, r.candidate_name);
+    out +=
+        fmt::format("| macroparticles | {} |\n| turns | {} |\n| stages | {} (the initial beam, then {}) |\n",
+                    r.macroparticles, r.turns, r.stages.size(), r.stages_where);
     out += fmt::format("| tolerances | {}; loss records and ids exact |\n\n", r.tolerances);
     out += "## Per quantity, over all stages\n\n" + quantity_table(r).markdown() + "\n";
     out += "## By deck element\n\n" + element_table(r).markdown() + "\n";
     out += "## Totals\n\n" + totals_line(r) + "\n\n";
     out += "Per kernel:\n\n" + kernel_table(r).markdown() + "\n";
     out += "## Every stage\n\n";
-    out += "`max abs d<q>`: largest |reference - candidate| of coordinate q over all particles (lost ones included); "
-           "`max rel diff`: the largest relative difference and its coordinate; `stats outside`: statistics columns "
-           "outside tolerance (the column with the largest relative difference and its size); times: each backend's "
-           "kernels to reach and measure the stage.\n\n";
+    out +=
+        "`max abs d<q>`: largest |reference - candidate| of coordinate q over all particles (lost ones "
+        "included); "
+        "`max rel diff`: the largest relative difference and its coordinate; `stats outside`: statistics "
+        "columns "
+        "outside tolerance (the column with the largest relative difference and its size); times: each "
+        "backend's "
+        "kernels to reach and measure the stage.\n\n";
     TextTable t(stage_header(r, true));
     for (auto const& s : r.stages) t.add_row(stage_row(s, true));
     out += t.markdown();

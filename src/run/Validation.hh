@@ -32,24 +32,22 @@ struct StageComparison {
     std::size_t index = 0;
     std::int64_t entry = -1;  //!< lattice table entry after which (-1: initial beam)
     std::int64_t turn = 0;
-    std::string name;  //!< deck element name ("initial beam" for stage 0)
-    std::string type;  //!< deck element type ("" for stage 0)
-    double s = 0;      //!< [m] over all turns
+    std::string name;                 //!< deck element name ("initial beam" for stage 0)
+    std::string type;                 //!< deck element type ("" for stage 0)
+    double s = 0;                     //!< [m] over all turns
     DifferenceSummary coordinate[6];  //!< x, px, y, py, t, pt over all particles (lost ones included)
-    std::size_t particles_outside = 0;  //!< particles with any coordinate, loss record or id outside tolerance
+    std::size_t particles_outside =
+        0;  //!< particles with any coordinate, loss record or id outside tolerance
     std::size_t loss_records_differing = 0;  //!< particles whose lost_element, lost_turn or id differ
-    DifferenceSummary stats;         //!< over all statistics columns
-    std::size_t stats_outside = 0;   //!< statistics columns outside tolerance
-    std::string worst_stat;          //!< the column with the largest relative difference
+    DifferenceSummary stats;                 //!< over all statistics columns
+    std::size_t stats_outside = 0;           //!< statistics columns outside tolerance
+    std::string worst_stat;                  //!< the column with the largest relative difference
     double alive_reference = 0;
     double alive_candidate = 0;
     double reference_seconds = 0;  //!< tracking + moments to reach and measure this stage [s]
     double candidate_seconds = 0;
 
-    bool ok() const
-    {
-        return particles_outside == 0 && loss_records_differing == 0 && stats_outside == 0;
-    }
+    bool ok() const { return particles_outside == 0 && loss_records_differing == 0 && stats_outside == 0; }
 };
 
 struct ValidationResult {
@@ -58,8 +56,8 @@ struct ValidationResult {
     std::string candidate_name;
     std::uint64_t macroparticles = 0;
     std::int64_t turns = 1;
-    std::string stages_where;  //!< "after every slice", ...
-    std::string tolerances;    //!< ToleranceRules::describe()
+    std::string stages_where;                       //!< "after every slice", ...
+    std::string tolerances;                         //!< ToleranceRules::describe()
     std::vector<std::string> coordinate_tolerance;  //!< Tolerance::describe() per coordinate
     std::vector<StageComparison> stages;
     std::map<std::string, KernelRecord> reference_kernels;
