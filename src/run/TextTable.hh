@@ -41,14 +41,19 @@ class TextTable {
     //! A GitHub-flavoured markdown table.
     std::string markdown() const
     {
+        auto const cell = [](std::string const& c) {  // a '|' inside a cell would end it
+            std::string e;
+            for (char ch : c) e += ch == '|' ? std::string("\\|") : std::string(1, ch);
+            return e;
+        };
         std::string out = "|";
-        for (auto const& h : header_) out += " " + h + " |";
+        for (auto const& h : header_) out += " " + cell(h) + " |";
         out += "\n|";
         for (std::size_t c = 0; c < header_.size(); ++c) out += "---|";
         out += "\n";
         for (auto const& r : rows_) {
             out += "|";
-            for (auto const& cell : r) out += " " + cell + " |";
+            for (auto const& c : r) out += " " + cell(c) + " |";
             out += "\n";
         }
         return out;

@@ -85,6 +85,16 @@ int worst_coordinate(StageComparison const& s)
     return worst;
 }
 
+//! Short column labels for the two backends: "cpu" and "gpu", or "reference" and "candidate" when the
+//! first words are the same.
+std::pair<std::string, std::string> backend_labels(ValidationResult const& r)
+{
+    std::string a = r.reference_name.substr(0, r.reference_name.find(' '));
+    std::string b = r.candidate_name.substr(0, r.candidate_name.find(' '));
+    if (a == b) return {"reference", "candidate"};
+    return {a, b};
+}
+
 std::string stage_where(StageComparison const& s)
 {
     if (s.entry < 0) return "the initial beam";
@@ -104,6 +114,13 @@ class StageComparer {
     }
 
     Tolerance const& coordinate_tolerance(int k) const { return tolerance_[k]; }
+    //! The statistics columns' common tolerance, or "per column".
+    std::string statistics_tolerance() const
+    {
+        for (auto const& t : column_tolerance_)
+            if (t.describe() != column_tolerance_.front().describe()) return "per column";
+        return column_tolerance_.front().describe();
+    }
 
     void compare_particles(ParticleView a, ParticleView b, StageComparison& st) const
     {
@@ -187,6 +204,7 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     StageComparer const comparer(options);
     for (int k = 0; k < 6; ++k)
         result.coordinate_tolerance.push_back(comparer.coordinate_tolerance(k).describe());
+    result.stats_tolerance = comparer.statistics_tolerance();
 
     double ref_busy = busy_seconds(reference), cand_busy = busy_seconds(candidate);
     ParticleState ref_state = initial_beam(deck, reference);
@@ -325,7 +343,7 @@ TextTable quantity_table(ValidationResult const& r)
     }
     t.add_row({"loss records, ids", "exact", "-", "-", std::to_string(records), std::to_string(records),
                std::to_string(rec_stages), rec_stages ? std::to_string(first_rec) : "-"});
-    t.add_row({"statistics (all columns)", "see above", num(stats.max_abs), num(stats.max_rel),
+    t.add_row({"statistics (all columns)", r.stats_tolerance, num(stats.max_abs), num(stats.max_rel),
                std::to_string(stats.differing), std::to_string(stats_out), std::to_string(stats_out_stages),
                stats.differing ? std::to_string(worst_stats_stage) : "-"});
     return t;
@@ -370,8 +388,8 @@ std::vector<std::string> stage_header(ValidationResult const& r, bool full)
     h.push_back("particles outside");
     if (full) h.push_back("loss records differing");
     h.push_back("stats outside (worst)");
-    h.push_back(fmt::format("{} [s]", r.reference_name.substr(0, r.reference_name.find(' '))));
-    h.push_back(fmt::format("{} [s]", r.candidate_name.substr(0, r.candidate_name.find(' '))));
+    h.push_back(backend_labels(r).first + " [s]");
+    h.push_back(backend_labels(r).second + " [s]");
     h.push_back("speedup");
     h.push_back("verdict");
     return h;
@@ -410,8 +428,7 @@ TextTable element_table(ValidationResult const& r)
         g.ref_s += s.reference_seconds;
         g.cand_s += s.candidate_seconds;
     }
-    auto const ref = r.reference_name.substr(0, r.reference_name.find(' '));
-    auto const cand = r.candidate_name.substr(0, r.candidate_name.find(' '));
+    auto const [ref, cand] = backend_labels(r);
     TextTable t({"element", "type", "stages", "stages failed", "max particles outside", "max rel diff",
                  "stats outside", ref + " [s]", cand + " [s]", "speedup"});
     for (auto const& g : groups)

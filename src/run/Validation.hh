@@ -59,6 +59,7 @@ struct ValidationResult {
     std::string stages_where;                       //!< "after every slice", ...
     std::string tolerances;                         //!< ToleranceRules::describe()
     std::vector<std::string> coordinate_tolerance;  //!< Tolerance::describe() per coordinate
+    std::string stats_tolerance;  //!< the statistics columns' tolerance, or "per column" when they differ
     std::vector<StageComparison> stages;
     std::map<std::string, KernelRecord> reference_kernels;
     std::map<std::string, KernelRecord> candidate_kernels;
