@@ -142,6 +142,7 @@ TEST_CASE("validate: one ulp on one particle after one element fails, at that st
     CHECK(first->entry == 3);  // QD
     CHECK(first->name == "QD");
     CHECK(first->particles_outside == 1);
+    CHECK(first->particles_differing == 1);
     CHECK(first->coordinate[0].outside == 1);
     CHECK(first->coordinate[0].worst == 17);
     CHECK(first->coordinate[1].differing == 0);  // px untouched at that stage
@@ -168,6 +169,8 @@ TEST_CASE("validate: tolerances accept a planted difference just inside and reje
     INFO(validation_summary(inside));
     CHECK(inside.ok());
     CHECK(contains(validation_verdict(inside), "within tolerance"));
+    CHECK(inside.stages.back().particles_differing == 1);  // differs in its last bits, within tolerance
+    CHECK(inside.stages.back().particles_outside == 0);
     ValidationResult const outside = run({{"--rtol", "0.5e-10"}});
     CHECK(!outside.ok());
     REQUIRE(outside.first_failure() != nullptr);

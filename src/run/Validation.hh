@@ -36,8 +36,10 @@ struct StageComparison {
     std::string type;                 //!< deck element type ("" for stage 0)
     double s = 0;                     //!< [m] over all turns
     DifferenceSummary coordinate[6];  //!< x, px, y, py, t, pt over all particles (lost ones included)
-    std::size_t particles_outside =
-        0;  //!< particles with any coordinate, loss record or id outside tolerance
+    //! Particles with any coordinate, loss record or id outside tolerance.
+    std::size_t particles_outside = 0;
+    //! Particles with any bit of a coordinate, loss record or id different (within tolerance or not).
+    std::size_t particles_differing = 0;
     std::size_t loss_records_differing = 0;  //!< particles whose lost_element, lost_turn or id differ
     DifferenceSummary stats;                 //!< over all statistics columns
     std::size_t stats_outside = 0;           //!< statistics columns outside tolerance
