@@ -480,7 +480,8 @@ std::string totals_line(ValidationResult const& r)
 
 TextTable kernel_table(ValidationResult const& r)
 {
-    TextTable t({"kernel", "calls", "reference [s]", "candidate [s]", "speedup", "candidate GB/s"});
+    auto const [ref, cand] = backend_labels(r);
+    TextTable t({"kernel", "calls", ref + " [s]", cand + " [s]", "speedup", cand + " GB/s"});
     for (auto const& [name, a] : r.reference_kernels) {
         auto it = r.candidate_kernels.find(name);
         KernelRecord const b = it == r.candidate_kernels.end() ? KernelRecord{} : it->second;
@@ -516,7 +517,8 @@ std::string validation_summary(ValidationResult const& r, std::size_t max_rows)
             out += fmt::format("\nworst stages ({} shown):\n", worst.size()) + t.text();
         }
     }
-    out += "\ntotals: " + totals_line(r) + "\n";
+    out += "\nper kernel:\n" + kernel_table(r).text();
+    out += "totals: " + totals_line(r) + "\n";
     out += "verdict: " + validation_verdict(r) + "\n";
     return out;
 }
