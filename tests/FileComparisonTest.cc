@@ -206,9 +206,10 @@ TEST_CASE("compare refuses files that are not gtrack outputs and files of differ
     CHECK(contains(msg, "stats/sigma_x is float64[6] in"));
     CHECK(contains(msg, "but float64[5] in"));
 
-    // Not HDF5 at all: an I/O error naming the file.
+    // Not HDF5 at all, or missing: refused, naming the file.
     std::ofstream(dir.file("text.h5")) << "not hdf5\n";
-    CHECK_THROWS_AS(compare_files(a, dir.file("text.h5"), {}), IoError);
+    CHECK(contains(refusal(a, dir.file("text.h5")), "cannot compare '" + dir.file("text.h5") + "'"));
+    CHECK(contains(refusal(dir.file("missing.h5"), a), "missing.h5"));
 }
 
 TEST_CASE("gtrack compare: exit status 0 within tolerance, 1 outside, 2 refused")

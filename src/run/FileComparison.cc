@@ -183,7 +183,12 @@ bool selected(std::string const& path, std::vector<std::string> const& only)
 h5::File open_gtrack_file(std::string const& path)
 {
     h5::silence_hdf5_errors();
-    h5::File f = h5::open_file_readonly(path);
+    h5::File f;
+    try {
+        f = h5::open_file_readonly(path);
+    } catch (IoError const& e) {  // missing, unreadable, or not HDF5 at all
+        throw ComparisonRefused(fmt::format("cannot compare '{}': {}", path, e.what()));
+    }
     if (!h5::is_group(f, "provenance"))
         throw ComparisonRefused(
             fmt::format("'{}' is not a gtrack output file: it has no /provenance group", path));

@@ -45,8 +45,8 @@ struct CompareOptions {
 };
 
 //! Compares file `a` (the reference) with file `b`. Throws ComparisonRefused when either is not a
-//! gtrack output or their structures differ (the message lists the differences), IoError when a file
-//! cannot be read.
+//! gtrack output (or cannot be opened as HDF5 at all) or their structures differ (the message lists
+//! the differences); IoError when reading a file fails later.
 FileComparison compare_files(std::string const& a, std::string const& b, CompareOptions const& options);
 
 //! The table of items that differ (every item with `all`), a summary line and the verdict.
