@@ -72,6 +72,40 @@ if [ -x scripts/bench-beamline.sh ]; then
     fi
 fi
 
+# CPU against GPU, stage by stage, on every example deck (modest sizes; rings cut to 20 turns).
+mkdir -p "$out/validate"
+validate_failed=0
+validate_count=0
+for deck in inputs/*.toml; do
+    name=$(basename "$deck" .toml)
+    extra=()
+    grep -qE '^turns *= *[0-9]' "$deck" && extra=(--set lattice.turns=20)
+    ./$build/gtrack validate "$deck" --set beam.macroparticles=20000 "${extra[@]}" \
+        --report "$out/validate/$name-validate.md" >"$out/validate/$name.txt" 2>&1
+    rc=$?
+    validate_count=$((validate_count + 1))
+    [ $rc -eq 0 ] || validate_failed=$((validate_failed + 1))
+    echo "validate $name (exit $rc): $(grep -E '^verdict:|no GPU' "$out/validate/$name.txt" | tail -1)"
+    grep -E '^totals:' "$out/validate/$name.txt"
+done
+if [ $validate_failed -eq 0 ]; then
+    note "validate inputs/" "$validate_count decks agree (validate/*.md)"
+else
+    note "validate inputs/" "$validate_failed of $validate_count FAILED (validate/*.txt)"
+    status=1
+fi
+
+# The regression suite on the GPU against the CPU-made references, and validate on each of its decks.
+if scripts/regression.sh --gtrack ./$build/gtrack --backend gpu --validate --out "$out/regression" \
+        >"$out/regression-gpu.txt" 2>&1; then
+    note "regression (gpu)" "ok, validate ok (regression-gpu.txt)"
+else
+    note "regression (gpu)" "FAILED (regression-gpu.txt)"
+    status=1
+fi
+tail -16 "$out/regression-gpu.txt"
+rm -f "$out"/regression/*.h5  # outputs are large; the compare tables and validate reports stay
+
 echo
 echo "== gpu-check summary =="
 printf '%-22s %s\n' "device" "$(head -1 "$out/gpu.txt")"
