@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -144,6 +145,19 @@ int collect_command(CommandOptions const& options)
                 unreadable[f] = e.what();
             }
         }
+    }
+
+    // Files found in one directory other than the deck's output directory (a run with -o DIR/...):
+    // the missing points' files are expected there too.
+    if (!files.empty()) {
+        std::filesystem::path const dir = std::filesystem::path(files.front()).parent_path();
+        bool const one_dir = std::all_of(files.begin(), files.end(), [&](auto const& f) {
+            return std::filesystem::path(f).parent_path() == dir;
+        });
+        if (one_dir)
+            for (auto& e : expected)
+                if (!e.empty() && std::filesystem::path(e).parent_path() != dir)
+                    e = (dir / std::filesystem::path(e).filename()).string();
     }
 
     std::vector<PointRow> rows(n);
