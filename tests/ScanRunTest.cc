@@ -218,3 +218,38 @@ TEST_CASE("scan decks in gtrack run: --scan-index needed, in range, and 'env' ne
     r = shell(gtrack(fmt::format("run {} --scan-index -3 {}", k_deck, k_fast)));
     CHECK(r.status != 0);
 }
+
+TEST_CASE("scripts/slurm-array.sh submits one task per point; each task runs its point")
+{
+    test::TempDir dir;
+    // A stand-in for sbatch: runs the array's tasks in turn, as Slurm would run them on nodes.
+    std::string const sbatch = dir.file("sbatch");
+    {
+        std::ofstream f(sbatch);
+        f << "#!/bin/bash\n"
+             "set -e\n"
+             "echo \"sbatch $*\" >> \"$(dirname \"$0\")/sbatch.log\"\n"
+             "range=${1#--array=}; shift\n"
+             "for ((i = ${range%-*}; i <= ${range#*-}; i++)); do\n"
+             "  SLURM_ARRAY_TASK_ID=$i SLURM_CPUS_PER_TASK=1 \"$@\" > \"$(dirname \"$0\")/task_$i.log\" 2>&1\n"
+             "done\n";
+    }
+    std::filesystem::permissions(sbatch, std::filesystem::perms::owner_all);
+    std::string const script = GTRACK_SOURCE_DIR "/scripts/slurm-array.sh";
+    Result r = shell(fmt::format("cd {0} && {1} PATH={0}:$PATH GTRACK={2} {3} --submit {4} --backend cpu --set "
+                                 "beam.macroparticles=200 --set 'output.file=\"pt{{index}}.h5\"'",
+                                 dir.path(), k_no_array_env, GTRACK_BINARY, script, k_deck));
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(contains(r.output, "submitting 10 tasks: sbatch --array=0-9"));
+    ScanConfig const scan = read_deck(k_deck).scan;
+    for (std::uint64_t i = 0; i < 10; ++i) {
+        std::string const file = dir.file(fmt::format("pt{}.h5", i));
+        CHECK(scan_output_status(file, scan, i).state == OutputState::complete);
+        CHECK(read_provenance(file).scan_index == static_cast<std::int64_t>(i));
+    }
+    // Outside a job array the script refuses, saying why.
+    r = shell(fmt::format("{} {} {}", k_no_array_env, script, k_deck));
+    CHECK(r.status == 2);
+    CHECK(contains(r.output, "not a job-array task (SLURM_ARRAY_TASK_ID is not set)"));
+}

@@ -19,6 +19,7 @@ struct CommandOptions {
     std::string scan_index;           //!< run --scan-index: "" (none), a whole number, or "env"
     bool list = false;                //!< scan --list: the points and their outputs
     bool local = false;               //!< scan --local: run every point on this machine
+    bool count = false;               //!< scan --count: print the number of points
     int jobs = 1;                     //!< scan --local -j: points at a time on the CPU
     std::vector<std::string> inputs;  //!< collect: output files or glob patterns
     std::string csv;                  //!< collect --csv FILE

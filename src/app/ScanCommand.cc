@@ -1,4 +1,4 @@
-// gtrack scan DECK --list | --local [-j K]: the points of a deck's [scan], and running them all here.
+// gtrack scan DECK --list | --count | --local [-j K]: the points of a deck's [scan], and running them all here.
 //
 // --local runs each point as a child process `gtrack run DECK --scan-index N --quiet`, exactly as a
 // job-array task would, K at a time on the CPU (each with cores / K threads) or one after another on
@@ -253,6 +253,10 @@ int scan_command(CommandOptions const& options)
     if (deck.scan.empty())
         throw std::runtime_error(fmt::format("{} has no [scan] table: run it with 'gtrack run {}'", options.deck,
                                              options.deck));
+    if (options.count) {
+        std::printf("%llu\n", static_cast<unsigned long long>(deck.scan.size()));
+        return 0;
+    }
     std::vector<std::string> const names = output_names(options, deck);
     if (options.local) return run_locally(options, deck, names);
     return list_points(options, deck, names);

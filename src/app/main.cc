@@ -50,6 +50,9 @@ int main(int argc, char** argv)
     CLI::Option* list = scan->add_flag("--list", options.list, "print the points: index, values, output, state (default)");
     scan->add_flag("--local", options.local, "run every point whose output is not complete yet, on this machine")
         ->excludes(list);
+    scan->add_flag("--count", options.count, "print the number of points only (for job-array scripts)")
+        ->excludes(list)
+        ->excludes("--local");
     scan->add_option("-j,--jobs", options.jobs, "points run at a time on the CPU (one at a time on a GPU)")
         ->check(CLI::PositiveNumber);
     scan->add_option("--backend", options.backend, "where to track: auto, cpu or gpu")
