@@ -71,8 +71,9 @@ std::uint64_t run_as_job_array(test::TempDir const& dir)
     for (std::uint64_t i = 0; i < n; ++i) {
         std::string const index = i % 2 == 0 ? "env" : fmt::format("{}", i);
         std::string const env = i % 2 == 0 ? fmt::format("SLURM_ARRAY_TASK_ID={} ", i) : "";
-        Result const r = shell(fmt::format("{}{} {} run {} --scan-index {} {} --quiet -o '{}/fodo_scan_{{index}}.h5'",
-                                           k_no_array_env, env, GTRACK_BINARY, k_deck, index, k_fast, dir.path()));
+        Result const r =
+            shell(fmt::format("{}{} {} run {} --scan-index {} {} --quiet -o '{}/fodo_scan_{{index}}.h5'",
+                              k_no_array_env, env, GTRACK_BINARY, k_deck, index, k_fast, dir.path()));
         INFO(r.output);
         REQUIRE(r.status == 0);
     }
@@ -101,8 +102,8 @@ TEST_CASE("the example scan runs as a job array; collect makes the summary table
         CHECK(scan_output_status(file, scan, i).state == OutputState::complete);
     }
 
-    Result const r = shell(gtrack(fmt::format("collect '{0}/fodo_scan_*.h5' -o {0}/summary.h5 --csv {0}/summary.csv",
-                                              dir.path())));
+    Result const r = shell(gtrack(
+        fmt::format("collect '{0}/fodo_scan_*.h5' -o {0}/summary.h5 --csv {0}/summary.csv", dir.path())));
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(contains(r.output, "collected 10 of 10 points"));
@@ -146,7 +147,8 @@ TEST_CASE("scan --local: skips complete outputs, runs a truncated, a missing and
     // Interrupted and damaged: a truncated file (4), a missing one (7), another point's result (9).
     std::filesystem::resize_file(dir.file("p4.h5"), 2000);
     std::filesystem::remove(dir.file("p7.h5"));
-    std::filesystem::copy_file(dir.file("p0.h5"), dir.file("p9.h5"), std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(dir.file("p0.h5"), dir.file("p9.h5"),
+                               std::filesystem::copy_options::overwrite_existing);
     before[9] = inode(dir.file("p9.h5"));
 
     r = shell(gtrack(fmt::format("scan {} --list {} {}", k_deck, k_fast, out)));
@@ -182,9 +184,10 @@ TEST_CASE("collect lists missing and broken points, and still writes the table")
         CAPTURE(how);
         std::string const args =
             how == "glob" ? fmt::format("collect '{0}/fodo_scan_*.h5' -o {0}/s.h5", dir.path())
-                          : fmt::format("collect --deck {0} --set beam.macroparticles=200 '{1}/fodo_scan_*.h5' -o "
-                                        "{1}/s.h5",
-                                        k_deck, dir.path());
+                          : fmt::format(
+                                "collect --deck {0} --set beam.macroparticles=200 '{1}/fodo_scan_*.h5' -o "
+                                "{1}/s.h5",
+                                k_deck, dir.path());
         Result const r = shell(gtrack(args));
         INFO(r.output);
         CHECK(r.status == 3);
@@ -231,14 +234,16 @@ TEST_CASE("scripts/slurm-array.sh submits one task per point; each task runs its
              "echo \"sbatch $*\" >> \"$(dirname \"$0\")/sbatch.log\"\n"
              "range=${1#--array=}; shift\n"
              "for ((i = ${range%-*}; i <= ${range#*-}; i++)); do\n"
-             "  SLURM_ARRAY_TASK_ID=$i SLURM_CPUS_PER_TASK=1 \"$@\" > \"$(dirname \"$0\")/task_$i.log\" 2>&1\n"
+             "  SLURM_ARRAY_TASK_ID=$i SLURM_CPUS_PER_TASK=1 \"$@\" > \"$(dirname \"$0\")/task_$i.log\" "
+             "2>&1\n"
              "done\n";
     }
     std::filesystem::permissions(sbatch, std::filesystem::perms::owner_all);
     std::string const script = GTRACK_SOURCE_DIR "/scripts/slurm-array.sh";
-    Result r = shell(fmt::format("cd {0} && {1} PATH={0}:$PATH GTRACK={2} {3} --submit {4} --backend cpu --set "
-                                 "beam.macroparticles=200 --set 'output.file=\"pt{{index}}.h5\"'",
-                                 dir.path(), k_no_array_env, GTRACK_BINARY, script, k_deck));
+    Result r =
+        shell(fmt::format("cd {0} && {1} PATH={0}:$PATH GTRACK={2} {3} --submit {4} --backend cpu --set "
+                          "beam.macroparticles=200 --set 'output.file=\"pt{{index}}.h5\"'",
+                          dir.path(), k_no_array_env, GTRACK_BINARY, script, k_deck));
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(contains(r.output, "submitting 10 tasks: sbatch --array=0-9"));

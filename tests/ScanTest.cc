@@ -79,10 +79,7 @@ bool contains(std::string const& text, std::string const& part)
     return text.find(part) != std::string::npos;
 }
 
-std::string scan_of(std::string const& body)
-{
-    return k_deck + "[scan]\n" + body;
-}
+std::string scan_of(std::string const& body) { return k_deck + "[scan]\n" + body; }
 
 }  // namespace
 
@@ -108,7 +105,8 @@ TEST_CASE("cartesian scan: stable index <-> values, the last parameter fastest")
     CHECK(scan.labels_at(0) == std::vector<std::string>{"2.0", "50 MeV", "-4.0"});
     CHECK(scan.labels_at(17) == std::vector<std::string>{"3.0", "100 MeV", "-3.0"});
     CHECK(scan.labels_at(29) == std::vector<std::string>{"4.0", "100 MeV", "-2.0"});
-    CHECK(scan.describe_point(17) == "elements.QF.k1 = 3.0, beam.kinetic_energy = 100 MeV, elements.QD.k1 = -3.0");
+    CHECK(scan.describe_point(17) ==
+          "elements.QF.k1 = 3.0, beam.kinetic_energy = 100 MeV, elements.QD.k1 = -3.0");
     CHECK_THROWS_AS(scan.value_indices(30), std::out_of_range);
 
     // Reading point 17 applies its values with the deck's units and checks.
@@ -120,7 +118,8 @@ TEST_CASE("cartesian scan: stable index <-> values, the last parameter fastest")
     CHECK(p17.output.file == "scan_17.h5");
     CHECK(p17.output.file_template == "scan_{index}.h5");
     // --set applies first, the scan's values after it.
-    DeckConfig const set = read_deck_text(k_deck + k_scan, "deck.toml", {"elements.QF.k1=9", "run.seed=7"}, 3);
+    DeckConfig const set =
+        read_deck_text(k_deck + k_scan, "deck.toml", {"elements.QF.k1=9", "run.seed=7"}, 3);
     CHECK(set.find_element("QF")->values.at("k1") == 2.0);
     CHECK(set.run.seed == 7);
 }
@@ -149,12 +148,13 @@ TEST_CASE("zip scan: point i takes value i of every list")
 
 TEST_CASE("ranges: linear, logarithmic, whole numbers, units; dotted keys")
 {
-    DeckConfig const cfg = read_deck_text(scan_of(R"("elements.D.length" = { from = "10 cm", to = "1000 cm", count = 3, log = true }
+    DeckConfig const cfg = read_deck_text(
+        scan_of(R"("elements.D.length" = { from = "10 cm", to = "1000 cm", count = 3, log = true }
 "beam.macroparticles" = { from = 100, to = 400, count = 4 }
 elements.QF.k1 = { from = 1, to = 2, count = 3 }
 "run.seed" = { from = 5, to = 5, count = 1 }
 )"),
-                                          "deck.toml");
+        "deck.toml");
     ScanConfig const& scan = cfg.scan;
     REQUIRE(scan.parameters.size() == 4);
     CHECK(scan.parameters[0].labels == std::vector<std::string>{"10 cm", "100 cm", "1000 cm"});
@@ -163,10 +163,11 @@ elements.QF.k1 = { from = 1, to = 2, count = 3 }
     CHECK(scan.parameters[2].labels == std::vector<std::string>{"1.0", "1.5", "2.0"});  // not whole steps
     CHECK(scan.parameters[3].labels == std::vector<std::string>{"5"});
     CHECK(scan.size() == 36);
-    DeckConfig const last = read_deck_text(scan_of(R"("elements.D.length" = { from = "10 cm", to = "1000 cm", count = 3, log = true }
+    DeckConfig const last = read_deck_text(
+        scan_of(R"("elements.D.length" = { from = "10 cm", to = "1000 cm", count = 3, log = true }
 "beam.macroparticles" = { from = 100, to = 400, count = 4 }
 )"),
-                                           "deck.toml", {}, 11);
+        "deck.toml", {}, 11);
     CHECK(last.find_element("D")->values.at("length") == doctest::Approx(10.0));
     CHECK(last.beam.macroparticles == 400);
 }
@@ -189,13 +190,15 @@ TEST_CASE("[scan] problems: located at the [scan] line, all reported at once")
     CHECK(contains(d.message, "a log range needs ends > 0"));
     d = one_error(scan_of("\"elements.QF.k1\" = { from = 1.0, count = 3 }\n"), s + 1);
     CHECK(contains(d.message, "missing required key 'to'"));
-    d = one_error(scan_of("\"beam.kinetic_energy\" = { from = \"50 MeV\", to = \"1 GeV\", count = 3 }\n"), s + 1);
+    d = one_error(scan_of("\"beam.kinetic_energy\" = { from = \"50 MeV\", to = \"1 GeV\", count = 3 }\n"),
+                  s + 1);
     CHECK(contains(d.message, "give both ends of a range in one unit"));
     d = one_error(scan_of("\"elements.QF.k1\" = 2.0\n"), s + 1);
     CHECK(contains(d.message, "expected a list of values [a, b, ...] or a range"));
     d = one_error(scan_of("mode = \"zipp\"\n\"elements.QF.k1\" = [1.0]\n"), s + 1);
     CHECK(contains(d.message, "(did you mean 'zip'?)"));
-    d = one_error(scan_of("mode = \"zip\"\n\"elements.QF.k1\" = [1.0, 2.0]\n\"elements.QD.k1\" = [1.0]\n"), s + 3);
+    d = one_error(scan_of("mode = \"zip\"\n\"elements.QF.k1\" = [1.0, 2.0]\n\"elements.QD.k1\" = [1.0]\n"),
+                  s + 3);
     CHECK(contains(d.message, "mode = \"zip\" needs lists of one length: 'elements.QD.k1' has 1 value"));
     d = one_error(scan_of("mode = \"zip\"\n"), s);
     CHECK(contains(d.message, "needs at least one parameter"));
@@ -224,8 +227,9 @@ TEST_CASE("every scan value gets the deck's checks, located at the value")
     d = one_error(scan_of("\"beam.macroparticles\" = { from = 0, to = 10, count = 2 }\n"), s + 1);
     CHECK(d.key == "beam.macroparticles");
     // A problem the value causes elsewhere says which point showed it.
-    auto const ds = errors_of(k_deck + "[space_charge]\nenabled = true\n[scan]\n\"beam.bunch_charge\" = [\"1 nC\", 0.0]\n",
-                              std::nullopt, {"beam.bunch_charge=2 nC"});
+    auto const ds = errors_of(
+        k_deck + "[space_charge]\nenabled = true\n[scan]\n\"beam.bunch_charge\" = [\"1 nC\", 0.0]\n",
+        std::nullopt, {"beam.bunch_charge=2 nC"});
     INFO(all(ds));
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].where.line == k_deck_lines + 2);
@@ -233,7 +237,8 @@ TEST_CASE("every scan value gets the deck's checks, located at the value")
     // A key the scan supplies need not be in the deck.
     std::string no_k1 = k_deck;
     no_k1.replace(no_k1.find(", k1 = 1.2"), 10, "");
-    DeckConfig const cfg = read_deck_text(no_k1 + "[scan]\n\"elements.QF.k1\" = [1.0, 2.0]\n", "deck.toml", {}, 1);
+    DeckConfig const cfg =
+        read_deck_text(no_k1 + "[scan]\n\"elements.QF.k1\" = [1.0, 2.0]\n", "deck.toml", {}, 1);
     CHECK(cfg.find_element("QF")->values.at("k1") == 2.0);
 }
 
@@ -255,10 +260,10 @@ TEST_CASE("output names: {index}, {name}, scanned keys; points must not share a 
     CHECK(expand_output_name("out/{name}_{index:03}.h5", "run", scan, 7) == "out/run_007.h5");
     CHECK(expand_output_name("e{kinetic_energy}_k{elements.QF.k1}.h5", "run", scan, 7) == "e100_MeV_k2.0.h5");
     CHECK(expand_output_name("{{x}}_{index}.h5", "r", scan, 2) == "{x}_2.h5");
-    CHECK_THROWS_WITH_AS(expand_output_name("{k1}.h5", "r", scan, 0), doctest::Contains("more than one scanned key"),
-                         ScanError);
-    CHECK_THROWS_WITH_AS(expand_output_name("{indx}.h5", "r", scan, 0), doctest::Contains("did you mean 'index'"),
-                         ScanError);
+    CHECK_THROWS_WITH_AS(expand_output_name("{k1}.h5", "r", scan, 0),
+                         doctest::Contains("more than one scanned key"), ScanError);
+    CHECK_THROWS_WITH_AS(expand_output_name("{indx}.h5", "r", scan, 0),
+                         doctest::Contains("did you mean 'index'"), ScanError);
     CHECK_THROWS_AS(expand_output_name("{index.h5", "r", scan, 0), ScanError);
     CHECK_THROWS_AS(expand_output_name("{index}.h5", "r", ScanConfig{}, std::nullopt), ScanError);
     CHECK(expand_output_name("{name}.h5", "r", ScanConfig{}, std::nullopt) == "r.h5");
@@ -293,14 +298,16 @@ TEST_CASE("--scan-index env: the job-array task of SLURM, PBS, LSF or Grid Engin
     CHECK(scan_index_from_environment(env({{"LSB_JOBINDEX", "1"}})).point == 0);
     CHECK(scan_index_from_environment(env({{"SGE_TASK_ID", "10"}})).point == 9);
     // Outside array jobs they set "0" and "undefined": not an index.
-    CHECK_THROWS_WITH_AS(scan_index_from_environment(env({{"LSB_JOBINDEX", "0"}, {"SGE_TASK_ID", "undefined"}})),
-                         doctest::Contains("no job-array task index in the environment"), ScanError);
+    CHECK_THROWS_WITH_AS(
+        scan_index_from_environment(env({{"LSB_JOBINDEX", "0"}, {"SGE_TASK_ID", "undefined"}})),
+        doctest::Contains("no job-array task index in the environment"), ScanError);
     CHECK_THROWS_WITH_AS(scan_index_from_environment(env({})),
                          doctest::Contains("none of SLURM_ARRAY_TASK_ID, PBS_ARRAYID, PBS_ARRAY_INDEX, "
                                            "LSB_JOBINDEX, SGE_TASK_ID is set"),
                          ScanError);
     CHECK_THROWS_WITH_AS(scan_index_from_environment(env({{"SLURM_ARRAY_TASK_ID", "4x"}})),
-                         doctest::Contains("SLURM_ARRAY_TASK_ID=4x is not a job-array task number"), ScanError);
+                         doctest::Contains("SLURM_ARRAY_TASK_ID=4x is not a job-array task number"),
+                         ScanError);
     CHECK(parse_scan_index("17") == 17);
     CHECK_THROWS_AS(parse_scan_index("-1"), ScanError);
     CHECK_THROWS_AS(parse_scan_index("seven"), ScanError);

@@ -36,7 +36,8 @@ namespace {
 
 //! The files named on the command line: each argument a file or a glob pattern (quoted, so that the
 //! shell leaves it to us). A pattern that matches nothing is reported.
-std::vector<std::string> expand_inputs(std::vector<std::string> const& inputs, std::vector<std::string>& notes)
+std::vector<std::string> expand_inputs(std::vector<std::string> const& inputs,
+                                       std::vector<std::string>& notes)
 {
     std::vector<std::string> files;
     for (auto const& arg : inputs) {
@@ -66,15 +67,12 @@ std::string csv_field(std::string const& text)
     return out + "\"";
 }
 
-std::string number_text(double v)
-{
-    return std::isnan(v) ? std::string() : fmt::format("{}", v);
-}
+std::string number_text(double v) { return std::isnan(v) ? std::string() : fmt::format("{}", v); }
 
 struct PointRow {
-    std::string file;                //!< the file that holds it (or was expected to)
+    std::string file;  //!< the file that holds it (or was expected to)
     OutputState state = OutputState::missing;
-    std::string reason;              //!< why it is not complete
+    std::string reason;  //!< why it is not complete
     std::vector<FinalStatistic> stats;
 };
 
@@ -83,8 +81,9 @@ struct PointRow {
 int collect_command(CommandOptions const& options)
 {
     if (options.inputs.empty() && options.deck.empty())
-        throw std::runtime_error("collect: give the scan's output files (or a quoted pattern such as 'scan_*.h5'), "
-                                 "or the scan deck with --deck DECK");
+        throw std::runtime_error(
+            "collect: give the scan's output files (or a quoted pattern such as 'scan_*.h5'), "
+            "or the scan deck with --deck DECK");
     if (options.output.empty() && options.csv.empty())
         throw std::runtime_error("collect: give -o SUMMARY.h5 and/or --csv SUMMARY.csv");
     std::vector<std::string> notes;
@@ -110,16 +109,19 @@ int collect_command(CommandOptions const& options)
         auto const it = std::find_if(provenance.begin(), provenance.end(),
                                      [](auto const& e) { return e.second.scan_index >= 0; });
         if (it == provenance.end())
-            throw std::runtime_error("collect: none of the files is the output of a scan point (no scan_index in "
-                                     "/provenance); give the scan deck with --deck DECK");
+            throw std::runtime_error(
+                "collect: none of the files is the output of a scan point (no scan_index in "
+                "/provenance); give the scan deck with --deck DECK");
         try {
             deck = read_deck_text(it->second.deck_text, it->second.deck_path, it->second.overrides);
         } catch (DeckError const& e) {
-            throw std::runtime_error(fmt::format("collect: the deck stored in '{}' cannot be read by this gtrack:\n{}\n"
-                                                 "give the scan deck with --deck DECK",
-                                                 it->first, e.what()));
+            throw std::runtime_error(
+                fmt::format("collect: the deck stored in '{}' cannot be read by this gtrack:\n{}\n"
+                            "give the scan deck with --deck DECK",
+                            it->first, e.what()));
         }
-        notes.push_back(fmt::format("the scan is the one in '{}' (deck {})", it->first, it->second.deck_path));
+        notes.push_back(
+            fmt::format("the scan is the one in '{}' (deck {})", it->first, it->second.deck_path));
     }
     ScanConfig const& scan = deck.scan;
     std::uint64_t const n = scan.size();
@@ -188,8 +190,9 @@ int collect_command(CommandOptions const& options)
         }
         auto const point = static_cast<std::uint64_t>(prov.scan_index);
         if (point >= n || prov.scan_parameters != keys || prov.scan_values != scan.labels_at(point)) {
-            ignored.push_back(fmt::format("{}: scan point {} of another scan (or of this deck before it was changed)",
-                                          f, prov.scan_index));
+            ignored.push_back(
+                fmt::format("{}: scan point {} of another scan (or of this deck before it was changed)", f,
+                            prov.scan_index));
             continue;
         }
         PointRow& row = rows[point];
@@ -245,11 +248,15 @@ int collect_command(CommandOptions const& options)
             for (std::uint64_t p = 0; p < n; ++p) {
                 std::size_t const k = std::size_t(&param - scan.parameters.data());
                 std::size_t const v = scan.value_indices(p)[k];
-                if (numeric) values.push_back(numeric->values[v]);
-                else value_index.push_back(static_cast<std::int64_t>(v));
+                if (numeric)
+                    values.push_back(numeric->values[v]);
+                else
+                    value_index.push_back(static_cast<std::int64_t>(v));
             }
-            if (numeric) t.add_column(col, numeric->unit, std::move(values));
-            else t.add_column(col, "index into labels_" + col, std::move(value_index));
+            if (numeric)
+                t.add_column(col, numeric->unit, std::move(values));
+            else
+                t.add_column(col, "index into labels_" + col, std::move(value_index));
         }
         for (auto const& [name, unit] : stat_columns) {
             std::vector<double> values;
@@ -307,7 +314,8 @@ int collect_command(CommandOptions const& options)
                 csv << "," << csv_field(unit.empty() ? param.key : fmt::format("{} [{}]", param.key, unit));
             }
             for (auto const& [name, unit] : stat_columns)
-                csv << "," << csv_field(unit.empty() || unit == "1" ? name : fmt::format("{} [{}]", name, unit));
+                csv << ","
+                    << csv_field(unit.empty() || unit == "1" ? name : fmt::format("{} [{}]", name, unit));
             csv << "\n";
             for (std::uint64_t p = 0; p < n; ++p) {
                 PointRow const& r = rows[p];
@@ -327,8 +335,9 @@ int collect_command(CommandOptions const& options)
 
     for (auto const& note : notes) std::printf("note: %s\n", note.c_str());
     for (auto const& i : ignored) std::printf("left out: %s\n", i.c_str());
-    std::printf("collected %llu of %llu points (%s scan of %s)", static_cast<unsigned long long>(n - incomplete.size()),
-                static_cast<unsigned long long>(n), std::string(scan.mode_name()).c_str(), deck.path.c_str());
+    std::printf("collected %llu of %llu points (%s scan of %s)",
+                static_cast<unsigned long long>(n - incomplete.size()), static_cast<unsigned long long>(n),
+                std::string(scan.mode_name()).c_str(), deck.path.c_str());
     std::printf("%s%s%s%s\n", options.output.empty() ? "" : " -> ", options.output.c_str(),
                 options.csv.empty() ? "" : (options.output.empty() ? " -> " : ", "), options.csv.c_str());
     if (!incomplete.empty()) {
@@ -336,7 +345,8 @@ int collect_command(CommandOptions const& options)
                      static_cast<unsigned long long>(n));
         for (auto p : incomplete)
             std::fprintf(stderr, "  point %llu (%s): %s: %s\n", static_cast<unsigned long long>(p),
-                         scan.describe_point(p).c_str(), state_name(rows[p].state).c_str(), rows[p].reason.c_str());
+                         scan.describe_point(p).c_str(), state_name(rows[p].state).c_str(),
+                         rows[p].reason.c_str());
         return 3;
     }
     return 0;

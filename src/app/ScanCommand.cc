@@ -1,4 +1,5 @@
-// gtrack scan DECK --list | --count | --local [-j K]: the points of a deck's [scan], and running them all here.
+// gtrack scan DECK --list | --count | --local [-j K]: the points of a deck's [scan], and running them all
+// here.
 //
 // --local runs each point as a child process `gtrack run DECK --scan-index N --quiet`, exactly as a
 // job-array task would, K at a time on the CPU (each with cores / K threads) or one after another on
@@ -54,8 +55,8 @@ std::vector<std::string> output_names(CommandOptions const& options, DeckConfig 
     std::map<std::string, std::uint64_t> seen;
     for (std::uint64_t p = 0; p < names.size(); ++p)
         if (auto [it, fresh] = seen.emplace(names[p], p); !fresh)
-            throw std::runtime_error(fmt::format("scan points {} and {} would both write '{}': put {{index}} in -o",
-                                                 it->second, p, names[p]));
+            throw std::runtime_error(fmt::format(
+                "scan points {} and {} would both write '{}': put {{index}} in -o", it->second, p, names[p]));
     return names;
 }
 
@@ -72,7 +73,8 @@ int list_points(CommandOptions const& options, DeckConfig const& deck, std::vect
         shape += fmt::format("{}{}", shape.empty() ? "" : (scan.mode == ScanMode::zip ? " zip " : " x "),
                              p.labels.size());
     std::printf("%s: %llu points (%s: %s), output %s\n", options.deck.c_str(),
-                static_cast<unsigned long long>(scan.size()), std::string(scan.mode_name()).c_str(), shape.c_str(),
+                static_cast<unsigned long long>(scan.size()), std::string(scan.mode_name()).c_str(),
+                shape.c_str(),
                 options.output.empty() ? deck.output.file_template.c_str() : options.output.c_str());
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header = {"index"};
@@ -92,8 +94,7 @@ int list_points(CommandOptions const& options, DeckConfig const& deck, std::vect
         for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
     for (auto const& r : rows) {
         std::string line;
-        for (std::size_t c = 0; c < r.size(); ++c)
-            line += c + 1 == r.size() ? r[c] : pad(r[c], width[c] + 2);
+        for (std::size_t c = 0; c < r.size(); ++c) line += c + 1 == r.size() ? r[c] : pad(r[c], width[c] + 2);
         std::printf("%s\n", line.c_str());
     }
     return 0;
@@ -119,7 +120,8 @@ Child spawn_point(std::string const& exe, std::vector<std::string> const& args, 
 {
     char log_name[] = "/tmp/gtrack-scan-XXXXXX";
     int const log_fd = ::mkstemp(log_name);
-    if (log_fd < 0) throw std::runtime_error(fmt::format("cannot create a log file in /tmp: {}", std::strerror(errno)));
+    if (log_fd < 0)
+        throw std::runtime_error(fmt::format("cannot create a log file in /tmp: {}", std::strerror(errno)));
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
@@ -164,7 +166,8 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
     if (backend == "auto") backend = device::count() > 0 ? "gpu" : "cpu";
     int jobs = std::max(1, options.jobs);
     if (backend == "gpu" && jobs > 1) {
-        std::printf("gtrack scan: on the GPU the points run one after another (-j %d applies to the CPU)\n", jobs);
+        std::printf("gtrack scan: on the GPU the points run one after another (-j %d applies to the CPU)\n",
+                    jobs);
         jobs = 1;
     }
     int const cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -179,13 +182,15 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
             continue;
         }
         if (s.state != OutputState::missing)
-            std::printf("point %llu: %s; running it again\n", static_cast<unsigned long long>(p), s.reason.c_str());
+            std::printf("point %llu: %s; running it again\n", static_cast<unsigned long long>(p),
+                        s.reason.c_str());
         todo.push_back(p);
     }
-    std::printf("gtrack scan %s: %llu points, %zu complete already, %zu to run on the %s (%d at a time, %d "
-                "thread%s each)\n",
-                options.deck.c_str(), static_cast<unsigned long long>(scan.size()), skipped, todo.size(),
-                backend == "gpu" ? "GPU" : "CPU", jobs, threads, threads == 1 ? "" : "s");
+    std::printf(
+        "gtrack scan %s: %llu points, %zu complete already, %zu to run on the %s (%d at a time, %d "
+        "thread%s each)\n",
+        options.deck.c_str(), static_cast<unsigned long long>(scan.size()), skipped, todo.size(),
+        backend == "gpu" ? "GPU" : "CPU", jobs, threads, threads == 1 ? "" : "s");
     std::fflush(stdout);
 
     std::string const exe = self_executable();
@@ -195,9 +200,9 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
     while (next < todo.size() || !running.empty()) {
         while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
             std::uint64_t const p = todo[next++];
-            std::vector<std::string> args = {"run",     options.deck, "--scan-index", fmt::format("{}", p),
-                                             "--quiet", "--backend",  backend,        "--threads",
-                                             fmt::format("{}", threads)};
+            std::vector<std::string> args = {
+                "run",       options.deck, "--scan-index", fmt::format("{}", p),      "--quiet",
+                "--backend", backend,      "--threads",    fmt::format("{}", threads)};
             for (auto const& o : options.overrides) {
                 args.push_back("--set");
                 args.push_back(o);
@@ -220,7 +225,8 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
         Child const c = std::move(it->second);
         running.erase(it);
         ++finished;
-        double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+        double const seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
         std::string const log = read_and_remove(c.log);
         bool const ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
         std::string const why = WIFEXITED(status)     ? fmt::format("exit status {}", WEXITSTATUS(status))
@@ -228,8 +234,8 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
                                                       : std::string("stopped");
         std::printf("[%zu/%zu] point %llu (%s): %s in %.2f s%s\n", finished, todo.size(),
                     static_cast<unsigned long long>(c.point), scan.describe_point(c.point).c_str(),
-                    ok ? "done" : "FAILED", seconds, ok ? fmt::format(" -> {}", names[c.point]).c_str()
-                                                       : fmt::format(" ({})", why).c_str());
+                    ok ? "done" : "FAILED", seconds,
+                    ok ? fmt::format(" -> {}", names[c.point]).c_str() : fmt::format(" ({})", why).c_str());
         if (!log.empty()) {
             std::istringstream lines(log);
             for (std::string line; std::getline(lines, line);) std::printf("    %s\n", line.c_str());
@@ -240,8 +246,9 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
     std::sort(failed.begin(), failed.end());
     std::string failed_list;
     for (auto p : failed) failed_list += fmt::format("{}{}", failed_list.empty() ? "" : ", ", p);
-    std::printf("gtrack scan: %zu run, %zu skipped (complete), %zu failed%s\n", todo.size() - failed.size(), skipped,
-                failed.size(), failed.empty() ? "" : fmt::format(": points {}", failed_list).c_str());
+    std::printf("gtrack scan: %zu run, %zu skipped (complete), %zu failed%s\n", todo.size() - failed.size(),
+                skipped, failed.size(),
+                failed.empty() ? "" : fmt::format(": points {}", failed_list).c_str());
     return failed.empty() ? 0 : 1;
 }
 
@@ -251,8 +258,8 @@ int scan_command(CommandOptions const& options)
 {
     DeckConfig const deck = read_deck(options.deck, options.overrides);
     if (deck.scan.empty())
-        throw std::runtime_error(fmt::format("{} has no [scan] table: run it with 'gtrack run {}'", options.deck,
-                                             options.deck));
+        throw std::runtime_error(
+            fmt::format("{} has no [scan] table: run it with 'gtrack run {}'", options.deck, options.deck));
     if (options.count) {
         std::printf("%llu\n", static_cast<unsigned long long>(deck.scan.size()));
         return 0;

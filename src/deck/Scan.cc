@@ -29,10 +29,11 @@ std::vector<std::size_t> ScanConfig::value_indices(std::uint64_t point) const
 {
     std::uint64_t const n = size();
     if (point >= n)
-        throw std::out_of_range(n == 0 ? fmt::format("scan point {} does not exist: the deck has no [scan]", point)
-                                       : fmt::format("scan point {} does not exist: the scan has {} point{} "
-                                                     "(0 to {})",
-                                                     point, n, n == 1 ? "" : "s", n - 1));
+        throw std::out_of_range(
+            n == 0 ? fmt::format("scan point {} does not exist: the deck has no [scan]", point)
+                   : fmt::format("scan point {} does not exist: the scan has {} point{} "
+                                 "(0 to {})",
+                                 point, n, n == 1 ? "" : "s", n - 1));
     std::vector<std::size_t> idx(parameters.size());
     if (mode == ScanMode::zip) {
         for (auto& i : idx) i = static_cast<std::size_t>(point);
@@ -92,8 +93,8 @@ std::string file_safe(std::string_view label)
 {
     std::string out;
     for (char c : label) {
-        bool const ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                        c == '+' || c == '-' || c == '_';
+        bool const ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                        c == '.' || c == '+' || c == '-' || c == '_';
         if (ok)
             out += c;
         else if (out.empty() || out.back() != '_')
@@ -111,8 +112,8 @@ int find_parameter(ScanConfig const& scan, std::string_view field)
         std::string const& key = scan.parameters[k].key;
         if (key == field) return static_cast<int>(k);
         auto const dot = key.rfind('.');
-        std::string_view const last = dot == std::string::npos ? std::string_view(key)
-                                                               : std::string_view(key).substr(dot + 1);
+        std::string_view const last =
+            dot == std::string::npos ? std::string_view(key) : std::string_view(key).substr(dot + 1);
         if (last == field) by_last = by_last == -1 ? static_cast<int>(k) : -2;
     }
     return by_last;
@@ -129,8 +130,10 @@ std::string expand_output_name(std::string_view pattern, std::string const& run_
     for (std::size_t i = 0; i < pattern.size(); ++i) {
         char const c = pattern[i];
         if (c == '}') {
-            if (i + 1 < pattern.size() && pattern[i + 1] == '}') ++i;
-            else throw ScanError(fmt::format("'{}': a lone '}}' (write '}}}}' for a brace)", pattern));
+            if (i + 1 < pattern.size() && pattern[i + 1] == '}')
+                ++i;
+            else
+                throw ScanError(fmt::format("'{}': a lone '}}' (write '}}}}' for a brace)", pattern));
             out += '}';
             continue;
         }
@@ -159,8 +162,8 @@ std::string expand_output_name(std::string_view pattern, std::string const& run_
             try {
                 out += fmt::format(fmt::runtime(fmt::format("{{:{}}}", spec)), *point);
             } catch (fmt::format_error const& e) {
-                throw ScanError(fmt::format("'{}': bad format '{}' for {{index}} ({}); e.g. {{index:04}}", pattern,
-                                            spec, e.what()));
+                throw ScanError(fmt::format("'{}': bad format '{}' for {{index}} ({}); e.g. {{index:04}}",
+                                            pattern, spec, e.what()));
             }
             continue;
         }
@@ -172,15 +175,17 @@ std::string expand_output_name(std::string_view pattern, std::string const& run_
         }
         int const k = find_parameter(scan, field);
         if (k == -2)
-            throw ScanError(fmt::format("'{}': {{{}}} is the last part of more than one scanned key; write the "
-                                        "whole key path",
-                                        pattern, field));
+            throw ScanError(
+                fmt::format("'{}': {{{}}} is the last part of more than one scanned key; write the "
+                            "whole key path",
+                            pattern, field));
         if (k < 0) {
             std::vector<std::string> known = {"index", "name"};
             for (auto const& p : scan.parameters) known.push_back(p.key);
-            throw ScanError(fmt::format("'{}': unknown field {{{}}}: use {{index}}, {{name}} or a scanned key "
-                                        "path{}",
-                                        pattern, field, did_you_mean(field, known)));
+            throw ScanError(
+                fmt::format("'{}': unknown field {{{}}}: use {{index}}, {{name}} or a scanned key "
+                            "path{}",
+                            pattern, field, did_you_mean(field, known)));
         }
         if (!point) throw ScanError(fmt::format("'{}': {{{}}} needs a scan point", pattern, field));
         out += file_safe(labels[static_cast<std::size_t>(k)]);
@@ -232,9 +237,11 @@ ArrayTask scan_index_from_environment(std::function<char const*(char const*)> co
         std::uint64_t first;  //!< the scheduler's first task number
     };
     // Torque/PBS and Slurm arrays may start at 0; LSF and Grid Engine task numbers start at 1.
-    static constexpr Source sources[] = {
-        {"SLURM_ARRAY_TASK_ID", 0}, {"PBS_ARRAYID", 0}, {"PBS_ARRAY_INDEX", 0}, {"LSB_JOBINDEX", 1},
-        {"SGE_TASK_ID", 1}};
+    static constexpr Source sources[] = {{"SLURM_ARRAY_TASK_ID", 0},
+                                         {"PBS_ARRAYID", 0},
+                                         {"PBS_ARRAY_INDEX", 0},
+                                         {"LSB_JOBINDEX", 1},
+                                         {"SGE_TASK_ID", 1}};
     std::string names;
     for (auto const& s : sources) {
         names += fmt::format("{}{}", names.empty() ? "" : ", ", s.variable);
@@ -245,14 +252,16 @@ ArrayTask scan_index_from_environment(std::function<char const*(char const*)> co
         if (v == "undefined" || (s.first == 1 && v == "0")) continue;
         auto const n = whole_number(v);
         if (!n || *n < s.first)
-            throw ScanError(fmt::format("--scan-index env: {}={} is not a job-array task number (a whole number "
-                                        ">= {})",
-                                        s.variable, v, s.first));
+            throw ScanError(
+                fmt::format("--scan-index env: {}={} is not a job-array task number (a whole number "
+                            ">= {})",
+                            s.variable, v, s.first));
         return ArrayTask{s.variable, std::string(v), *n - s.first};
     }
-    throw ScanError(fmt::format("--scan-index env: no job-array task index in the environment (none of {} is "
-                                "set; is this a task of a job array?). Give the point as --scan-index N",
-                                names));
+    throw ScanError(
+        fmt::format("--scan-index env: no job-array task index in the environment (none of {} is "
+                    "set; is this a task of a job array?). Give the point as --scan-index N",
+                    names));
 }
 
 }  // namespace gt

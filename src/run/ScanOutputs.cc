@@ -18,10 +18,14 @@ namespace gt {
 std::string state_name(OutputState state)
 {
     switch (state) {
-        case OutputState::complete: return "complete";
-        case OutputState::missing: return "missing";
-        case OutputState::broken: return "broken";
-        case OutputState::other_point: return "other point";
+        case OutputState::complete:
+            return "complete";
+        case OutputState::missing:
+            return "missing";
+        case OutputState::broken:
+            return "broken";
+        case OutputState::other_point:
+            return "other point";
     }
     return "?";
 }
@@ -70,8 +74,8 @@ std::vector<FinalStatistic> final_statistics(std::string const& path)
     if (rows == 0) throw IoError(fmt::format("'{}': /stats has no rows", path));
     std::vector<FinalStatistic> out;
     for (auto const& c : stats.columns()) {
-        double const v = std::visit([&](auto const& values) { return static_cast<double>(values[rows - 1]); },
-                                    c.values);
+        double const v =
+            std::visit([&](auto const& values) { return static_cast<double>(values[rows - 1]); }, c.values);
         out.push_back({c.name, c.unit, v});
     }
     return out;
@@ -118,7 +122,8 @@ std::string column_name(std::string const& key)
 {
     std::string name;
     for (char c : key) {
-        bool const ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        bool const ok =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         name += ok ? c : '_';
     }
     return name;
