@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -330,7 +332,10 @@ int collect_command(CommandOptions const& options)
             }
             if (!csv.flush()) throw std::runtime_error(fmt::format("cannot write '{}'", options.csv));
         }
-        std::rename(temp.c_str(), options.csv.c_str());
+        if (std::rename(temp.c_str(), options.csv.c_str()) != 0) {
+            std::remove(temp.c_str());
+            throw std::runtime_error(fmt::format("cannot write '{}': {}", options.csv, std::strerror(errno)));
+        }
     }
 
     for (auto const& note : notes) std::printf("note: %s\n", note.c_str());
