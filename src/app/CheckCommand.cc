@@ -47,8 +47,9 @@ int check_command(CommandOptions const& options)
                         deck.output.phase_space.empty() ? std::string("nowhere")
                                                         : fmt::format("{}", fmt::join(deck.output.phase_space, ", ")));
     if (!deck.scan.empty()) {
-        text += fmt::format("scan: {} points ({}; values checked, tables above for point 0):", deck.scan.size(),
-                            deck.scan.mode_name());
+        text +=
+            fmt::format("scan: {} points ({}; values checked, tables above for point 0):", deck.scan.size(),
+                        deck.scan.mode_name());
         for (auto const& p : deck.scan.parameters)
             text += fmt::format(" {} = [{}]", p.key, fmt::join(p.labels, ", "));
         text += fmt::format("\n      list them with 'gtrack scan {} --list'\n", options.deck);

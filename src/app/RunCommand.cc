@@ -45,8 +45,10 @@ int run_command(CommandOptions const& options)
     run.timing = options.timing;
     run.command_line = options.command_line;
     if (deck.scan_index && !options.quiet)
-        std::printf("gtrack: scan point %llu of %llu: %s\n", static_cast<unsigned long long>(*deck.scan_index),
-                    static_cast<unsigned long long>(deck.scan.size()), deck.scan.describe_point(*deck.scan_index).c_str());
+        std::printf("gtrack: scan point %llu of %llu: %s\n",
+                    static_cast<unsigned long long>(*deck.scan_index),
+                    static_cast<unsigned long long>(deck.scan.size()),
+                    deck.scan.describe_point(*deck.scan_index).c_str());
     return run_beamline(deck, run);
 }
 

@@ -39,16 +39,19 @@ int main(int argc, char** argv)
     run->add_option("--threads", options.threads, "CPU threads (default: all cores)")->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
-    run->add_option("--scan-index", options.scan_index,
-                    "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");
+    run->add_option(
+        "--scan-index", options.scan_index,
+        "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");
 
     CLI::App* check = app.add_subcommand("check", "read and check the deck, print the tables it builds");
     add_deck_options(*check, options);
 
     CLI::App* scan = app.add_subcommand("scan", "list the points of the deck's [scan], or run them all here");
     add_deck_options(*scan, options);
-    CLI::Option* list = scan->add_flag("--list", options.list, "print the points: index, values, output, state (default)");
-    scan->add_flag("--local", options.local, "run every point whose output is not complete yet, on this machine")
+    CLI::Option* list =
+        scan->add_flag("--list", options.list, "print the points: index, values, output, state (default)");
+    scan->add_flag("--local", options.local,
+                   "run every point whose output is not complete yet, on this machine")
         ->excludes(list);
     scan->add_flag("--count", options.count, "print the number of points only (for job-array scripts)")
         ->excludes(list)
@@ -60,7 +63,8 @@ int main(int argc, char** argv)
     scan->add_option("--threads", options.threads, "CPU threads per point (default: cores / jobs)")
         ->check(CLI::NonNegativeNumber);
 
-    CLI::App* collect = app.add_subcommand("collect", "one table of scan parameters against final statistics");
+    CLI::App* collect =
+        app.add_subcommand("collect", "one table of scan parameters against final statistics");
     collect->add_option("files", options.inputs, "scan output files or quoted glob patterns ('out_*.h5')");
     collect->add_option("--deck", options.deck, "the scan deck: which points should exist, and their files");
     collect->add_option("--set", options.overrides, "the --set overrides the scan was run with (with --deck)")

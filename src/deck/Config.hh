@@ -102,8 +102,8 @@ struct SpaceChargeConfig {
 enum class StatsWhere { every_element, every_slice, end, turn };
 
 struct OutputConfig {
-    std::string file;                      //!< default "<run.name>.h5" ("<run.name>_{index}.h5" in a scan); expanded
-    std::string file_template;             //!< output.file as written, before {index}, {name}... are expanded
+    std::string file;           //!< default "<run.name>.h5" ("<run.name>_{index}.h5" in a scan); expanded
+    std::string file_template;  //!< output.file as written, before {index}, {name}... are expanded
     std::vector<std::string> phase_space;  //!< element names or "end"
     StatsWhere stats = StatsWhere::every_element;
     SourceLocation where;  //!< output.file (else [output], else the deck): for errors about the name

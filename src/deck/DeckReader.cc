@@ -146,7 +146,8 @@ class DeckParser {
     //! One reading of the deck: TOML, then --set, then ([scan] into scan_out, or) the values of one
     //! scan point, then every check. A TOML syntax error throws at once.
     Read read_once(std::string const& text, std::vector<std::string> const& overrides,
-                   std::vector<std::size_t> const* point, ScanConfig* scan_out, ScanConfig const* scan = nullptr)
+                   std::vector<std::size_t> const* point, ScanConfig* scan_out,
+                   ScanConfig const* scan = nullptr)
     {
         diagnostics_.clear();
         created_.clear();
@@ -204,7 +205,7 @@ class DeckParser {
             for (auto& d : base.diagnostics) add(std::move(d));
             if (scan.empty() && scan_index && !scan_errors_)
                 add_new(SourceLocation{file_, 0, 0},
-                     fmt::format("--scan-index {}: the deck has no [scan] table", *scan_index));
+                        fmt::format("--scan-index {}: the deck has no [scan] table", *scan_index));
             cfg = std::move(base.cfg);
         } else {
             // The scan's values are applied like overrides and read with every check of the file.
@@ -239,7 +240,8 @@ class DeckParser {
                     if (is_scan_location(d.where) && !seen.insert(d.key + ": " + d.message).second) continue;
                     if (!is_scan_location(d.where) && !base_problems.count(d.format())) {
                         if (!seen.insert(d.format()).second) continue;
-                        d.message += fmt::format(" (at scan point {}: {})", points[i], scan.describe_point(points[i]));
+                        d.message +=
+                            fmt::format(" (at scan point {}: {})", points[i], scan.describe_point(points[i]));
                     }
                     add(std::move(d));
                 }
@@ -258,7 +260,8 @@ class DeckParser {
         if (!problems.empty()) {
             // Deck lines in order, then the command line's overrides.
             std::stable_sort(problems.begin(), problems.end(), [](Diagnostic const& a, Diagnostic const& b) {
-                bool const ao = a.where.file.starts_with(k_set_prefix), bo = b.where.file.starts_with(k_set_prefix);
+                bool const ao = a.where.file.starts_with(k_set_prefix),
+                           bo = b.where.file.starts_with(k_set_prefix);
                 if (ao != bo) return !ao;
                 if (a.where.line != b.where.line) return a.where.line < b.where.line;
                 return a.where.column < b.where.column;
@@ -374,7 +377,8 @@ class DeckParser {
     void apply_value(toml::table& root, std::vector<std::string> const& segments, std::string_view value,
                      std::string const& origin)
     {
-        SourceLocation const at = where(toml::source_region{{1, 1}, {1, 1}, std::make_shared<std::string const>(origin)});
+        SourceLocation const at =
+            where(toml::source_region{{1, 1}, {1, 1}, std::make_shared<std::string const>(origin)});
         std::string key;
         for (auto const& s : segments) key = join_key(key, s);
         auto const region = toml::source_region{{1, 1}, {1, 1}, std::make_shared<std::string const>(origin)};
@@ -389,7 +393,8 @@ class DeckParser {
                 created_[n] = origin;
             }
             if (!n->is_table()) {
-                error(at, key, fmt::format("cannot set '{}': '{}' is {}, not a table", key, path, describe_node(*n)));
+                error(at, key,
+                      fmt::format("cannot set '{}': '{}' is {}, not a table", key, path, describe_node(*n)));
                 return;
             }
             t = n->as_table();
@@ -483,15 +488,16 @@ class DeckParser {
             for (auto const& p : scan.parameters) {
                 if (p.labels.size() == first.labels.size()) continue;
                 error(p.where, join_key("scan", p.key),
-                      fmt::format("mode = \"zip\" needs lists of one length: '{}' has {} value{}, '{}' has {}",
-                                  p.key, p.labels.size(), p.labels.size() == 1 ? "" : "s", first.key,
-                                  first.labels.size()));
+                      fmt::format(
+                          "mode = \"zip\" needs lists of one length: '{}' has {} value{}, '{}' has {}", p.key,
+                          p.labels.size(), p.labels.size() == 1 ? "" : "s", first.key, first.labels.size()));
             }
         } else {
             double points = 1;
             for (auto const& p : scan.parameters) points *= double(p.labels.size());
             if (points > 9.0e15)
-                error(where(node), "scan", fmt::format("the scan has {:.3g} points: too many to number", points));
+                error(where(node), "scan",
+                      fmt::format("the scan has {:.3g} points: too many to number", points));
         }
     }
 
@@ -503,8 +509,8 @@ class DeckParser {
             if (prefix.empty() && k->str() == "mode") continue;
             std::string const key = join_key(prefix, k->str());
             auto const* sub = v->as_table();
-            bool const is_range =
-                sub && std::any_of(range_keys.begin(), range_keys.end(), [&](auto const& r) { return sub->contains(r); });
+            bool const is_range = sub && std::any_of(range_keys.begin(), range_keys.end(),
+                                                     [&](auto const& r) { return sub->contains(r); });
             if (sub && !is_range) {  // a dotted key written unquoted: scan.elements.QF.k1 = [...]
                 read_scan_entries(*sub, key, root, scan);
                 continue;
@@ -513,7 +519,8 @@ class DeckParser {
             p.key = key;
             p.where = where(*k, *v);
             std::string const diag_key = join_key("scan", fmt::format("\"{}\"", key));
-            if (std::any_of(scan.parameters.begin(), scan.parameters.end(), [&](auto const& q) { return q.key == key; })) {
+            if (std::any_of(scan.parameters.begin(), scan.parameters.end(),
+                            [&](auto const& q) { return q.key == key; })) {
                 error(p.where, diag_key, fmt::format("'{}' is scanned twice", key));
                 continue;
             }
@@ -526,8 +533,9 @@ class DeckParser {
                     auto text = toml_text(item);
                     if (!text) {
                         error(where(item), fmt::format("{}[{}]", diag_key, i),
-                              fmt::format("a scan value must be a number, string, boolean, array or table, got {}",
-                                          describe_node(item)));
+                              fmt::format(
+                                  "a scan value must be a number, string, boolean, array or table, got {}",
+                                  describe_node(item)));
                         continue;
                     }
                     p.toml.push_back(*text);
@@ -539,13 +547,15 @@ class DeckParser {
                 value_where.assign(p.labels.size(), p.where);
             } else {
                 error(p.where, diag_key,
-                      fmt::format("expected a list of values [a, b, ...] or a range {{ from = a, to = b, count = n "
-                                  "}}, got {}",
-                                  describe_node(*v)));
+                      fmt::format(
+                          "expected a list of values [a, b, ...] or a range {{ from = a, to = b, count = n "
+                          "}}, got {}",
+                          describe_node(*v)));
                 continue;
             }
             if (!path_ok || p.labels.empty()) continue;
-            for (std::size_t i = 0; i < p.labels.size(); ++i) scan_where_[scan_origin(key, i)] = value_where[i];
+            for (std::size_t i = 0; i < p.labels.size(); ++i)
+                scan_where_[scan_origin(key, i)] = value_where[i];
             scan.parameters.push_back(std::move(p));
         }
     }
@@ -554,8 +564,8 @@ class DeckParser {
     bool check_scan_path(std::string const& key, SourceLocation const& at, std::string const& diag_key,
                          toml::table const& root)
     {
-        static std::vector<std::string> const sections = {"run", "beam", "elements", "lattice", "space_charge",
-                                                          "output"};
+        static std::vector<std::string> const sections = {"run",     "beam",         "elements",
+                                                          "lattice", "space_charge", "output"};
         auto const segments = split_key(key);
         if (std::any_of(segments.begin(), segments.end(), [](auto const& s) { return s.empty(); })) {
             error(at, diag_key, fmt::format("'{}' is not a key path such as \"elements.QF.k1\"", key));
@@ -572,7 +582,8 @@ class DeckParser {
             return false;
         }
         if (segments.size() == 1) {
-            error(at, diag_key, fmt::format("'{}' is a whole section: scan keys inside it, e.g. \"{}.KEY\"", key, key));
+            error(at, diag_key,
+                  fmt::format("'{}' is a whole section: scan keys inside it, e.g. \"{}.KEY\"", key, key));
             return false;
         }
         toml::table const* t = &root;
@@ -586,13 +597,14 @@ class DeckParser {
                 for (auto&& [kk, vv] : *t) known.emplace_back(kk.str());
                 error(at, diag_key,
                       fmt::format("unknown key path '{}': {} has no '{}'{}", key,
-                                  parent.empty() ? std::string("the deck") : fmt::format("[{}]", parent), segments[i],
-                                  did_you_mean(segments[i], known)));
+                                  parent.empty() ? std::string("the deck") : fmt::format("[{}]", parent),
+                                  segments[i], did_you_mean(segments[i], known)));
                 return false;
             }
             if (!n->is_table()) {
                 error(at, diag_key,
-                      fmt::format("unknown key path '{}': '{}' is {}, not a table", key, path, describe_node(*n)));
+                      fmt::format("unknown key path '{}': '{}' is {}, not a table", key, path,
+                                  describe_node(*n)));
                 return false;
             }
             t = n->as_table();
@@ -604,7 +616,8 @@ class DeckParser {
     std::optional<std::pair<double, std::string>> range_end(toml::node const& n, std::string const& key)
     {
         if (auto const* i = n.as_integer()) return std::pair(double(i->get()), std::string());
-        if (auto const* f = n.as_floating_point(); f && std::isfinite(f->get())) return std::pair(f->get(), std::string());
+        if (auto const* f = n.as_floating_point(); f && std::isfinite(f->get()))
+            return std::pair(f->get(), std::string());
         if (auto const* s = n.as_string()) {
             std::string_view const text = trim(s->get());
             double v = 0;
@@ -625,10 +638,14 @@ class DeckParser {
     {
         check_keys(t, key, {"from", "to", "count", "log"});
         std::optional<std::pair<double, std::string>> from, to;
-        if (toml::node const* n = t.get("from")) from = range_end(*n, key + ".from");
-        else missing(t, key, "from", "the first value of the range");
-        if (toml::node const* n = t.get("to")) to = range_end(*n, key + ".to");
-        else missing(t, key, "to", "the last value of the range");
+        if (toml::node const* n = t.get("from"))
+            from = range_end(*n, key + ".from");
+        else
+            missing(t, key, "from", "the first value of the range");
+        if (toml::node const* n = t.get("to"))
+            to = range_end(*n, key + ".to");
+        else
+            missing(t, key, "to", "the last value of the range");
         auto const count = integer_at(t, key, "count", Bound::at_least_one, true);
         bool log = false;
         if (toml::node const* n = t.get("log")) {
@@ -643,20 +660,22 @@ class DeckParser {
             return;
         }
         if (log && (from->first <= 0 || to->first <= 0)) {
-            error(where(t), key,
-                  fmt::format("a log range needs ends > 0, got from = {} and to = {}", from->first, to->first));
+            error(
+                where(t), key,
+                fmt::format("a log range needs ends > 0, got from = {} and to = {}", from->first, to->first));
             return;
         }
         if (*count > 1000000) {
-            error(where(*t.get("count")), key + ".count", fmt::format("{} values is too many for a scan", *count));
+            error(where(*t.get("count")), key + ".count",
+                  fmt::format("{} values is too many for a scan", *count));
             return;
         }
         std::string const& unit = from->second;
         auto const n = static_cast<std::size_t>(*count);
         double const a = from->first, b = to->first;
         // Whole-number ends a whole number of steps apart give whole numbers (macroparticles, turns).
-        bool const integers = !log && unit.empty() && t.get("from")->is_integer() && t.get("to")->is_integer() &&
-                              (n == 1 || std::fmod(b - a, double(n - 1)) == 0.0);
+        bool const integers = !log && unit.empty() && t.get("from")->is_integer() &&
+                              t.get("to")->is_integer() && (n == 1 || std::fmod(b - a, double(n - 1)) == 0.0);
         for (std::size_t i = 0; i < n; ++i) {
             double v = a;
             if (n > 1) {
@@ -666,7 +685,8 @@ class DeckParser {
                 // 12 significant digits: 1.3, not 1.2999999999999998 (a change far below any tolerance).
                 v = std::strtod(fmt::format("{:.12g}", v).c_str(), nullptr);
             }
-            std::string text = integers ? fmt::format("{}", static_cast<std::int64_t>(std::llround(v))) : float_text(v);
+            std::string text =
+                integers ? fmt::format("{}", static_cast<std::int64_t>(std::llround(v))) : float_text(v);
             if (unit.empty()) {
                 p.labels.push_back(text);
                 p.toml.push_back(text);
@@ -691,13 +711,15 @@ class DeckParser {
                 return;
             }
             std::uint64_t const n = cfg.scan.size();
-            out.file = expand_output_name(out.file_template, cfg.run.name, cfg.scan, cfg.scan_index.value_or(0));
+            out.file =
+                expand_output_name(out.file_template, cfg.run.name, cfg.scan, cfg.scan_index.value_or(0));
             if (!cfg.scan_index) out.file = out.file_template;
             if (!output_name_uses_scan(out.file_template)) {
-                problems.push_back({out.where, key,
-                                    fmt::format("every point of the scan would write '{}': put {{index}} (or the "
-                                                "scanned keys) in output.file, e.g. \"{}_{{index}}.h5\"",
-                                                out.file_template, cfg.run.name)});
+                problems.push_back(
+                    {out.where, key,
+                     fmt::format("every point of the scan would write '{}': put {{index}} (or the "
+                                 "scanned keys) in output.file, e.g. \"{}_{{index}}.h5\"",
+                                 out.file_template, cfg.run.name)});
                 return;
             }
             if (n > 100000) return;  // too many to compare one by one: {index} is the usual case
@@ -706,10 +728,11 @@ class DeckParser {
                 std::string name = expand_output_name(out.file_template, cfg.run.name, cfg.scan, p);
                 auto const [it, fresh] = names.emplace(std::move(name), p);
                 if (!fresh) {
-                    problems.push_back({out.where, key,
-                                        fmt::format("scan points {} and {} would both write '{}': add {{index}} "
-                                                    "to output.file",
-                                                    it->second, p, it->first)});
+                    problems.push_back(
+                        {out.where, key,
+                         fmt::format("scan points {} and {} would both write '{}': add {{index}} "
+                                     "to output.file",
+                                     it->second, p, it->first)});
                     return;
                 }
             }
@@ -1557,7 +1580,7 @@ class DeckParser {
     std::vector<Diagnostic> diagnostics_;
     //! Where each [scan] value is in the deck, by the source path its applied nodes carry.
     std::map<std::string, SourceLocation> scan_where_;
-    bool scan_errors_ = false;       //!< reading [scan] found problems
+    bool scan_errors_ = false;        //!< reading [scan] found problems
     bool output_file_given_ = false;  //!< the deck (or --set) gave output.file
     //! Tables made to hold a --set value ("--set elements.NEW.type=..." makes elements.NEW).
     std::map<toml::node const*, std::string> created_;
