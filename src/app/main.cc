@@ -39,6 +39,9 @@ int main(int argc, char** argv)
     run->add_option("--threads", options.threads, "CPU threads (default: all cores)")->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
+    run->add_option(
+        "--scan-index", options.scan_index,
+        "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");
 
     CLI::App* check = app.add_subcommand("check", "read and check the deck, print the tables it builds");
     add_deck_options(*check, options);
@@ -80,6 +83,32 @@ int main(int argc, char** argv)
                         "TOML file of [[tolerance]] rules (match, rtol, atol), applied before --rtol/--atol");
     compare->add_flag("--all", compare_options.all, "list every dataset, not only those that differ");
 
+    CLI::App* scan = app.add_subcommand("scan", "list the points of the deck's [scan], or run them all here");
+    add_deck_options(*scan, options);
+    CLI::Option* list =
+        scan->add_flag("--list", options.list, "print the points: index, values, output, state (default)");
+    scan->add_flag("--local", options.local,
+                   "run every point whose output is not complete yet, on this machine")
+        ->excludes(list);
+    scan->add_flag("--count", options.count, "print the number of points only (for job-array scripts)")
+        ->excludes(list)
+        ->excludes("--local");
+    scan->add_option("-j,--jobs", options.jobs, "points run at a time on the CPU (one at a time on a GPU)")
+        ->check(CLI::PositiveNumber);
+    scan->add_option("--backend", options.backend, "where to track: auto, cpu or gpu")
+        ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+    scan->add_option("--threads", options.threads, "CPU threads per point (default: cores / jobs)")
+        ->check(CLI::NonNegativeNumber);
+
+    CLI::App* collect =
+        app.add_subcommand("collect", "one table of scan parameters against final statistics");
+    collect->add_option("files", options.inputs, "scan output files or quoted glob patterns ('out_*.h5')");
+    collect->add_option("--deck", options.deck, "the scan deck: which points should exist, and their files");
+    collect->add_option("--set", options.overrides, "the --set overrides the scan was run with (with --deck)")
+        ->allow_extra_args(false);
+    collect->add_option("-o,--output", options.output, "summary HDF5 file (table /summary)");
+    collect->add_option("--csv", options.csv, "summary as CSV");
+
     try {
         app.parse(argc, argv);
     } catch (CLI::ParseError const& e) {
@@ -94,6 +123,8 @@ int main(int argc, char** argv)
         if (*check) return gt::check_command(options);
         if (*validate) return gt::validate_command(options, validate_options);
         if (*compare) return gt::compare_command(compare_options);
+        if (*scan) return gt::scan_command(options);
+        if (*collect) return gt::collect_command(options);
     } catch (gt::DeckError const& e) {
         for (auto const& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.format().c_str());
         std::fprintf(stderr, "gtrack: %zu problem%s in the deck; nothing was run\n", e.diagnostics().size(),

@@ -278,6 +278,13 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     prov.device_name = kernels->description();
     prov.seed = deck.run.seed;
     prov.overrides = deck.overrides;
+    if (deck.scan_index) {
+        prov.scan_index = static_cast<std::int64_t>(*deck.scan_index);
+        prov.scan_size = deck.scan.size();
+        prov.scan_mode = deck.scan.mode_name();
+        for (auto const& p : deck.scan.parameters) prov.scan_parameters.push_back(p.key);
+        prov.scan_values = deck.scan.labels_at(*deck.scan_index);
+    }
     prov.end_time = iso8601_utc_now();
     write_provenance(out, prov);
     out.commit();
