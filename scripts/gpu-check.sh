@@ -6,7 +6,10 @@
 # development machine by ../shared/device/fetch-debs.sh) and they are unpacked under /opt/deps here.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/gtrack-gpu-check}
+# Logs gather here; with $OUT set (the device tool) they come back as one archive, since only a
+# few files are returned.
+out=/tmp/gtrack-gpu-check
+rm -rf "$out"
 mkdir -p "$out"
 summary=()
 note() { summary+=("$1|$2"); }
@@ -35,12 +38,15 @@ else
 fi
 ./$build/gtrack --version | tee "$out/version.txt"
 
-ctest --test-dir $build --output-on-failure --parallel 8 >"$out/ctest.log" 2>&1
+OMP_NUM_THREADS=2 ctest --test-dir $build --output-on-failure --parallel 8 >"$out/ctest.log" 2>&1
 status=$?
 rm -f "$out/configure.log"
 grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$out/ctest.log" | tail -20
 note "tests (cpu + gpu)" "$(grep -E 'tests passed' "$out/ctest.log" | tail -1)"
 note "gpu tests" "$(grep -cE 'gpu_.*Passed' "$out/ctest.log") passed, $(grep -cE 'gpu_.*(Failed|Skipped|Not Run)' "$out/ctest.log") failed or skipped"
+# The GPU tests' own figures (how many values differ, by how much), which ctest hides when they pass.
+./$build/tests/gtrack_gpu_tests >"$out/gpu-tests.txt" 2>&1
+grep -E -A3 "MESSAGE" "$out/gpu-tests.txt" | grep -vE "^--$" | tail -40
 
 # The measured memory-bandwidth ceiling that the benchmarks compare with (same run, same GPU).
 if ./$build/gtrack_memory_ceiling | tee "$out/ceiling.txt"; then
@@ -54,7 +60,9 @@ fi
 # Every example deck as a user runs it, on the GPU.
 for deck in inputs/*.toml; do
     name=$(basename "$deck" .toml)
-    if ./$build/gtrack run "$deck" --backend gpu -o "$out/run-$name.h5" --quiet >"$out/run-$name.log" 2>&1; then
+    scan=()
+    grep -q '^\[scan\]' "$deck" && scan=(--scan-index 0)
+    if ./$build/gtrack run "$deck" "${scan[@]}" --backend gpu -o "$out/run-$name.h5" --quiet >"$out/run-$name.log" 2>&1; then
         note "run $name (gpu)" ok
     else
         note "run $name (gpu)" "FAILED: $(tail -1 "$out/run-$name.log")"
@@ -106,8 +114,14 @@ fi
 tail -16 "$out/regression-gpu.txt"
 rm -f "$out"/regression/*.h5  # outputs are large; the compare tables and validate reports stay
 
-echo
-echo "== gpu-check summary =="
-printf '%-22s %s\n' "device" "$(head -1 "$out/gpu.txt")"
-for row in "${summary[@]}"; do printf '%-22s %s\n' "${row%%|*}" "${row#*|}"; done
+{
+    echo
+    echo "== gpu-check summary =="
+    printf '%-22s %s\n' "device" "$(head -1 "$out/gpu.txt")"
+    for row in "${summary[@]}"; do printf '%-22s %s\n' "${row%%|*}" "${row#*|}"; done
+} | tee "$out/summary.txt"
+if [ -n "${OUT:-}" ]; then
+    cp "$out/summary.txt" "$OUT/summary.txt"
+    tar czf "$OUT/gpu-check-logs.tar.gz" -C "$out" .
+fi
 exit $status
