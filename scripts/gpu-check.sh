@@ -6,7 +6,10 @@
 # development machine by ../shared/device/fetch-debs.sh) and they are unpacked under /opt/deps here.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/gtrack-gpu-check}
+# Logs gather here; with $OUT set (the device tool) they come back as one archive, since only a
+# few files are returned.
+out=/tmp/gtrack-gpu-check
+rm -rf "$out"
 mkdir -p "$out"
 summary=()
 note() { summary+=("$1|$2"); }
@@ -15,12 +18,12 @@ if [ -d .device-deps ]; then
     mkdir -p /opt/deps
     for f in .device-deps/*.deb; do dpkg -x "$f" /opt/deps; done
     export CMAKE_PREFIX_PATH=/opt/deps/usr
-    export CPATH=/opt/deps/usr/include${CPATH:+:$CPATH}
     export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 
 build=build-gpu
+rm -rf "$build"  # a fresh configure: cached compiler include paths from another environment break the build
 start=$(date +%s)
 if cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGTRACK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DGTRACK_NATIVE=ON -DGTRACK_WERROR=ON -DTOMLPP_INCLUDE_DIR=/opt/deps/usr/include \
@@ -28,19 +31,45 @@ if cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGTRACK_CUDA=ON -DC
     cmake --build $build --parallel "$(nproc)" >"$out/build.log" 2>&1; then
     note build "ok ($(( $(date +%s) - start )) s)"
 else
-    tail -50 "$out/configure.log" "$out/build.log"
+    tail -n 50 "$out/configure.log" "$out/build.log"
     note build FAILED
     printf '%s\n' "${summary[@]}"
     exit 1
 fi
 ./$build/gtrack --version | tee "$out/version.txt"
 
-ctest --test-dir $build --output-on-failure --parallel 8 >"$out/ctest.log" 2>&1
+OMP_NUM_THREADS=2 ctest --test-dir $build --output-on-failure --parallel 8 >"$out/ctest.log" 2>&1
 status=$?
 rm -f "$out/configure.log"
 grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$out/ctest.log" | tail -20
 note "tests (cpu + gpu)" "$(grep -E 'tests passed' "$out/ctest.log" | tail -1)"
 note "gpu tests" "$(grep -cE 'gpu_.*Passed' "$out/ctest.log") passed, $(grep -cE 'gpu_.*(Failed|Skipped|Not Run)' "$out/ctest.log") failed or skipped"
+# The GPU tests' own figures (how many values differ, by how much), which ctest hides when they pass.
+./$build/tests/gtrack_gpu_tests >"$out/gpu-tests.txt" 2>&1
+grep -E -A3 "MESSAGE" "$out/gpu-tests.txt" | grep -vE "^--$" | tail -40
+
+# The measured memory-bandwidth ceiling that the benchmarks compare with (same run, same GPU).
+if ./$build/gtrack_memory_ceiling | tee "$out/ceiling.txt"; then
+    export GTRACK_COPY_BW=$(awk '$1 == "copy_bandwidth" { print $2 }' "$out/ceiling.txt")
+    note "memory ceiling" "$(awk '{ printf "%s %.3g TB/s  ", $1, $2 / 1e12 }' "$out/ceiling.txt")"
+else
+    note "memory ceiling" FAILED
+    status=1
+fi
+
+# Every example deck as a user runs it, on the GPU.
+for deck in inputs/*.toml; do
+    name=$(basename "$deck" .toml)
+    scan=()
+    grep -q '^\[scan\]' "$deck" && scan=(--scan-index 0)
+    if ./$build/gtrack run "$deck" "${scan[@]}" --backend gpu -o "$out/run-$name.h5" --quiet >"$out/run-$name.log" 2>&1; then
+        note "run $name (gpu)" ok
+    else
+        note "run $name (gpu)" "FAILED: $(tail -1 "$out/run-$name.log")"
+        status=1
+    fi
+    rm -f "$out/run-$name.h5"
+done
 
 if [ -x scripts/bench-beamline.sh ]; then
     if scripts/bench-beamline.sh $build | tee "$out/bench-beamline.txt"; then
@@ -51,8 +80,48 @@ if [ -x scripts/bench-beamline.sh ]; then
     fi
 fi
 
-echo
-echo "== gpu-check summary =="
-printf '%-22s %s\n' "device" "$(head -1 "$out/gpu.txt")"
-for row in "${summary[@]}"; do printf '%-22s %s\n' "${row%%|*}" "${row#*|}"; done
+# CPU against GPU, stage by stage, on every example deck (modest sizes; rings cut to 20 turns).
+mkdir -p "$out/validate"
+validate_failed=0
+validate_count=0
+for deck in inputs/*.toml; do
+    name=$(basename "$deck" .toml)
+    extra=()
+    grep -qE '^turns *= *[0-9]' "$deck" && extra=(--set lattice.turns=20)
+    ./$build/gtrack validate "$deck" --set beam.macroparticles=20000 "${extra[@]}" \
+        --report "$out/validate/$name-validate.md" >"$out/validate/$name.txt" 2>&1
+    rc=$?
+    validate_count=$((validate_count + 1))
+    [ $rc -eq 0 ] || validate_failed=$((validate_failed + 1))
+    echo "validate $name (exit $rc): $(grep -E '^verdict:|no GPU' "$out/validate/$name.txt" | tail -1)"
+    grep -E '^totals:' "$out/validate/$name.txt"
+done
+if [ $validate_failed -eq 0 ]; then
+    note "validate inputs/" "$validate_count decks agree (validate/*.md)"
+else
+    note "validate inputs/" "$validate_failed of $validate_count FAILED (validate/*.txt)"
+    status=1
+fi
+
+# The regression suite on the GPU against the CPU-made references, and validate on each of its decks.
+if scripts/regression.sh --gtrack ./$build/gtrack --backend gpu --validate --out "$out/regression" \
+        >"$out/regression-gpu.txt" 2>&1; then
+    note "regression (gpu)" "ok, validate ok (regression-gpu.txt)"
+else
+    note "regression (gpu)" "FAILED (regression-gpu.txt)"
+    status=1
+fi
+tail -16 "$out/regression-gpu.txt"
+rm -f "$out"/regression/*.h5  # outputs are large; the compare tables and validate reports stay
+
+{
+    echo
+    echo "== gpu-check summary =="
+    printf '%-22s %s\n' "device" "$(head -1 "$out/gpu.txt")"
+    for row in "${summary[@]}"; do printf '%-22s %s\n' "${row%%|*}" "${row#*|}"; done
+} | tee "$out/summary.txt"
+if [ -n "${OUT:-}" ]; then
+    cp "$out/summary.txt" "$OUT/summary.txt"
+    tar czf "$OUT/gpu-check-logs.tar.gz" -C "$out" .
+fi
 exit $status

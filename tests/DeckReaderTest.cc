@@ -507,12 +507,6 @@ TEST_CASE("[space_charge] and [output] checks")
     CHECK(cfg.output.phase_space == std::vector<std::string>{"end"});
 }
 
-TEST_CASE("[scan]: one clear 'not supported yet' diagnostic")
-{
-    auto d = one_error(base_text() + "[scan]\n\"elements.QF.k1\" = [2.0, 3.0]\n",
-                  static_cast<int>(k_base.size()) + 1, "scan");
-    CHECK(contains(d.message, "parameter scans are not supported by this version yet"));
-}
 
 TEST_CASE("read_deck: an unreadable file is a located error")
 {

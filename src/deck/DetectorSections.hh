@@ -1,24 +1,59 @@
-// The detector sections of a deck: [materials], [geometry], [field], [propagation], [gun],
-// [physics], [output]. Documented in docs/decks.md.
-#include "deck/DetectorDeckReader.hh"
+// Reading the sections of a detector deck (kind = "detector"): [materials], [geometry], [field],
+// [propagation], [gun], [physics], [output] into DeckConfig::detector (documented in docs/decks.md).
+//
+// Written over the deck reader's parser type (src/deck/DeckReader.cc instantiates it with its
+// DeckParser), so that detector keys get the very same diagnostics as beamline ones: file:line:column,
+// the key path, what was expected, did-you-mean, every problem at once.
+#pragma once
 
+#include <toml++/toml.h>
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "deck/Config.hh"
+#include "deck/ElementSchema.hh"
+#include "deck/Suggest.hh"
+#include "deck/Units.hh"
 #include "detector/Materials.hh"
 #include "detector/Particles.hh"
 
-namespace gt {
+namespace gt::detector_deck {
 
-namespace {
+inline std::string joined(std::string_view prefix, std::string_view key)
+{
+    return prefix.empty() ? std::string(key) : fmt::format("{}.{}", prefix, key);
+}
 
-using namespace deck_detail;
+inline std::string quoted(std::vector<std::string> const& names)
+{
+    std::string text;
+    for (auto const& n : names) text += (text.empty() ? "" : ", ") + fmt::format("\"{}\"", n);
+    return text;
+}
 
+//! What a node is, for "got ..." in messages.
+inline std::string node_text(toml::node const& n)
+{
+    if (auto const* s = n.as_string()) return fmt::format("a string (\"{}\")", s->get());
+    if (auto const* i = n.as_integer()) return fmt::format("an integer ({})", i->get());
+    if (auto const* f = n.as_floating_point()) return fmt::format("a number ({})", f->get());
+    if (auto const* b = n.as_boolean()) return fmt::format("a boolean ({})", b->get());
+    if (n.is_array()) return "an array";
+    if (n.is_table()) return "a table";
+    return "a date/time";
+}
+
+template<class Parser>
 class DetectorSections {
   public:
-    DetectorSections(DeckParserBase& p, DeckConfig& cfg) : p_(p), cfg_(cfg), d_(cfg.detector) {}
+    DetectorSections(Parser& p, DeckConfig& cfg) : p_(p), cfg_(cfg), d_(cfg.detector) {}
 
     void read(toml::table const& root)
     {
@@ -60,7 +95,7 @@ class DetectorSections {
             p_.error(p_.where(n), key,
                      fmt::format("expected an array of three values ({} in {}, or strings with units), got {}",
                                  kind.what, kind.unit,
-                                 a ? fmt::format("{} values", a->size()) : describe_node(n)));
+                                 a ? fmt::format("{} values", a->size()) : node_text(n)));
             return std::nullopt;
         }
         std::array<double, 3> out{};
@@ -79,21 +114,21 @@ class DetectorSections {
                                                  std::string_view key, QuantityKind const& kind, Bound bound,
                                                  bool required)
     {
-        if (toml::node const* n = t.get(key)) return vec3_of(*n, join_key(path, key), kind, bound);
+        if (toml::node const* n = t.get(key)) return vec3_of(*n, joined(path, key), kind, bound);
         if (required) p_.missing(t, path, key, fmt::format("three values: {} in {}", kind.what, kind.unit));
         return std::nullopt;
     }
 
     std::optional<bool> bool_at(toml::table const& t, std::string const& path, std::string_view key)
     {
-        if (toml::node const* n = t.get(key)) return p_.bool_of(*n, join_key(path, key));
+        if (toml::node const* n = t.get(key)) return p_.bool_of(*n, joined(path, key));
         return std::nullopt;
     }
 
     std::optional<std::string> string_at(toml::table const& t, std::string const& path, std::string_view key,
                                          bool required, std::string_view what)
     {
-        if (toml::node const* n = t.get(key)) return p_.string_of(*n, join_key(path, key));
+        if (toml::node const* n = t.get(key)) return p_.string_of(*n, joined(path, key));
         if (required) p_.missing(t, path, key, what);
         return std::nullopt;
     }
@@ -106,7 +141,7 @@ class DetectorSections {
         if (!v) return v;
         double const n = std::sqrt((*v)[0] * (*v)[0] + (*v)[1] * (*v)[1] + (*v)[2] * (*v)[2]);
         if (!(n > 0)) {
-            p_.error(p_.where(*t.get(key)), join_key(path, key), "expected a direction, got the zero vector");
+            p_.error(p_.where(*t.get(key)), joined(path, key), "expected a direction, got the zero vector");
             return std::nullopt;
         }
         for (auto& c : *v) c /= n;
@@ -120,7 +155,7 @@ class DetectorSections {
         auto const builtins = builtin_material_names();
         for (auto [k, v] : p_.in_order(t)) {
             std::string const name(k->str());
-            std::string const path = join_key("materials", name);
+            std::string const path = joined("materials", name);
             if (std::find(builtins.begin(), builtins.end(), name) != builtins.end()) {
                 p_.error(p_.where(*k, *v), path,
                          fmt::format("'{}' is a built-in material; give yours another name", name));
@@ -130,7 +165,7 @@ class DetectorSections {
             if (!m) {
                 p_.error(p_.where(*v), path,
                          fmt::format("expected a table [materials.{}] with density and elements, got {}", name,
-                                     describe_node(*v)));
+                                     node_text(*v)));
                 continue;
             }
             p_.check_keys(*m, path, {"density", "elements", "mean_excitation_energy"});
@@ -156,7 +191,7 @@ class DetectorSections {
                 auto const symbols = element_symbols();
                 for (auto [ek, ev] : p_.in_order(*et)) {
                     std::string const sym(ek->str());
-                    std::string const ekey = join_key(join_key(path, "elements"), sym);
+                    std::string const ekey = joined(joined(path, "elements"), sym);
                     if (!find_element(sym)) {
                         p_.error(p_.where(*ek, *ev), ekey,
                                  fmt::format("unknown element '{}'{}", sym, did_you_mean(sym, symbols)));
@@ -172,19 +207,19 @@ class DetectorSections {
                     sum += *w;
                 }
                 if (ok && mc.elements.empty()) {
-                    p_.error(p_.where(*el), join_key(path, "elements"), "expected at least one element");
+                    p_.error(p_.where(*el), joined(path, "elements"), "expected at least one element");
                     ok = false;
                 }
                 if (ok && std::abs(sum - 1.0) > 0.01) {
-                    p_.error(p_.where(*el), join_key(path, "elements"),
+                    p_.error(p_.where(*el), joined(path, "elements"),
                              fmt::format("mass fractions add up to {}, expected 1", sum));
                     ok = false;
                 }
                 for (auto& e : mc.elements) e.second /= sum;
             } else {
-                p_.error(p_.where(*el), join_key(path, "elements"),
+                p_.error(p_.where(*el), joined(path, "elements"),
                          fmt::format("expected a table of mass fractions, e.g. {{ C = 0.92, H = 0.08 }}, got {}",
-                                     describe_node(*el)));
+                                     node_text(*el)));
                 ok = false;
             }
             if (ok) d_.materials.push_back(std::move(mc));
@@ -201,7 +236,7 @@ class DetectorSections {
         v.material = *m;
         if (std::find(material_names_.begin(), material_names_.end(), *m) == material_names_.end() &&
             !material_broken_.count(*m))
-            p_.error(p_.where(*t.get("material")), join_key(path, "material"),
+            p_.error(p_.where(*t.get("material")), joined(path, "material"),
                      fmt::format("unknown material '{}'{}", *m, did_you_mean(*m, material_names_)));
     }
 
@@ -218,9 +253,9 @@ class DetectorSections {
             for (auto const& k : *keys) {
                 if (std::find(mine.begin(), mine.end(), k) != mine.end()) continue;
                 if (toml::node const* n = t.get(k))
-                    p_.error(p_.where(*n), join_key(path, k),
+                    p_.error(p_.where(*n), joined(path, k),
                              fmt::format("'{}' is not a parameter of shape \"{}\" (it takes {})", k, *shape,
-                                         quoted_list(mine)));
+                                         quoted(mine)));
             }
         }
         if (*shape == "box") {
@@ -231,7 +266,7 @@ class DetectorSections {
         if (auto r = p_.quantity_at(t, path, "rmax", quantity::length, Bound::positive, true)) {
             v.rmax = *r;
             if (v.rmin >= v.rmax)
-                p_.error(p_.where(*t.get("rmax")), join_key(path, "rmax"),
+                p_.error(p_.where(*t.get("rmax")), joined(path, "rmax"),
                          fmt::format("rmax ({} m) must exceed rmin ({} m)", v.rmax, v.rmin));
         }
         if (*shape == "sphere") return;
@@ -239,7 +274,7 @@ class DetectorSections {
         if (auto a = p_.quantity_at(t, path, "phi_start", quantity::angle, Bound::any, false)) v.phi_start = *a;
         if (auto a = p_.quantity_at(t, path, "phi_delta", quantity::angle, Bound::positive, false)) {
             if (*a > 2.0 * 3.14159265358979323846 + 1e-12)
-                p_.error(p_.where(*t.get("phi_delta")), join_key(path, "phi_delta"),
+                p_.error(p_.where(*t.get("phi_delta")), joined(path, "phi_delta"),
                          fmt::format("expected an angle up to 360 deg, got {} rad", *a));
             else
                 v.phi_delta = *a >= 2.0 * 3.14159265358979323846 - 1e-12 ? 0.0 : *a;
@@ -264,7 +299,7 @@ class DetectorSections {
         auto const* arr = vn->as_array();
         if (!arr) {
             p_.error(p_.where(*vn), "geometry.volume",
-                     fmt::format("expected [[geometry.volume]] entries (an array of tables), got {}", describe_node(*vn)));
+                     fmt::format("expected [[geometry.volume]] entries (an array of tables), got {}", node_text(*vn)));
             return;
         }
         std::vector<std::string> names = {"world"};
@@ -273,7 +308,7 @@ class DetectorSections {
             std::string const path = fmt::format("geometry.volume[{}]", i);
             auto const* t = n.as_table();
             if (!t) {
-                p_.error(p_.where(n), path, fmt::format("expected a table, got {}", describe_node(n)));
+                p_.error(p_.where(n), path, fmt::format("expected a table, got {}", node_text(n)));
                 continue;
             }
             p_.check_keys(*t, path,
@@ -286,7 +321,7 @@ class DetectorSections {
             if (auto name = string_at(*t, path, "name", true, "a unique volume name")) {
                 v.name = *name;
                 if (std::find(names.begin(), names.end(), *name) != names.end())
-                    p_.error(p_.where(*t->get("name")), join_key(path, "name"),
+                    p_.error(p_.where(*t->get("name")), joined(path, "name"),
                              fmt::format("a volume named '{}' is defined already", *name));
                 names.push_back(*name);
             }
@@ -295,7 +330,7 @@ class DetectorSections {
             if (auto m = string_at(*t, path, "mother", false, "")) {
                 // a mother must be defined before its daughters
                 if (std::find(names.begin(), names.end() - 1, *m) == names.end() - 1)
-                    p_.error(p_.where(*t->get("mother")), join_key(path, "mother"),
+                    p_.error(p_.where(*t->get("mother")), joined(path, "mother"),
                              fmt::format("no volume named '{}' before this one{}", *m,
                                          did_you_mean(*m, std::vector<std::string>(names.begin(), names.end() - 1))));
                 else
@@ -304,7 +339,7 @@ class DetectorSections {
             if (auto pos = vec3_at(*t, path, "position", quantity::length, Bound::any, false)) v.position = *pos;
             if (auto rot = vec3_at(*t, path, "rotation", quantity::angle, Bound::any, false)) v.rotation = *rot;
             if (auto s = bool_at(*t, path, "sensitive")) v.sensitive = *s;
-            if (auto const* rep = p_.table_at(*t, path, "replicas", false)) read_replicas(*rep, join_key(path, "replicas"), v);
+            if (auto const* rep = p_.table_at(*t, path, "replicas", false)) read_replicas(*rep, joined(path, "replicas"), v);
             d_.volumes.push_back(std::move(v));
         }
     }
@@ -320,7 +355,7 @@ class DetectorSections {
             p_.error(p_.where(r), path,
                      given.empty() ? std::string("give the replicas' spacing: one of step_x, step_y, step_z, step_r")
                                    : fmt::format("give only one of step_x, step_y, step_z, step_r (got {})",
-                                                 quoted_list(given)));
+                                                 quoted(given)));
             return;
         }
         auto const& key = given[0];
@@ -330,7 +365,7 @@ class DetectorSections {
                          : key == "step_z" ? ReplicaAxis::z
                                            : ReplicaAxis::r;
         if (v.replica_axis == ReplicaAxis::r && v.shape == "box")
-            p_.error(p_.where(*r.get(key)), join_key(path, key), "radial replicas need a tube or a sphere, not a box");
+            p_.error(p_.where(*r.get(key)), joined(path, key), "radial replicas need a tube or a sphere, not a box");
     }
 
     // ---- [field], [propagation] -----------------------------------------------------------------
@@ -523,18 +558,19 @@ class DetectorSections {
         if (auto b = bool_at(*t, "output", "hits")) d_.write_hits = *b;
     }
 
-    DeckParserBase& p_;
+    Parser& p_;
     DeckConfig& cfg_;
     DetectorConfig& d_;
     std::vector<std::string> material_names_;
     std::set<std::string> material_broken_;
 };
 
-}  // namespace
 
-void read_detector_deck(DeckParserBase& p, toml::table const& root, DeckConfig& cfg)
+//! Reads every detector section of `root` (not [run], read already) with parser p's diagnostics.
+template<class Parser>
+void read_detector_sections(Parser& p, toml::table const& root, DeckConfig& cfg)
 {
-    DetectorSections(p, cfg).read(root);
+    DetectorSections<Parser>(p, cfg).read(root);
 }
 
-}  // namespace gt
+}  // namespace gt::detector_deck
