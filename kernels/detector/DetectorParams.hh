@@ -17,7 +17,7 @@ struct PhysicsParams {
     std::int32_t fluctuations = 1;
     std::int32_t multiple_scattering = 1;
     double energy_cut = 0.1;       //!< kinetic energy below which a track stops and deposits the rest [MeV]
-    double max_step = HUGE_VAL;    //!< [m]
+    double max_step = HUGE_VAL;    //!< longest step of a charged particle in matter [m]
     double range_fraction = 0.2;   //!< a step loses at most this fraction of the residual range
     double final_range = 1.0e-3;   //!< below this range the rest is taken in one step [m]
     std::uint32_t max_steps = 100000;  //!< a track taking more is ended and counted as looping

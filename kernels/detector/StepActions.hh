@@ -74,7 +74,8 @@ struct LimitStep {
         PhysicsParams const& ph = params.physics;
         ParticleType const& pt = params.particles[t.particle[i]];
         MaterialParams const& mat = params.materials[params.geometry.volumes[t.volume[i]].material];
-        double s = ph.max_step;
+        // in vacuum, or for a neutral particle, nothing limits the step but the geometry
+        double s = pt.charge != 0 && !mat.vacuum() ? ph.max_step : HUGE_VAL;
         if (pt.charge != 0 && !mat.vacuum() && ph.energy_loss) {
             double const dedx = mean_dedx(mat, pt, t.energy[i]);
             if (dedx > 0) {

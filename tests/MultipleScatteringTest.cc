@@ -1,0 +1,109 @@
+// Multiple scattering through the whole stepping loop: the rms projected angle behind a slab, taken
+// in many steps, matches Highland's formula for the slab over 1e-3 to 10 radiation lengths.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "deck/DeckReader.hh"
+#include "detector/DetectorRun.hh"
+#include "detector/Materials.hh"
+#include "kernels/physics/MultipleScattering.hh"
+
+using namespace gt;
+
+namespace {
+
+//! A slab of `material` (thickness t [m], z from -t/2 to t/2), a sensitive vacuum plane behind it;
+//! muons along +z with energy loss off (p stays fixed), steps of at most t/10.
+std::string slab_deck(char const* material, double t, int events, double energy_mev)
+{
+    return fmt::format(R"(
+[run]
+kind = "detector"
+seed = 99
+track_slots = 4096
+[geometry.world]
+shape = "box"
+half_size = [2.0, 2.0, 2.0]
+material = "vacuum"
+[[geometry.volume]]
+name = "slab"
+shape = "box"
+half_size = [1.9, 1.9, {half}]
+material = "{material}"
+[[geometry.volume]]
+name = "plane"
+shape = "box"
+half_size = [1.9, 1.9, 0.5e-6]
+position = [0, 0, {plane}]
+material = "vacuum"
+sensitive = true
+[gun]
+particle = "mu-"
+energy = "{energy} MeV"
+events = {events}
+position = [0, 0, {start}]
+direction = [0, 0, 1]
+[physics]
+energy_loss = false
+fluctuations = false
+multiple_scattering = true
+max_step = {step}
+)",
+                       fmt::arg("half", 0.5 * t), fmt::arg("material", material), fmt::arg("plane", 0.5 * t + 0.01),
+                       fmt::arg("energy", energy_mev), fmt::arg("events", events), fmt::arg("start", -0.5 * t - 0.005),
+                       fmt::arg("step", t / 10));
+}
+
+}  // namespace
+
+TEST_CASE("rms projected angle behind a slab vs Highland over 1e-3 .. 10 X0")
+{
+    double const T = 1000.0;  // muon kinetic energy [MeV]
+    double const mass = 105.6583755;
+    double const p = std::sqrt(T * (T + 2 * mass));
+    double const beta2 = p * p / ((T + mass) * (T + mass));
+    MaterialParams const si = *builtin_material("silicon");
+    int const n = 4000;
+    for (double thickness : {1e-3, 1e-2, 1e-1, 1.0, 10.0}) {
+        CAPTURE(thickness);
+        double const t = thickness * si.radiation_length;
+        DeckConfig const cfg = read_deck_text(slab_deck("silicon", t, n, T), "slab.toml", {"run.backend=cpu"});
+        DetectorRunOptions opt;
+        opt.write_output = false;
+        opt.quiet = true;
+        auto const r = run_detector_deck(cfg, opt);
+        double sum2x = 0, sum2y = 0;
+        int hits = 0;
+        std::set<std::uint64_t> seen;  // the first step of each track in the plane
+        for (auto const& h : r.hits) {
+            if (h.volume != 2 || !seen.insert(h.track).second) continue;
+            double const tx = std::atan2(h.momentum.x, h.momentum.z), ty = std::atan2(h.momentum.y, h.momentum.z);
+            sum2x += tx * tx;
+            sum2y += ty * ty;
+            ++hits;
+        }
+        REQUIRE(hits == n);
+        double const highland = std::sqrt(highland_theta0_sq(thickness, p * std::sqrt(beta2), 1.0, beta2));
+        // the estimate of an rms from n Gaussian samples has a relative error 1/sqrt(2n) = 1.1%;
+        // 4% is 3.5 standard deviations, and both planes are checked
+        CHECK(std::sqrt(sum2x / hits) == doctest::Approx(highland).epsilon(0.04));
+        CHECK(std::sqrt(sum2y / hits) == doctest::Approx(highland).epsilon(0.04));
+    }
+}
+
+TEST_CASE("Highland's theta0 against the PDG's worked numbers")
+{
+    // PDG eq. 34.15 by hand for beta c p = 1 GeV, z = 1, x/X0 = 0.01 (beta = 1):
+    // 13.6 MeV / 1000 MeV * 0.1 * (1 + 0.038 ln 0.01) = 1.36e-3 * 0.8250 = 1.1220e-3 rad
+    double const th = std::sqrt(highland_theta0_sq(0.01, 1000.0, 1.0, 1.0));
+    CHECK(th == doctest::Approx(1.36e-3 * (1 + 0.038 * std::log(0.01))).epsilon(1e-12));
+    CHECK(th == doctest::Approx(1.1220e-3).epsilon(1e-4));
+    // theta0 scales with the charge and 1 / (beta c p)
+    CHECK(std::sqrt(highland_theta0_sq(0.01, 500.0, 1.0, 1.0)) ==
+          doctest::Approx(2.0 * th).epsilon(1e-12));
+}
