@@ -44,6 +44,7 @@ int run_command(CommandOptions const& options)
         }
         det.threads = options.threads;
         det.quiet = options.quiet;
+        det.timing = options.timing;
         det.command_line = options.command_line;
         return run_detector(deck, det);
     }

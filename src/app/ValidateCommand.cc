@@ -56,6 +56,11 @@ int validate_with_backends(DeckConfig const& deck, ValidateOptions const& option
 int validate_command(CommandOptions const& options, ValidateOptions const& validate)
 {
     DeckConfig const deck = read_deck(options.deck, options.overrides);
+    if (deck.run.kind == "detector")
+        throw std::runtime_error(fmt::format(
+            "{}: validate compares beamline runs stage by stage; for a detector deck run it with --backend cpu "
+            "and --backend gpu and compare the hits (the GPU test gpu_DetectorTest does so)",
+            options.deck));
     cpu::set_thread_count(options.threads);
     if (!device::compiled_in() || device::count() == 0) {
         std::fprintf(

@@ -164,6 +164,13 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         if (options.write_output)
             std::printf("  wrote %s\n", (options.output.empty() ? cfg.output.file : options.output).c_str());
     }
+    if (options.timing) {
+        // items: track slots visited; the stepping loop's figure of merit is steps per second above
+        std::printf("# kernel calls seconds bytes items\n");
+        for (auto const& [name, rec] : r.timer.records())
+            std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), rec.calls, rec.seconds, rec.bytes, rec.items);
+        std::printf("steps_per_second %.9g\n", r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0);
+    }
     return 0;
 }
 

@@ -18,6 +18,7 @@ struct DetectorRunOptions {
     std::string output;   //!< empty: as the deck says
     bool write_output = true;
     bool quiet = false;
+    bool timing = false;  //!< print the per-kernel times, machine-readable
     int threads = 0;
     std::string command_line;
 };

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Detector throughput: track-steps per second for the tracker and calorimeter decks on the GPU and on
+# all CPU cores of the same machine, and the field-propagation time with max_substeps 10 vs 1000.
+# Usage: scripts/bench-detector.sh BUILD_DIR   (per-run logs go to $TMPDIR/gtrack-bench)
+set -euo pipefail
+build=${1:?build directory}
+out=${TMPDIR:-/tmp}/gtrack-bench
+mkdir -p "$out"
+gtrack=$build/gtrack
+cores=$(nproc)
+
+# run NAME DECK BACKEND EVENTS SUBSTEPS: prints "NAME backend events substeps steps/s propagate-s iterations"
+run() {
+    local name=$1 deck=$2 backend=$3 events=$4 substeps=$5
+    local log="$out/bench-$name-$backend-$events-$substeps.log"
+    "$gtrack" run "$deck" --backend "$backend" --quiet -o "$out/bench-detector.h5" --set gun.events="$events" \
+        --set propagation.max_substeps="$substeps" --set run.track_slots=262144 --timing >"$log" 2>&1 ||
+        { echo "$name $backend FAILED"; tail -5 "$log"; return 1; }
+    grep -q '^steps_per_second ' "$log" || { echo "$name $backend: no timing in the output"; return 1; }
+    awk -v name="$name" -v be="$backend" -v ev="$events" -v ss="$substeps" '
+        $1 == "steps_per_second" { rate = $2 }
+        $1 == "propagate" { prop = $3; calls = $2 }
+        END { printf "%-12s %-4s %8d %9d %14.4g %12.4g %10d\n", name, be, ev, ss, rate, prop, calls }' "$log"
+}
+
+echo "== detector benchmark: $(date -u +%FT%TZ), $cores host cores =="
+"$gtrack" --version | sed -n '1,4p'
+printf "%-12s %-4s %8s %9s %14s %12s %10s\n" deck dev events substeps track-steps/s propagate-s iterations
+run tracker inputs/tracker.toml gpu 100000 10
+run tracker inputs/tracker.toml cpu 10000 10
+run calorimeter inputs/calorimeter.toml gpu 100000 10
+run calorimeter inputs/calorimeter.toml cpu 10000 10
+# the substep cap: along-step (propagation) time and iterations with 10 and 1000 substeps per iteration
+run tracker-cap inputs/tracker.toml gpu 100000 1000
+run tracker-cap inputs/tracker.toml cpu 10000 1000
