@@ -7,6 +7,7 @@
 
 #include "deck/DeckReader.hh"
 #include "detector/DetectorRun.hh"
+#include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "kernels/cpu/Executor.hh"
 
@@ -19,6 +20,8 @@ std::string input(std::string const& name) { return std::string(GTRACK_SOURCE_DI
 DetectorRunResult run(std::string const& deck, std::vector<std::string> overrides)
 {
     overrides.push_back("run.backend=cpu");
+    // few slots keep the loop on one thread (fast on a busy machine); some tests override this
+    overrides.insert(overrides.begin(), "run.track_slots=256");
     DeckConfig const cfg = read_deck(input(deck), overrides);
     DetectorRunOptions opt;
     opt.write_output = false;
@@ -87,11 +90,44 @@ TEST_CASE("the substep cap changes no physics: the same hits with max_substeps 1
 TEST_CASE("results do not depend on the thread count or the number of track slots")
 {
     int const threads = cpu::thread_count();
+    // 2048 slots: the OpenMP path (the backend runs fewer than 1024 slots on one thread)
     cpu::set_thread_count(1);
-    auto const one = run("calorimeter.toml", {"gun.events=10", "gun.per_event=4"});
+    auto const one = run("calorimeter.toml", {"gun.events=10", "gun.per_event=4", "run.track_slots=2048"});
     cpu::set_thread_count(2);
-    auto const two = run("calorimeter.toml", {"gun.events=10", "gun.per_event=4", "run.track_slots=7"});
+    auto const two = run("calorimeter.toml", {"gun.events=10", "gun.per_event=4", "run.track_slots=2048"});
+    auto const few = run("calorimeter.toml", {"gun.events=10", "gun.per_event=4", "run.track_slots=7"});
     cpu::set_thread_count(threads);
     CHECK(same_hits(one.hits, two.hits));
     CHECK(one.tallies == two.tallies);
+    CHECK(same_hits(one.hits, few.hits));
+    CHECK(one.tallies == few.tallies);
+    // 7 slots start with room for 28 hits: the buffer grew, and no hit was lost (the counts match)
+    CHECK(few.hit_buffer_growths > 0);
+    CHECK(few.hits.size() == few.counters[k_hit_count]);
+}
+
+TEST_CASE("the output file holds the sorted hits, the tallies, the counters and the provenance")
+{
+    std::string const path = (std::filesystem::temp_directory_path() / "gtrack_detector_run_test.h5").string();
+    DeckConfig const cfg = read_deck(input("sts.toml"), {"gun.events=5", "run.backend=cpu"});
+    DetectorRunOptions opt;
+    opt.output = path;
+    opt.quiet = true;
+    opt.command_line = "gtrack run sts.toml";
+    auto const r = run_detector_deck(cfg, opt);
+    Table const hits = read_table(path, "hits");
+    REQUIRE(hits.rows() == r.hits.size());
+    auto const& edep = hits.doubles("edep");
+    auto const& z = hits.doubles("pre_z");
+    for (std::size_t i = 0; i < r.hits.size(); ++i) {
+        CHECK(edep[i] == r.hits[i].edep);
+        CHECK(z[i] == r.hits[i].pre.z);
+    }
+    Table const tallies = read_table(path, "tallies");
+    CHECK(tallies.doubles("edep") == r.tallies);
+    Provenance const p = read_provenance(path);
+    CHECK(p.seed == 11);
+    CHECK(p.command_line == "gtrack run sts.toml");
+    CHECK(p.deck_text == cfg.text);
+    std::filesystem::remove(path);
 }

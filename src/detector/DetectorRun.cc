@@ -135,6 +135,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.tallies = kernels->tallies();
     r.counters = kernels->counters();
     r.timer = kernels->timer();
+    r.hit_buffer_growths = kernels->hit_buffer_growths();
     if (options.write_output) {
         std::string const path = options.output.empty() ? cfg.output.file : options.output;
         write_output(path, cfg, options, r, start_time);

@@ -30,6 +30,7 @@ struct DetectorRunResult {
     std::vector<std::string> volume_names;  //!< by logical volume
     std::array<std::uint64_t, k_num_counters> counters{};
     std::uint64_t iterations = 0;
+    int hit_buffer_growths = 0;  //!< times the hit buffer was doubled (hits are never dropped)
     double seconds = 0;  //!< wall time of the stepping loop [s]
     std::string backend;
     KernelTimer timer;
