@@ -32,8 +32,8 @@ TEST_CASE("muon minimum ionization within 2% of the PDG tables")
         char const* material;
         double dedx_min;
     };
-    Ref const refs[] = {{"silicon", 1.664}, {"copper", 1.403}, {"lead", 1.122}, {"iron", 1.451},
-                        {"aluminium", 1.615}, {"water", 1.992}, {"liquid_argon", 1.508}, {"air", 1.815}};
+    Ref const refs[] = {{"silicon", 1.664},   {"copper", 1.403}, {"lead", 1.122},         {"iron", 1.451},
+                        {"aluminium", 1.615}, {"water", 1.992},  {"liquid_argon", 1.508}, {"air", 1.815}};
     ParticleType const mu = *find_detector_particle("mu-");
     for (auto const& r : refs) {
         CAPTURE(r.material);
@@ -68,9 +68,8 @@ TEST_CASE("mean dE/dx of muons in Si, Cu, Pb at several momenta: the minimum and
             CAPTURE(p);
             double const gamma = std::sqrt(p * p + mu.mass * mu.mass) / mu.mass;
             double const tmax = max_energy_transfer(mu.mass, gamma * gamma - 1.0, gamma);
-            double const limit =
-                eloss::k_K * m.z_over_a *
-                (0.5 * std::log(2.0 * eloss::k_me * tmax / (plasma * plasma)) - 0.5);
+            double const limit = eloss::k_K * m.z_over_a *
+                                 (0.5 * std::log(2.0 * eloss::k_me * tmax / (plasma * plasma)) - 0.5);
             CHECK(mass_stopping_power(m, mu, p) == doctest::Approx(limit).epsilon(0.01));
         }
         // between the minimum and the plateau dE/dx rises; below the minimum it rises like 1/beta^2

@@ -94,7 +94,10 @@ Diagnostic one_error(std::string const& text, int line, std::string const& key)
     return ds[0];
 }
 
-bool contains(std::string const& text, std::string const& part) { return text.find(part) != std::string::npos; }
+bool contains(std::string const& text, std::string const& part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -140,9 +143,11 @@ TEST_CASE("a detector deck is read into SI values")
 
 TEST_CASE("detector deck errors name the line and key, with did-you-mean")
 {
-    auto d = one_error(with(k_deck, "material = \"silicon\"", "material = \"silicn\""), 21, "geometry.volume[0].material");
+    auto d = one_error(with(k_deck, "material = \"silicon\"", "material = \"silicn\""), 21,
+                       "geometry.volume[0].material");
     CHECK(contains(d.message, "unknown material 'silicn' (did you mean 'silicon'?)"));
-    d = one_error(with(k_deck, "material = \"scint\"", "material = \"scnit\""), 30, "geometry.volume[1].material");
+    d = one_error(with(k_deck, "material = \"scint\"", "material = \"scnit\""), 30,
+                  "geometry.volume[1].material");
     CHECK(contains(d.message, "did you mean 'scint'?"));
     d = one_error(with(k_deck, "half_z = \"30 cm\"", "half_z = \"30 cm\"\nhalf_size = [1, 1, 1]"), 19,
                   "geometry.volume[0].half_size");
@@ -155,17 +160,19 @@ TEST_CASE("detector deck errors name the line and key, with did-you-mean")
     CHECK(contains(d.message, "did you mean 'physics'?"));
     d = one_error(with(k_deck, "[physics]", "[beam]\nx = 1\n[physics]"), 46, "beam");
     CHECK(contains(d.message, "belongs to beamline decks"));
-    d = one_error(with(k_deck, "elements = { C = 0.9226, H = 0.0774 }", "elements = { C = 0.9226, Hx = 0.0774 }"), 7,
-                  "materials.scint.elements.Hx");
+    d = one_error(
+        with(k_deck, "elements = { C = 0.9226, H = 0.0774 }", "elements = { C = 0.9226, Hx = 0.0774 }"), 7,
+        "materials.scint.elements.Hx");
     CHECK(contains(d.message, "unknown element 'Hx' (did you mean 'H'?)"));
-    d = one_error(with(k_deck, "elements = { C = 0.9226, H = 0.0774 }", "elements = { C = 0.5, H = 0.0774 }"), 7,
-                  "materials.scint.elements");
+    d = one_error(with(k_deck, "elements = { C = 0.9226, H = 0.0774 }", "elements = { C = 0.5, H = 0.0774 }"),
+                  7, "materials.scint.elements");
     CHECK(contains(d.message, "add up to"));
     d = one_error(with(k_deck, "replicas = { count = 5, step_r = \"4 cm\" }",
                        "replicas = { count = 5, step_r = \"4 cm\", step_z = 1 }"),
                   23, "geometry.volume[0].replicas");
     CHECK(contains(d.message, "give only one of"));
-    d = one_error(with(k_deck, "name = \"tile\"", "name = \"tile\"\nmother = \"pixle\""), 26, "geometry.volume[1].mother");
+    d = one_error(with(k_deck, "name = \"tile\"", "name = \"tile\"\nmother = \"pixle\""), 26,
+                  "geometry.volume[1].mother");
     CHECK(contains(d.message, "did you mean 'pixel'?"));
     d = one_error(with(k_deck, "max_substeps = 12", "max_substeps = 0"), 37, "propagation.max_substeps");
     d = one_error(with(k_deck, "type = \"solenoid\"", "type = \"solenoidal\""), 32, "field.type");
@@ -187,6 +194,7 @@ TEST_CASE("all problems of a detector deck come at once, in line order")
 
 TEST_CASE("track_slots belongs to detector decks")
 {
-    DeckConfig const cfg = read_deck_text(with(k_deck, "seed = 5", "seed = 5\ntrack_slots = 128"), "d.toml", {});
+    DeckConfig const cfg =
+        read_deck_text(with(k_deck, "seed = 5", "seed = 5\ntrack_slots = 128"), "d.toml", {});
     CHECK(cfg.detector.track_slots == 128);
 }

@@ -108,7 +108,8 @@ TEST_CASE("results do not depend on the thread count or the number of track slot
 
 TEST_CASE("the output file holds the sorted hits, the tallies, the counters and the provenance")
 {
-    std::string const path = (std::filesystem::temp_directory_path() / "gtrack_detector_run_test.h5").string();
+    std::string const path =
+        (std::filesystem::temp_directory_path() / "gtrack_detector_run_test.h5").string();
     DeckConfig const cfg = read_deck(input("sts.toml"), {"gun.events=5", "run.backend=cpu"});
     DetectorRunOptions opt;
     opt.output = path;

@@ -38,7 +38,8 @@ struct World {
     std::vector<std::int32_t> items;
     GeometryView view() const
     {
-        return GeometryView{volumes.data(), static_cast<std::int32_t>(volumes.size()), nodes.data(), items.data()};
+        return GeometryView{volumes.data(), static_cast<std::int32_t>(volumes.size()), nodes.data(),
+                            items.data()};
     }
 };
 

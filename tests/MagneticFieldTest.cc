@@ -40,7 +40,8 @@ TEST_CASE("Bulirsch's cel matches quadrature and the complete elliptic integral 
             for (auto [c, s] : {std::pair{1.0, 1.0}, std::pair{1.0, -1.0}, std::pair{0.3, 0.8}}) {
                 CAPTURE(kc);
                 CAPTURE(p);
-                CHECK(bulirsch_cel(kc, p, c, s) == doctest::Approx(cel_quadrature(kc, p, c, s)).epsilon(1e-10));
+                CHECK(bulirsch_cel(kc, p, c, s) ==
+                      doctest::Approx(cel_quadrature(kc, p, c, s)).epsilon(1e-10));
             }
         }
     }
@@ -89,7 +90,9 @@ TEST_CASE("the finite solenoid: on-axis closed form, long-solenoid limit, div B 
 
 TEST_CASE("field maps: trilinear and bilinear interpolation reproduce linear fields exactly")
 {
-    auto linear = [](Vec3 p) { return Vec3{0.1 + 0.2 * p.x, -0.3 * p.y + 0.05 * p.z, 1.0 + 0.4 * p.x - 0.1 * p.z}; };
+    auto linear = [](Vec3 p) {
+        return Vec3{0.1 + 0.2 * p.x, -0.3 * p.y + 0.05 * p.z, 1.0 + 0.4 * p.x - 0.1 * p.z};
+    };
     int const n[3] = {4, 5, 6};
     Vec3 const lo{-1.0, -2.0, -0.5}, dx{0.5, 1.0, 0.25};
     std::vector<double> values;
@@ -100,7 +103,8 @@ TEST_CASE("field maps: trilinear and bilinear interpolation reproduce linear fie
                 values.insert(values.end(), {b.x, b.y, b.z});
             }
     CartesianFieldMap map{values.data(), {n[0], n[1], n[2]}, lo, dx};
-    for (Vec3 p : {Vec3{0.1, 0.2, 0.3}, Vec3{-0.99, 1.9, 0.74}, Vec3{0.5, -2.0, -0.5}, Vec3{0.5, 2.0, 0.75}}) {
+    for (Vec3 p :
+         {Vec3{0.1, 0.2, 0.3}, Vec3{-0.99, 1.9, 0.74}, Vec3{0.5, -2.0, -0.5}, Vec3{0.5, 2.0, 0.75}}) {
         Vec3 const b = map(p), e = linear(p);
         CHECK(norm(b - e) < 1e-14);
     }

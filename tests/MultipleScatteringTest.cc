@@ -54,8 +54,9 @@ fluctuations = false
 multiple_scattering = true
 max_step = {step}
 )",
-                       fmt::arg("half", 0.5 * t), fmt::arg("material", material), fmt::arg("plane", 0.5 * t + 0.01),
-                       fmt::arg("energy", energy_mev), fmt::arg("events", events), fmt::arg("start", -0.5 * t - 0.005),
+                       fmt::arg("half", 0.5 * t), fmt::arg("material", material),
+                       fmt::arg("plane", 0.5 * t + 0.01), fmt::arg("energy", energy_mev),
+                       fmt::arg("events", events), fmt::arg("start", -0.5 * t - 0.005),
                        fmt::arg("step", t / 10));
 }
 
@@ -72,7 +73,8 @@ TEST_CASE("rms projected angle behind a slab vs Highland over 1e-3 .. 10 X0")
     for (double thickness : {1e-3, 1e-2, 1e-1, 1.0, 10.0}) {
         CAPTURE(thickness);
         double const t = thickness * si.radiation_length;
-        DeckConfig const cfg = read_deck_text(slab_deck("silicon", t, n, T), "slab.toml", {"run.backend=cpu"});
+        DeckConfig const cfg =
+            read_deck_text(slab_deck("silicon", t, n, T), "slab.toml", {"run.backend=cpu"});
         DetectorRunOptions opt;
         opt.write_output = false;
         opt.quiet = true;
@@ -82,7 +84,8 @@ TEST_CASE("rms projected angle behind a slab vs Highland over 1e-3 .. 10 X0")
         std::set<std::uint64_t> seen;  // the first step of each track in the plane
         for (auto const& h : r.hits) {
             if (h.volume != 2 || !seen.insert(h.track).second) continue;
-            double const tx = std::atan2(h.momentum.x, h.momentum.z), ty = std::atan2(h.momentum.y, h.momentum.z);
+            double const tx = std::atan2(h.momentum.x, h.momentum.z),
+                         ty = std::atan2(h.momentum.y, h.momentum.z);
             sum2x += tx * tx;
             sum2y += ty * ty;
             ++hits;
@@ -104,6 +107,5 @@ TEST_CASE("Highland's theta0 against the PDG's worked numbers")
     CHECK(th == doctest::Approx(1.36e-3 * (1 + 0.038 * std::log(0.01))).epsilon(1e-12));
     CHECK(th == doctest::Approx(1.1220e-3).epsilon(1e-4));
     // theta0 scales with the charge and 1 / (beta c p)
-    CHECK(std::sqrt(highland_theta0_sq(0.01, 500.0, 1.0, 1.0)) ==
-          doctest::Approx(2.0 * th).epsilon(1e-12));
+    CHECK(std::sqrt(highland_theta0_sq(0.01, 500.0, 1.0, 1.0)) == doctest::Approx(2.0 * th).epsilon(1e-12));
 }

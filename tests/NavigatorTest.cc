@@ -17,7 +17,10 @@ using namespace gt;
 
 namespace {
 
-DetectorSetup setup_of(std::string const& text) { return make_detector_setup(read_deck_text(text, "nav.toml", {})); }
+DetectorSetup setup_of(std::string const& text)
+{
+    return make_detector_setup(read_deck_text(text, "nav.toml", {}));
+}
 
 std::string const k_head = R"(
 [run]
@@ -27,7 +30,6 @@ particle = "mu-"
 energy = "1 GeV"
 events = 1
 )";
-
 
 }  // namespace
 
@@ -114,7 +116,8 @@ material = "lead"
         Vec3 p{2.2 * u(gen), 2.2 * u(gen), 0.5 * u(gen)};
         if (i % 3 == 0) p = {0.95 * u(gen), 0.9 * u(gen), 0.35 * u(gen)};  // dense region
         if (i % 3 == 1) {  // near the centre of a random placement: every level gets points
-            auto const k = static_cast<std::size_t>(0.5 * (u(gen) + 1.0) * static_cast<double>(g.volumes.size() - 1));
+            auto const k =
+                static_cast<std::size_t>(0.5 * (u(gen) + 1.0) * static_cast<double>(g.volumes.size() - 1));
             p = axpy(0.012, Vec3{u(gen), u(gen), u(gen)}, g.volumes[k].placement.t);
         }
         std::int32_t const v = nav.locate(p);
@@ -127,7 +130,8 @@ material = "lead"
         for (std::size_t k = 0; k < g.volumes.size(); ++k) {
             PlacedVolume const& dv = g.volumes[k];
             if (dv.mother != v) continue;
-            expect = std::min(expect, dv.shape.distance_to_in(dv.placement.to_local(p), dv.placement.dir_to_local(d)));
+            expect = std::min(
+                expect, dv.shape.distance_to_in(dv.placement.to_local(p), dv.placement.dir_to_local(d)));
         }
         NextStep const ns = nav.find_next_step(v, p, d, 100.0);
         REQUIRE(ns.boundary);

@@ -13,7 +13,7 @@ struct CpuDetectorOps {
     static constexpr MemSpace space = MemSpace::host;
     //! Few slots: one thread (waking a team costs more than the work); many: OpenMP. Each slot's
     //! result is the same either way (hits are sorted before anyone sees them).
-    template<class F>
+    template <class F>
     static void for_each(std::size_t n, F const& f)
     {
         if (n < 1024) {
@@ -22,7 +22,10 @@ struct CpuDetectorOps {
             cpu::for_each(n, f);
         }
     }
-    static std::string describe() { return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)"; }
+    static std::string describe()
+    {
+        return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)";
+    }
     static std::uint64_t scan_vacancies(std::int32_t const* status, std::uint32_t* rank, std::size_t n)
     {
         std::uint32_t k = 0;

@@ -2,8 +2,8 @@
 // the hit sort by thrust (CUB radix/merge sort underneath).
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
-#include <thrust/transform_scan.h>
 #include <thrust/sort.h>
+#include <thrust/transform_scan.h>
 
 #include <string>
 
@@ -20,7 +20,7 @@ struct IsVacant {
 
 struct CudaDetectorOps {
     static constexpr MemSpace space = MemSpace::device;
-    template<class F>
+    template <class F>
     static void for_each(std::size_t n, F const& f)
     {
         cuda::for_each(n, f);

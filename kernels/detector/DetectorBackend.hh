@@ -11,7 +11,7 @@
 
 namespace gt {
 
-template<class Ops>
+template <class Ops>
 class DetectorBackend final : public DetectorKernels {
   public:
     MemSpace memory() const override { return Ops::space; }
@@ -48,7 +48,8 @@ class DetectorBackend final : public DetectorKernels {
         IterationResult r;
         std::size_t const n = state_.size();
         TrackView const t = state_.view();
-        std::uint64_t const vacant = timed("scan_vacancies", [&] { return Ops::scan_vacancies(t.status, t.vacancy_rank, n); });
+        std::uint64_t const vacant =
+            timed("scan_vacancies", [&] { return Ops::scan_vacancies(t.status, t.vacancy_rank, n); });
         std::uint64_t const left = params_.gun.primaries - next_primary_;
         r.started = vacant < left ? vacant : left;
         r.alive = n - vacant + r.started;
@@ -105,7 +106,7 @@ class DetectorBackend final : public DetectorKernels {
     KernelTimer const& timer() const override { return timer_; }
 
   private:
-    template<class T>
+    template <class T>
     static Buffer<T> upload(std::vector<T> const& v)
     {
         Buffer<T> b(v.size(), Ops::space);
@@ -113,7 +114,7 @@ class DetectorBackend final : public DetectorKernels {
         return b;
     }
 
-    template<class F>
+    template <class F>
     std::uint64_t timed(char const* name, F const& f)
     {
         auto const start = std::chrono::steady_clock::now();
@@ -124,7 +125,7 @@ class DetectorBackend final : public DetectorKernels {
         return result;
     }
 
-    template<class F>
+    template <class F>
     void run(char const* name, F const& f)
     {
         timed(name, [&] {

@@ -16,10 +16,10 @@ struct PhysicsParams {
     std::int32_t energy_loss = 1;
     std::int32_t fluctuations = 1;
     std::int32_t multiple_scattering = 1;
-    double energy_cut = 0.1;       //!< kinetic energy below which a track stops and deposits the rest [MeV]
-    double max_step = HUGE_VAL;    //!< longest step of a charged particle in matter [m]
-    double range_fraction = 0.2;   //!< a step loses at most this fraction of the residual range
-    double final_range = 1.0e-3;   //!< below this range the rest is taken in one step [m]
+    double energy_cut = 0.1;      //!< kinetic energy below which a track stops and deposits the rest [MeV]
+    double max_step = HUGE_VAL;   //!< longest step of a charged particle in matter [m]
+    double range_fraction = 0.2;  //!< a step loses at most this fraction of the residual range
+    double final_range = 1.0e-3;  //!< below this range the rest is taken in one step [m]
     std::uint32_t max_steps = 100000;  //!< a track taking more is ended and counted as looping
 };
 
@@ -33,11 +33,11 @@ struct GunParams {
     double energy = 0;         //!< kinetic energy (mono, Gaussian mean, uniform lower end) [MeV]
     double energy_spread = 0;  //!< uniform upper end, or Gaussian sigma [MeV]
     PositionShape position_shape = PositionShape::point;
-    Vec3 position;             //!< [m]
-    Vec3 position_spread;      //!< box half-sizes, or beam-spot sigmas (x, y, z) [m]
+    Vec3 position;         //!< [m]
+    Vec3 position_spread;  //!< box half-sizes, or beam-spot sigmas (x, y, z) [m]
     DirectionShape direction_shape = DirectionShape::fixed;
-    Vec3 direction{0, 0, 1};   //!< unit vector (fixed direction or cone axis)
-    double cos_cone = 1;       //!< cosine of the cone's half-angle
+    Vec3 direction{0, 0, 1};  //!< unit vector (fixed direction or cone axis)
+    double cos_cone = 1;      //!< cosine of the cone's half-angle
     std::uint64_t per_event = 1;
     std::uint64_t primaries = 0;  //!< events x per_event
 };

@@ -15,8 +15,8 @@ struct DetectorTables {
     std::vector<std::int32_t> items;
     std::vector<MaterialParams> materials;
     std::vector<ParticleType> particles;
-    MagneticField field;              //!< map pointers are filled in by the backend
-    std::vector<double> field_map;    //!< the values of a map field (empty otherwise)
+    MagneticField field;            //!< map pointers are filled in by the backend
+    std::vector<double> field_map;  //!< the values of a map field (empty otherwise)
     PropagationParams propagation;
     PhysicsParams physics;
     GunParams gun;

@@ -14,11 +14,11 @@ struct Hit {
     std::int32_t replica = 0;  //!< copy number within the volume's replicas
     std::uint32_t step = 0;    //!< the track's step number
     std::int32_t particle = 0;
-    Vec3 pre;                  //!< pre-step position [m]
-    Vec3 post;                 //!< post-step position [m]
-    double time = 0;           //!< pre-step time [s]
-    double edep = 0;           //!< energy deposited in the step [MeV]
-    Vec3 momentum;             //!< pre-step momentum [MeV/c]
+    Vec3 pre;         //!< pre-step position [m]
+    Vec3 post;        //!< post-step position [m]
+    double time = 0;  //!< pre-step time [s]
+    double edep = 0;  //!< energy deposited in the step [MeV]
+    Vec3 momentum;    //!< pre-step momentum [MeV/c]
 };
 
 //! (event, volume, time), then (replica, track, step) so that the order is total and every backend

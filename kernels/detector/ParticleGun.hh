@@ -42,7 +42,8 @@ GT_HOST_DEVICE inline Primary make_primary(GunParams const& gun, std::uint64_t s
             p.energy = e > 0 ? e : 0.0;
             break;
         }
-        default: p.energy = gun.energy;
+        default:
+            p.energy = gun.energy;
     }
     p.pos = gun.position;
     if (gun.position_shape == PositionShape::box) {
@@ -60,7 +61,8 @@ GT_HOST_DEVICE inline Primary make_primary(GunParams const& gun, std::uint64_t s
         double sp, cp;
         pmath::sincos(constants::two_pi * rng.uniform(), sp, cp);
         Vec3 const local{st * cp, st * sp, ct};
-        p.dir = gun.direction_shape == DirectionShape::isotropic ? local : rotate_to_axis(local, gun.direction);
+        p.dir =
+            gun.direction_shape == DirectionShape::isotropic ? local : rotate_to_axis(local, gun.direction);
     }
     return p;
 }

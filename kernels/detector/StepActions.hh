@@ -80,9 +80,10 @@ struct LimitStep {
             double const dedx = mean_dedx(mat, pt, t.energy[i]);
             if (dedx > 0) {
                 double const range = t.energy[i] / dedx;  // a short estimate of the residual range
-                double const s_loss =
-                    range > ph.final_range ? (ph.range_fraction * range > ph.final_range ? ph.range_fraction * range : ph.final_range)
-                                           : range;
+                double const s_loss = range > ph.final_range ? (ph.range_fraction * range > ph.final_range
+                                                                    ? ph.range_fraction * range
+                                                                    : ph.final_range)
+                                                             : range;
                 s = s_loss < s ? s_loss : s;
             }
         }
@@ -160,7 +161,8 @@ struct AlongStep {
             double const half = 0.5 * s * mean_dedx(mat, pt, T);
             double const t_mid = T - half > 0 ? T - half : 0.5 * T;
             double loss = s * mean_dedx(mat, pt, t_mid);
-            if (ph.fluctuations && loss < T) loss = sample_energy_loss(loss, bohr_variance(mat, pt, T, s), rng);
+            if (ph.fluctuations && loss < T)
+                loss = sample_energy_loss(loss, bohr_variance(mat, pt, T, s), rng);
             if (loss >= T) {
                 edep = T;
                 T = 0;
@@ -177,8 +179,8 @@ struct AlongStep {
         t.energy[i] = T;
         t.edep[i] = edep;
         if (ph.multiple_scattering && T > 0 && s > 0 && mat.radiation_length < HUGE_VAL) {
-            ScatteringResult const sc = multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt,
-                                                         t.pre_energy[i], rng);
+            ScatteringResult const sc =
+                multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt, t.pre_energy[i], rng);
             t.dir[i] = sc.dir;
             t.msc_depth[i] += s / mat.radiation_length;
             if (!t.on_boundary[i]) {
@@ -266,7 +268,8 @@ struct EndStep {
         t.step_done[i] = 0;
         atomic_add(counters + k_steps, 1);
         std::int32_t e = t.ending[i];
-        if (e == 0 && t.step_count[i] >= params.physics.max_steps) e = static_cast<std::int32_t>(TrackEnd::looping);
+        if (e == 0 && t.step_count[i] >= params.physics.max_steps)
+            e = static_cast<std::int32_t>(TrackEnd::looping);
         if (e == 0) return;
         t.status[i] = 0;
         int const c = e == static_cast<std::int32_t>(TrackEnd::escaped)   ? k_escaped

@@ -19,10 +19,10 @@ struct TrackView {
     std::uint64_t* track_id = nullptr;
     std::uint64_t* event = nullptr;
     std::int32_t* particle = nullptr;
-    Vec3* pos = nullptr;            //!< [m]
-    Vec3* dir = nullptr;            //!< unit
-    double* energy = nullptr;       //!< kinetic [MeV]
-    double* time = nullptr;         //!< [s]
+    Vec3* pos = nullptr;             //!< [m]
+    Vec3* dir = nullptr;             //!< unit
+    double* energy = nullptr;        //!< kinetic [MeV]
+    double* time = nullptr;          //!< [s]
     std::int32_t* volume = nullptr;  //!< placed-volume index
     std::uint32_t* step_count = nullptr;
     // the step in progress
@@ -38,8 +38,8 @@ struct TrackView {
     Vec3* pre_dir = nullptr;
     double* pre_energy = nullptr;
     double* pre_time = nullptr;
-    double* edep = nullptr;          //!< in this step [MeV]
-    double* msc_depth = nullptr;     //!< path in the current volume in radiation lengths
+    double* edep = nullptr;                 //!< in this step [MeV]
+    double* msc_depth = nullptr;            //!< path in the current volume in radiation lengths
     std::uint32_t* vacancy_rank = nullptr;  //!< filled by the backend's scan before initialization
     std::size_t size = 0;
 };
@@ -48,21 +48,41 @@ class TrackState {
   public:
     TrackState() = default;
     TrackState(std::size_t n, MemSpace s)
-        : status_(n, s), track_id_(n, s), event_(n, s), particle_(n, s), pos_(n, s), dir_(n, s),
-          energy_(n, s), time_(n, s), volume_(n, s), step_count_(n, s), in_step_(n, s), step_done_(n, s),
-          on_boundary_(n, s), ending_(n, s), remaining_(n, s), h_next_(n, s), h_limit_(n, s),
-          step_length_(n, s), pre_pos_(n, s), pre_dir_(n, s), pre_energy_(n, s), pre_time_(n, s),
-          edep_(n, s), msc_depth_(n, s), vacancy_rank_(n, s)
+        : status_(n, s),
+          track_id_(n, s),
+          event_(n, s),
+          particle_(n, s),
+          pos_(n, s),
+          dir_(n, s),
+          energy_(n, s),
+          time_(n, s),
+          volume_(n, s),
+          step_count_(n, s),
+          in_step_(n, s),
+          step_done_(n, s),
+          on_boundary_(n, s),
+          ending_(n, s),
+          remaining_(n, s),
+          h_next_(n, s),
+          h_limit_(n, s),
+          step_length_(n, s),
+          pre_pos_(n, s),
+          pre_dir_(n, s),
+          pre_energy_(n, s),
+          pre_time_(n, s),
+          edep_(n, s),
+          msc_depth_(n, s),
+          vacancy_rank_(n, s)
     {
     }
     TrackView view()
     {
-        return TrackView{status_.data(),      track_id_.data(),   event_.data(),      particle_.data(),
-                         pos_.data(),         dir_.data(),        energy_.data(),     time_.data(),
-                         volume_.data(),      step_count_.data(), in_step_.data(),    step_done_.data(),
-                         on_boundary_.data(), ending_.data(),     remaining_.data(),  h_next_.data(),
-                         h_limit_.data(),     step_length_.data(), pre_pos_.data(),   pre_dir_.data(),
-                         pre_energy_.data(),  pre_time_.data(),   edep_.data(),       msc_depth_.data(),
+        return TrackView{status_.data(),       track_id_.data(),    event_.data(),     particle_.data(),
+                         pos_.data(),          dir_.data(),         energy_.data(),    time_.data(),
+                         volume_.data(),       step_count_.data(),  in_step_.data(),   step_done_.data(),
+                         on_boundary_.data(),  ending_.data(),      remaining_.data(), h_next_.data(),
+                         h_limit_.data(),      step_length_.data(), pre_pos_.data(),   pre_dir_.data(),
+                         pre_energy_.data(),   pre_time_.data(),    edep_.data(),      msc_depth_.data(),
                          vacancy_rank_.data(), status_.size()};
     }
     std::size_t size() const { return status_.size(); }

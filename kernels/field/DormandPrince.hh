@@ -20,7 +20,7 @@ struct OdeState {
     Vec3 mom;  //!< [MeV/c]
 };
 
-template<class Field>
+template <class Field>
 struct DormandPrince {
     Field const& field;
     double charge;  //!< [e]
@@ -55,14 +55,15 @@ struct DormandPrince {
         k[3] = derivative(combine(k, a4, 3));
         double const a5[] = {19372.0 / 6561.0, -25360.0 / 2187.0, 64448.0 / 6561.0, -212.0 / 729.0};
         k[4] = derivative(combine(k, a5, 4));
-        double const a6[] = {9017.0 / 3168.0, -355.0 / 33.0, 46732.0 / 5247.0, 49.0 / 176.0, -5103.0 / 18656.0};
+        double const a6[] = {9017.0 / 3168.0, -355.0 / 33.0, 46732.0 / 5247.0, 49.0 / 176.0,
+                             -5103.0 / 18656.0};
         k[5] = derivative(combine(k, a6, 5));
         double const b5[] = {35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0};
         OdeState const y5 = combine(k, b5, 6);
         k[6] = derivative(y5);
         // b5 - b4 (the fourth-order weights 5179/57600, 0, 7571/16695, 393/640, -92097/339200,
         // 187/2100, 1/40)
-        double const e[] = {71.0 / 57600.0,     0.0,          -71.0 / 16695.0, 71.0 / 1920.0,
+        double const e[] = {71.0 / 57600.0,      0.0,          -71.0 / 16695.0, 71.0 / 1920.0,
                             -17253.0 / 339200.0, 22.0 / 525.0, -1.0 / 40.0};
         err = OdeState{};
         for (int i = 0; i < 7; ++i) {

@@ -31,8 +31,8 @@ struct CartesianFieldMap {
         Vec3 b{0, 0, 0};
         for (int c = 0; c < 8; ++c) {
             int const di = c >> 2, dj = (c >> 1) & 1, dk = c & 1;
-            double const w = (di ? frac[0] : 1 - frac[0]) * (dj ? frac[1] : 1 - frac[1]) *
-                             (dk ? frac[2] : 1 - frac[2]);
+            double const w =
+                (di ? frac[0] : 1 - frac[0]) * (dj ? frac[1] : 1 - frac[1]) * (dk ? frac[2] : 1 - frac[2]);
             long const node = (long(idx[0] + di) * n[1] + (idx[1] + dj)) * n[2] + (idx[2] + dk);
             b.x += w * values[3 * node];
             b.y += w * values[3 * node + 1];

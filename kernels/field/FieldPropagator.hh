@@ -36,7 +36,7 @@ struct PropagationResult {
     int substeps = 0;
 };
 
-template<class Field>
+template <class Field>
 class FieldPropagator {
   public:
     GT_HOST_DEVICE FieldPropagator(Field const& field, PropagationParams const& params, Navigator const& nav)

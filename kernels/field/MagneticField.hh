@@ -22,11 +22,16 @@ struct MagneticField {
     GT_HOST_DEVICE Vec3 operator()(Vec3 pos) const
     {
         switch (type) {
-            case FieldType::uniform: return uniform(pos);
-            case FieldType::solenoid: return solenoid(pos);
-            case FieldType::cartesian_map: return cartesian(pos);
-            case FieldType::rz_map: return rz(pos);
-            default: return {0, 0, 0};
+            case FieldType::uniform:
+                return uniform(pos);
+            case FieldType::solenoid:
+                return solenoid(pos);
+            case FieldType::cartesian_map:
+                return cartesian(pos);
+            case FieldType::rz_map:
+                return rz(pos);
+            default:
+                return {0, 0, 0};
         }
     }
 };

@@ -75,7 +75,8 @@ struct SolenoidField {
                           (zp / dp * bulirsch_cel(kp, gamma * gamma, 1.0, gamma) -
                            zm / dm * bulirsch_cel(km, gamma * gamma, 1.0, gamma));
         if (rho == 0) return {0, 0, bz};
-        double const br = bdo * (a / dp * bulirsch_cel(kp, 1.0, 1.0, -1.0) - a / dm * bulirsch_cel(km, 1.0, 1.0, -1.0));
+        double const br =
+            bdo * (a / dp * bulirsch_cel(kp, 1.0, 1.0, -1.0) - a / dm * bulirsch_cel(km, 1.0, 1.0, -1.0));
         return {br * x / rho, br * y / rho, bz};
     }
 };

@@ -16,7 +16,7 @@ inline constexpr int k_stack = 48;
 }  // namespace nav
 
 struct NextStep {
-    double distance = 0;  //!< [m]
+    double distance = 0;    //!< [m]
     bool boundary = false;  //!< true: a surface is reached before max_distance
 };
 

@@ -31,7 +31,8 @@ struct Transform {
         Transform out;
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j)
-                out.r[3 * i + j] = r[3 * i] * inner.r[j] + r[3 * i + 1] * inner.r[3 + j] + r[3 * i + 2] * inner.r[6 + j];
+                out.r[3 * i + j] =
+                    r[3 * i] * inner.r[j] + r[3 * i + 1] * inner.r[3 + j] + r[3 * i + 2] * inner.r[6 + j];
         out.t = rotate(inner.t) + t;
         return out;
     }

@@ -26,6 +26,9 @@ GT_HOST_DEVICE GT_FORCEINLINE Vec3 cross(Vec3 a, Vec3 b)
 GT_HOST_DEVICE GT_FORCEINLINE double norm(Vec3 a) { return pmath::sqrt(dot(a, a)); }
 GT_HOST_DEVICE GT_FORCEINLINE Vec3 normalized(Vec3 a) { return (1.0 / norm(a)) * a; }
 //! a + s b, written out so that no compiler may fuse it differently on either side.
-GT_HOST_DEVICE GT_FORCEINLINE Vec3 axpy(double s, Vec3 b, Vec3 a) { return {a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
+GT_HOST_DEVICE GT_FORCEINLINE Vec3 axpy(double s, Vec3 b, Vec3 a)
+{
+    return {a.x + s * b.x, a.y + s * b.y, a.z + s * b.z};
+}
 
 }  // namespace gt

@@ -65,8 +65,8 @@ GT_HOST_DEVICE inline double mean_dedx(MaterialParams const& m, ParticleType con
             double const y = 1.0 / (tau + 2.0);
             f = 2.0 * eloss::k_ln2 - beta2 / 12.0 * (23.0 + 14.0 * y + 10.0 * y * y + 4.0 * y * y * y);
         }
-        double const bracket = pmath::log(tau * tau * (tau + 2.0) / (2.0 * i_rel * i_rel)) + f -
-                               density_effect(m, betagamma);
+        double const bracket =
+            pmath::log(tau * tau * (tau + 2.0) / (2.0 * i_rel * i_rel)) + f - density_effect(m, betagamma);
         double const v = 0.5 * eloss::k_K / beta2 * bracket;
         return v > 0 ? v * to_per_m : 0.0;
     }

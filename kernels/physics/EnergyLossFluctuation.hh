@@ -13,14 +13,15 @@
 namespace gt {
 
 //! Variance of the energy loss over path s [m] [MeV^2].
-GT_HOST_DEVICE inline double bohr_variance(MaterialParams const& m, ParticleType const& pt, double T, double s)
+GT_HOST_DEVICE inline double bohr_variance(MaterialParams const& m, ParticleType const& pt, double T,
+                                           double s)
 {
     if (m.density <= 0 || pt.charge == 0) return 0.0;
     double const gamma = 1.0 + T / pt.mass;
     double const betagamma2 = gamma * gamma - 1.0;
     double const beta2 = betagamma2 / (gamma * gamma);
-    double tmax = pt.is_electron ? (pt.charge < 0 ? 0.5 * T : T)
-                                 : max_energy_transfer(pt.mass, betagamma2, gamma);
+    double tmax =
+        pt.is_electron ? (pt.charge < 0 ? 0.5 * T : T) : max_energy_transfer(pt.mass, betagamma2, gamma);
     double const s_cm = s * 100.0;
     return 0.5 * eloss::k_K * m.z_over_a * m.density * 1.0e-3 * pt.charge * pt.charge * tmax * s_cm *
            (1.0 - 0.5 * beta2) / beta2;

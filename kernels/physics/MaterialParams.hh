@@ -6,9 +6,9 @@
 namespace gt {
 
 struct MaterialParams {
-    double density = 0;          //!< [kg/m^3]
-    double z_over_a = 0;         //!< <Z/A> [mol/g]
-    double mean_excitation = 0;  //!< I [MeV]
+    double density = 0;           //!< [kg/m^3]
+    double z_over_a = 0;          //!< <Z/A> [mol/g]
+    double mean_excitation = 0;   //!< I [MeV]
     double radiation_length = 0;  //!< X0 [m]; HUGE_VAL for vacuum
     //! Sternheimer density-effect parameters (Sternheimer, Berger & Seltzer, At. Data Nucl. Data
     //! Tables 30 (1984) 261): delta(x = log10 beta gamma).

@@ -32,7 +32,7 @@ struct ScatteringResult {
 
 //! Deflects dir after a step of length s [m], with t_before [X0] already crossed in this volume.
 GT_HOST_DEVICE inline ScatteringResult multiple_scatter(Vec3 dir, double s, double x0, double t_before,
-                                                       ParticleType const& pt, double T, RandomStream& rng)
+                                                        ParticleType const& pt, double T, RandomStream& rng)
 {
     double const gamma = 1.0 + T / pt.mass;
     double const beta2 = 1.0 - 1.0 / (gamma * gamma);

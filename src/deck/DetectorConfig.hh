@@ -15,7 +15,7 @@ struct SourceLocation;
 //! A user material: density and composition by mass fraction.
 struct MaterialConfig {
     std::string name;
-    double density = 0;  //!< [kg/m^3]
+    double density = 0;                                    //!< [kg/m^3]
     std::vector<std::pair<std::string, double>> elements;  //!< element symbol, mass fraction (normalized)
     std::optional<double> mean_excitation;                 //!< I [MeV]; else Bragg additivity
     int line = 0, column = 0;
@@ -25,7 +25,7 @@ enum class ReplicaAxis { none, x, y, z, r };
 
 struct VolumeConfig {
     std::string name;
-    std::string shape;  //!< box | tube | sphere
+    std::string shape;                  //!< box | tube | sphere
     std::array<double, 3> half_size{};  //!< box [m]
     double rmin = 0, rmax = 0;          //!< tube, sphere [m]
     double half_z = 0;                  //!< tube [m]
@@ -33,8 +33,8 @@ struct VolumeConfig {
     double phi_delta = 0;               //!< tube [rad]; 0 for the full circle
     std::string material;
     std::string mother = "world";
-    std::array<double, 3> position{};   //!< in the mother's frame [m]
-    std::array<double, 3> rotation{};   //!< about x, then y, then z (active) [rad]
+    std::array<double, 3> position{};  //!< in the mother's frame [m]
+    std::array<double, 3> rotation{};  //!< about x, then y, then z (active) [rad]
     bool sensitive = false;
     int replicas = 1;
     ReplicaAxis replica_axis = ReplicaAxis::none;
@@ -43,11 +43,11 @@ struct VolumeConfig {
 };
 
 struct FieldConfig {
-    std::string type = "none";  //!< none | uniform | solenoid | map
-    std::array<double, 3> b{};  //!< uniform [T]
-    double b0 = 0;              //!< solenoid: the field of the infinitely long solenoid [T]
-    double radius = 0;          //!< solenoid [m]
-    double half_length = 0;     //!< solenoid [m]
+    std::string type = "none";       //!< none | uniform | solenoid | map
+    std::array<double, 3> b{};       //!< uniform [T]
+    double b0 = 0;                   //!< solenoid: the field of the infinitely long solenoid [T]
+    double radius = 0;               //!< solenoid [m]
+    double half_length = 0;          //!< solenoid [m]
     std::array<double, 3> center{};  //!< solenoid and rz map axis [m]
     std::string file;                //!< map: HDF5 file
     std::string format;              //!< map: cartesian | rz
@@ -63,13 +63,13 @@ struct PropagationConfig {
 
 struct GunConfig {
     std::string particle;
-    std::string spectrum = "mono";  //!< mono | uniform | gaussian
-    double energy = 0;              //!< kinetic: mono, uniform min, Gaussian mean [MeV]
-    double energy2 = 0;             //!< uniform max, Gaussian sigma [MeV]
-    std::string position_shape = "point";  //!< point | box | beam_spot
-    std::array<double, 3> position{};      //!< [m]
+    std::string spectrum = "mono";            //!< mono | uniform | gaussian
+    double energy = 0;                        //!< kinetic: mono, uniform min, Gaussian mean [MeV]
+    double energy2 = 0;                       //!< uniform max, Gaussian sigma [MeV]
+    std::string position_shape = "point";     //!< point | box | beam_spot
+    std::array<double, 3> position{};         //!< [m]
     std::array<double, 3> position_spread{};  //!< box half-size or beam-spot sigma [m]
-    std::string direction_shape = "fixed";  //!< fixed | cone | isotropic
+    std::string direction_shape = "fixed";    //!< fixed | cone | isotropic
     std::array<double, 3> direction{0, 0, 1};
     double cone_half_angle = 0;  //!< [rad]
     std::uint64_t events = 1;

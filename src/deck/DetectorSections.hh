@@ -50,23 +50,25 @@ inline std::string node_text(toml::node const& n)
     return "a date/time";
 }
 
-template<class Parser>
+template <class Parser>
 class DetectorSections {
   public:
     DetectorSections(Parser& p, DeckConfig& cfg) : p_(p), cfg_(cfg), d_(cfg.detector) {}
 
     void read(toml::table const& root)
     {
-        static std::vector<std::string> const sections = {"run",  "materials", "geometry", "field",
-                                                          "propagation", "gun", "physics", "output"};
-        static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge", "scan"};
+        static std::vector<std::string> const sections = {"run",         "materials", "geometry", "field",
+                                                          "propagation", "gun",       "physics",  "output"};
+        static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge",
+                                                          "scan"};
         for (auto&& [k, v] : root) {
             std::string const key(k.str());
             if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;
             if (std::find(beamline.begin(), beamline.end(), key) != beamline.end()) {
                 p_.error(p_.where(k, v), key,
-                         fmt::format("[{}] belongs to beamline decks (kind = \"beamline\"); this is a detector deck",
-                                     key));
+                         fmt::format(
+                             "[{}] belongs to beamline decks (kind = \"beamline\"); this is a detector deck",
+                             key));
             } else {
                 p_.error(p_.where(k, v), key,
                          fmt::format("unknown section '{}'{}", key, did_you_mean(key, sections)));
@@ -92,10 +94,10 @@ class DetectorSections {
     {
         auto const* a = n.as_array();
         if (!a || a->size() != 3) {
-            p_.error(p_.where(n), key,
-                     fmt::format("expected an array of three values ({} in {}, or strings with units), got {}",
-                                 kind.what, kind.unit,
-                                 a ? fmt::format("{} values", a->size()) : node_text(n)));
+            p_.error(
+                p_.where(n), key,
+                fmt::format("expected an array of three values ({} in {}, or strings with units), got {}",
+                            kind.what, kind.unit, a ? fmt::format("{} values", a->size()) : node_text(n)));
             return std::nullopt;
         }
         std::array<double, 3> out{};
@@ -164,8 +166,8 @@ class DetectorSections {
             auto const* m = v->as_table();
             if (!m) {
                 p_.error(p_.where(*v), path,
-                         fmt::format("expected a table [materials.{}] with density and elements, got {}", name,
-                                     node_text(*v)));
+                         fmt::format("expected a table [materials.{}] with density and elements, got {}",
+                                     name, node_text(*v)));
                 continue;
             }
             p_.check_keys(*m, path, {"density", "elements", "mean_excitation_energy"});
@@ -184,7 +186,8 @@ class DetectorSections {
                 mc.mean_excitation = *i;
             toml::node const* el = m->get("elements");
             if (!el) {
-                p_.missing(*m, path, "elements", "a table of element symbols and mass fractions, e.g. { C = 0.92, H = 0.08 }");
+                p_.missing(*m, path, "elements",
+                           "a table of element symbols and mass fractions, e.g. { C = 0.92, H = 0.08 }");
                 ok = false;
             } else if (auto const* et = el->as_table()) {
                 double sum = 0;
@@ -217,13 +220,16 @@ class DetectorSections {
                 }
                 for (auto& e : mc.elements) e.second /= sum;
             } else {
-                p_.error(p_.where(*el), joined(path, "elements"),
-                         fmt::format("expected a table of mass fractions, e.g. {{ C = 0.92, H = 0.08 }}, got {}",
-                                     node_text(*el)));
+                p_.error(
+                    p_.where(*el), joined(path, "elements"),
+                    fmt::format("expected a table of mass fractions, e.g. {{ C = 0.92, H = 0.08 }}, got {}",
+                                node_text(*el)));
                 ok = false;
             }
-            if (ok) d_.materials.push_back(std::move(mc));
-            else material_broken_.insert(name);
+            if (ok)
+                d_.materials.push_back(std::move(mc));
+            else
+                material_broken_.insert(name);
         }
     }
 
@@ -259,10 +265,12 @@ class DetectorSections {
             }
         }
         if (*shape == "box") {
-            if (auto h = vec3_at(t, path, "half_size", quantity::length, Bound::positive, true)) v.half_size = *h;
+            if (auto h = vec3_at(t, path, "half_size", quantity::length, Bound::positive, true))
+                v.half_size = *h;
             return;
         }
-        if (auto r = p_.quantity_at(t, path, "rmin", quantity::length, Bound::non_negative, false)) v.rmin = *r;
+        if (auto r = p_.quantity_at(t, path, "rmin", quantity::length, Bound::non_negative, false))
+            v.rmin = *r;
         if (auto r = p_.quantity_at(t, path, "rmax", quantity::length, Bound::positive, true)) {
             v.rmax = *r;
             if (v.rmin >= v.rmax)
@@ -270,8 +278,10 @@ class DetectorSections {
                          fmt::format("rmax ({} m) must exceed rmin ({} m)", v.rmax, v.rmin));
         }
         if (*shape == "sphere") return;
-        if (auto h = p_.quantity_at(t, path, "half_z", quantity::length, Bound::positive, true)) v.half_z = *h;
-        if (auto a = p_.quantity_at(t, path, "phi_start", quantity::angle, Bound::any, false)) v.phi_start = *a;
+        if (auto h = p_.quantity_at(t, path, "half_z", quantity::length, Bound::positive, true))
+            v.half_z = *h;
+        if (auto a = p_.quantity_at(t, path, "phi_start", quantity::angle, Bound::any, false))
+            v.phi_start = *a;
         if (auto a = p_.quantity_at(t, path, "phi_delta", quantity::angle, Bound::positive, false)) {
             if (*a > 2.0 * 3.14159265358979323846 + 1e-12)
                 p_.error(p_.where(*t.get("phi_delta")), joined(path, "phi_delta"),
@@ -286,7 +296,9 @@ class DetectorSections {
         p_.check_keys(g, "geometry", {"world", "volume"});
         if (auto const* w = p_.table_at(g, "geometry", "world", true)) {
             std::string const path = "geometry.world";
-            p_.check_keys(*w, path, {"shape", "half_size", "rmin", "rmax", "half_z", "phi_start", "phi_delta", "material"});
+            p_.check_keys(
+                *w, path,
+                {"shape", "half_size", "rmin", "rmax", "half_z", "phi_start", "phi_delta", "material"});
             d_.world.name = "world";
             read_shape(*w, path, d_.world);
             check_material(*w, path, d_.world);
@@ -299,7 +311,8 @@ class DetectorSections {
         auto const* arr = vn->as_array();
         if (!arr) {
             p_.error(p_.where(*vn), "geometry.volume",
-                     fmt::format("expected [[geometry.volume]] entries (an array of tables), got {}", node_text(*vn)));
+                     fmt::format("expected [[geometry.volume]] entries (an array of tables), got {}",
+                                 node_text(*vn)));
             return;
         }
         std::vector<std::string> names = {"world"};
@@ -331,15 +344,19 @@ class DetectorSections {
                 // a mother must be defined before its daughters
                 if (std::find(names.begin(), names.end() - 1, *m) == names.end() - 1)
                     p_.error(p_.where(*t->get("mother")), joined(path, "mother"),
-                             fmt::format("no volume named '{}' before this one{}", *m,
-                                         did_you_mean(*m, std::vector<std::string>(names.begin(), names.end() - 1))));
+                             fmt::format(
+                                 "no volume named '{}' before this one{}", *m,
+                                 did_you_mean(*m, std::vector<std::string>(names.begin(), names.end() - 1))));
                 else
                     v.mother = *m;
             }
-            if (auto pos = vec3_at(*t, path, "position", quantity::length, Bound::any, false)) v.position = *pos;
-            if (auto rot = vec3_at(*t, path, "rotation", quantity::angle, Bound::any, false)) v.rotation = *rot;
+            if (auto pos = vec3_at(*t, path, "position", quantity::length, Bound::any, false))
+                v.position = *pos;
+            if (auto rot = vec3_at(*t, path, "rotation", quantity::angle, Bound::any, false))
+                v.rotation = *rot;
             if (auto s = bool_at(*t, path, "sensitive")) v.sensitive = *s;
-            if (auto const* rep = p_.table_at(*t, path, "replicas", false)) read_replicas(*rep, joined(path, "replicas"), v);
+            if (auto const* rep = p_.table_at(*t, path, "replicas", false))
+                read_replicas(*rep, joined(path, "replicas"), v);
             d_.volumes.push_back(std::move(v));
         }
     }
@@ -347,25 +364,29 @@ class DetectorSections {
     void read_replicas(toml::table const& r, std::string const& path, VolumeConfig& v)
     {
         p_.check_keys(r, path, {"count", "step_x", "step_y", "step_z", "step_r"});
-        if (auto c = p_.integer_at(r, path, "count", Bound::at_least_one, true)) v.replicas = static_cast<int>(*c);
+        if (auto c = p_.integer_at(r, path, "count", Bound::at_least_one, true))
+            v.replicas = static_cast<int>(*c);
         std::vector<std::string> given;
         for (auto const* k : {"step_x", "step_y", "step_z", "step_r"})
             if (r.contains(k)) given.emplace_back(k);
         if (given.size() != 1) {
-            p_.error(p_.where(r), path,
-                     given.empty() ? std::string("give the replicas' spacing: one of step_x, step_y, step_z, step_r")
-                                   : fmt::format("give only one of step_x, step_y, step_z, step_r (got {})",
-                                                 quoted(given)));
+            p_.error(
+                p_.where(r), path,
+                given.empty()
+                    ? std::string("give the replicas' spacing: one of step_x, step_y, step_z, step_r")
+                    : fmt::format("give only one of step_x, step_y, step_z, step_r (got {})", quoted(given)));
             return;
         }
         auto const& key = given[0];
-        if (auto s = p_.quantity_at(r, path, key, quantity::length, Bound::positive, true)) v.replica_step = *s;
+        if (auto s = p_.quantity_at(r, path, key, quantity::length, Bound::positive, true))
+            v.replica_step = *s;
         v.replica_axis = key == "step_x"   ? ReplicaAxis::x
                          : key == "step_y" ? ReplicaAxis::y
                          : key == "step_z" ? ReplicaAxis::z
                                            : ReplicaAxis::r;
         if (v.replica_axis == ReplicaAxis::r && v.shape == "box")
-            p_.error(p_.where(*r.get(key)), joined(path, key), "radial replicas need a tube or a sphere, not a box");
+            p_.error(p_.where(*r.get(key)), joined(path, key),
+                     "radial replicas need a tube or a sphere, not a box");
     }
 
     // ---- [field], [propagation] -----------------------------------------------------------------
@@ -385,7 +406,8 @@ class DetectorSections {
         } else if (*type == "solenoid") {
             p_.check_keys(t, path, {"type", "B", "radius", "half_length", "center"});
             if (auto b = p_.quantity_at(t, path, "B", quantity::magnetic_field, Bound::any, true)) f.b0 = *b;
-            if (auto r = p_.quantity_at(t, path, "radius", quantity::length, Bound::positive, true)) f.radius = *r;
+            if (auto r = p_.quantity_at(t, path, "radius", quantity::length, Bound::positive, true))
+                f.radius = *r;
             if (auto h = p_.quantity_at(t, path, "half_length", quantity::length, Bound::positive, true))
                 f.half_length = *h;
             if (auto c = vec3_at(t, path, "center", quantity::length, Bound::any, false)) f.center = *c;
@@ -404,7 +426,8 @@ class DetectorSections {
         PropagationConfig& pr = d_.propagation;
         if (auto n = p_.integer_at(t, path, "max_substeps", Bound::at_least_one, false))
             pr.max_substeps = static_cast<int>(std::min<std::int64_t>(*n, 1 << 30));
-        if (auto v = p_.quantity_at(t, path, "delta_chord", quantity::length, Bound::positive, false)) pr.delta_chord = *v;
+        if (auto v = p_.quantity_at(t, path, "delta_chord", quantity::length, Bound::positive, false))
+            pr.delta_chord = *v;
         if (auto v = p_.quantity_at(t, path, "delta_intersection", quantity::length, Bound::positive, false))
             pr.delta_intersection = *v;
         if (auto v = p_.quantity_at(t, path, "epsilon", quantity::dimensionless, Bound::positive, false)) {
@@ -426,7 +449,8 @@ class DetectorSections {
         p_.check_keys(t, path, {"particle", "energy", "position", "direction", "events", "per_event"});
         GunConfig& g = d_.gun;
         if (auto p = p_.choice_at(t, path, "particle", detector_particle_names(), true)) g.particle = *p;
-        if (auto n = p_.integer_at(t, path, "events", Bound::at_least_one, true)) g.events = static_cast<std::uint64_t>(*n);
+        if (auto n = p_.integer_at(t, path, "events", Bound::at_least_one, true))
+            g.events = static_cast<std::uint64_t>(*n);
         if (auto n = p_.integer_at(t, path, "per_event", Bound::at_least_one, false))
             g.per_event = static_cast<std::uint64_t>(*n);
         read_energy(t, path, g);
@@ -438,7 +462,8 @@ class DetectorSections {
     {
         toml::node const* n = t.get("energy");
         if (!n) {
-            p_.missing(t, path, "energy", "the kinetic energy: \"1 GeV\", or a table with type = \"uniform\" / \"gaussian\"");
+            p_.missing(t, path, "energy",
+                       "the kinetic energy: \"1 GeV\", or a table with type = \"uniform\" / \"gaussian\"");
             return;
         }
         std::string const key = "gun.energy";
@@ -452,7 +477,8 @@ class DetectorSections {
         g.spectrum = *type;
         if (*type == "mono") {
             p_.check_keys(*e, key, {"type", "value"});
-            if (auto v = p_.quantity_at(*e, key, "value", quantity::energy, Bound::positive, true)) g.energy = *v;
+            if (auto v = p_.quantity_at(*e, key, "value", quantity::energy, Bound::positive, true))
+                g.energy = *v;
         } else if (*type == "uniform") {
             p_.check_keys(*e, key, {"type", "min", "max"});
             auto lo = p_.quantity_at(*e, key, "min", quantity::energy, Bound::positive, true);
@@ -466,8 +492,10 @@ class DetectorSections {
             }
         } else {
             p_.check_keys(*e, key, {"type", "mean", "sigma"});
-            if (auto v = p_.quantity_at(*e, key, "mean", quantity::energy, Bound::positive, true)) g.energy = *v;
-            if (auto v = p_.quantity_at(*e, key, "sigma", quantity::energy, Bound::non_negative, true)) g.energy2 = *v;
+            if (auto v = p_.quantity_at(*e, key, "mean", quantity::energy, Bound::positive, true))
+                g.energy = *v;
+            if (auto v = p_.quantity_at(*e, key, "sigma", quantity::energy, Bound::non_negative, true))
+                g.energy2 = *v;
         }
     }
 
@@ -488,10 +516,12 @@ class DetectorSections {
             p_.check_keys(*p, key, {"type", "center"});
         } else if (*type == "box") {
             p_.check_keys(*p, key, {"type", "center", "half_size"});
-            if (auto h = vec3_at(*p, key, "half_size", quantity::length, Bound::non_negative, true)) g.position_spread = *h;
+            if (auto h = vec3_at(*p, key, "half_size", quantity::length, Bound::non_negative, true))
+                g.position_spread = *h;
         } else {
             p_.check_keys(*p, key, {"type", "center", "sigma"});
-            if (auto s = vec3_at(*p, key, "sigma", quantity::length, Bound::non_negative, true)) g.position_spread = *s;
+            if (auto s = vec3_at(*p, key, "sigma", quantity::length, Bound::non_negative, true))
+                g.position_spread = *s;
         }
         if (auto c = vec3_at(*p, key, "center", quantity::length, Bound::any, false)) g.position = *c;
     }
@@ -531,22 +561,27 @@ class DetectorSections {
     void read_physics(toml::table const& t)
     {
         std::string const path = "physics";
-        p_.check_keys(t, path, {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step",
-                                "range_fraction", "final_range"});
+        p_.check_keys(t, path,
+                      {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step",
+                       "range_fraction", "final_range"});
         DetectorPhysicsConfig& ph = d_.physics;
         if (auto b = bool_at(t, path, "energy_loss")) ph.energy_loss = *b;
         if (auto b = bool_at(t, path, "fluctuations")) ph.fluctuations = *b;
         if (auto b = bool_at(t, path, "multiple_scattering")) ph.multiple_scattering = *b;
-        if (auto v = p_.quantity_at(t, path, "energy_cut", quantity::energy, Bound::non_negative, false)) ph.energy_cut = *v;
-        if (auto v = p_.quantity_at(t, path, "max_step", quantity::length, Bound::positive, false)) ph.max_step = *v;
-        if (auto v = p_.quantity_at(t, path, "range_fraction", quantity::dimensionless, Bound::positive, false)) {
+        if (auto v = p_.quantity_at(t, path, "energy_cut", quantity::energy, Bound::non_negative, false))
+            ph.energy_cut = *v;
+        if (auto v = p_.quantity_at(t, path, "max_step", quantity::length, Bound::positive, false))
+            ph.max_step = *v;
+        if (auto v =
+                p_.quantity_at(t, path, "range_fraction", quantity::dimensionless, Bound::positive, false)) {
             if (*v > 1)
                 p_.error(p_.where(*t.get("range_fraction")), "physics.range_fraction",
                          fmt::format("expected a fraction in (0, 1], got {}", *v));
             else
                 ph.range_fraction = *v;
         }
-        if (auto v = p_.quantity_at(t, path, "final_range", quantity::length, Bound::positive, false)) ph.final_range = *v;
+        if (auto v = p_.quantity_at(t, path, "final_range", quantity::length, Bound::positive, false))
+            ph.final_range = *v;
     }
 
     void read_output(toml::table const* t)
@@ -565,9 +600,8 @@ class DetectorSections {
     std::set<std::string> material_broken_;
 };
 
-
 //! Reads every detector section of `root` (not [run], read already) with parser p's diagnostics.
-template<class Parser>
+template <class Parser>
 void read_detector_sections(Parser& p, toml::table const& root, DeckConfig& cfg)
 {
     DetectorSections<Parser>(p, cfg).read(root);

@@ -29,10 +29,13 @@ std::unique_ptr<DetectorKernels> make_backend(DeckConfig const& cfg, DetectorRun
 {
     std::string choice = options.backend;
     if (choice.empty())
-        choice = cfg.run.backend == BackendChoice::cpu ? "cpu" : (cfg.run.backend == BackendChoice::gpu ? "gpu" : "auto");
+        choice = cfg.run.backend == BackendChoice::cpu
+                     ? "cpu"
+                     : (cfg.run.backend == BackendChoice::gpu ? "gpu" : "auto");
     if (choice == "auto") choice = device::count() > 0 ? "gpu" : "cpu";
     if (choice == "gpu") return make_cuda_detector_kernels();
-    if (choice != "cpu") throw std::invalid_argument("unknown backend '" + choice + "' (expected cpu, gpu or auto)");
+    if (choice != "cpu")
+        throw std::invalid_argument("unknown backend '" + choice + "' (expected cpu, gpu or auto)");
     return make_cpu_detector_kernels();
 }
 
@@ -53,8 +56,8 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
             volume[i] = h.volume;
             replica[i] = h.replica;
             step[i] = h.step;
-            double const v[11] = {h.pre.x,  h.pre.y, h.pre.z,      h.post.x,     h.post.y,    h.post.z,
-                                  h.time,   h.edep,  h.momentum.x, h.momentum.y, h.momentum.z};
+            double const v[11] = {h.pre.x, h.pre.y, h.pre.z,      h.post.x,     h.post.y,    h.post.z,
+                                  h.time,  h.edep,  h.momentum.x, h.momentum.y, h.momentum.z};
             for (int c = 0; c < 11; ++c) cols[c][i] = v[c];
         }
         Table hits;
@@ -63,7 +66,8 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
         hits.add_column("volume", "1", std::move(volume));
         hits.add_column("replica", "1", std::move(replica));
         hits.add_column("step", "1", std::move(step));
-        char const* names[11] = {"pre_x", "pre_y", "pre_z", "post_x", "post_y", "post_z", "time", "edep", "px", "py", "pz"};
+        char const* names[11] = {"pre_x", "pre_y", "pre_z", "post_x", "post_y", "post_z",
+                                 "time",  "edep",  "px",    "py",     "pz"};
         char const* units[11] = {"m", "m", "m", "m", "m", "m", "s", "MeV", "MeV/c", "MeV/c", "MeV/c"};
         for (int c = 0; c < 11; ++c) hits.add_column(names[c], units[c], std::move(cols[c]));
         write_table(out, "hits", hits);
@@ -169,8 +173,10 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         // items: track slots visited; the stepping loop's figure of merit is steps per second above
         std::printf("# kernel calls seconds bytes items\n");
         for (auto const& [name, rec] : r.timer.records())
-            std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), rec.calls, rec.seconds, rec.bytes, rec.items);
-        std::printf("steps_per_second %.9g\n", r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0);
+            std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), rec.calls, rec.seconds, rec.bytes,
+                        rec.items);
+        std::printf("steps_per_second %.9g\n",
+                    r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0);
     }
     return 0;
 }
@@ -182,15 +188,15 @@ std::string describe_geometry(DeckConfig const& cfg, std::size_t* problem_count)
     DetectorConfig const& d = cfg.detector;
     std::string text = fmt::format("detector deck {} ({})\n", cfg.run.name, cfg.path);
     text += fmt::format("  world: {} of {}\n", d.world.shape, d.world.material);
-    text += fmt::format("  {} volumes, {} placements, {} hierarchy nodes\n", d.volumes.size(), g.volumes.size() - 1,
-                        g.nodes.size());
+    text += fmt::format("  {} volumes, {} placements, {} hierarchy nodes\n", d.volumes.size(),
+                        g.volumes.size() - 1, g.nodes.size());
     for (std::size_t i = 0; i < d.volumes.size(); ++i) {
         VolumeConfig const& v = d.volumes[i];
         std::size_t copies = 0;
         for (auto const& pv : g.volumes)
             if (pv.logical == static_cast<std::int32_t>(i + 1)) ++copies;
-        text += fmt::format("    {:<20} {:<6} {:<14} in {:<12} {:>6} placed{}\n", v.name, v.shape, v.material, v.mother,
-                            copies, v.sensitive ? ", sensitive" : "");
+        text += fmt::format("    {:<20} {:<6} {:<14} in {:<12} {:>6} placed{}\n", v.name, v.shape, v.material,
+                            v.mother, copies, v.sensitive ? ", sensitive" : "");
     }
     text += fmt::format("  materials: {}\n", fmt::join(setup.material_names, ", "));
     text += fmt::format("  field: {}\n", d.field.type);

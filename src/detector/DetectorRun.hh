@@ -25,13 +25,13 @@ struct DetectorRunOptions {
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
 struct DetectorRunResult {
-    std::vector<Hit> hits;  //!< sorted by HitOrder
-    std::vector<double> tallies;  //!< [MeV] per logical volume
+    std::vector<Hit> hits;                  //!< sorted by HitOrder
+    std::vector<double> tallies;            //!< [MeV] per logical volume
     std::vector<std::string> volume_names;  //!< by logical volume
     std::array<std::uint64_t, k_num_counters> counters{};
     std::uint64_t iterations = 0;
     int hit_buffer_growths = 0;  //!< times the hit buffer was doubled (hits are never dropped)
-    double seconds = 0;  //!< wall time of the stepping loop [s]
+    double seconds = 0;          //!< wall time of the stepping loop [s]
     std::string backend;
     KernelTimer timer;
 };

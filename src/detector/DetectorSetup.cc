@@ -19,7 +19,8 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
 {
     h5::File file = h5::open_file_readonly(cfg.file);
     if (!h5::exists(file.get(), "B"))
-        throw std::invalid_argument(fmt::format("field map '{}': no dataset 'B' (see docs/decks.md)", cfg.file));
+        throw std::invalid_argument(
+            fmt::format("field map '{}': no dataset 'B' (see docs/decks.md)", cfg.file));
     values = h5::read_doubles(file.get(), "B");
     h5::Object b = h5::open_object(file.get(), "B");
     auto const shape = h5::read_uint64_array_attribute(b.get(), "shape");
@@ -28,8 +29,8 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
     std::size_t const dims = cfg.format == "cartesian" ? 3 : 2;
     if (shape.size() != dims || spacing.size() != dims || lo.size() != dims)
         throw std::invalid_argument(fmt::format(
-            "field map '{}': B's attributes shape, spacing and lower must have {} values for format \"{}\"", cfg.file,
-            dims, cfg.format));
+            "field map '{}': B's attributes shape, spacing and lower must have {} values for format \"{}\"",
+            cfg.file, dims, cfg.format));
     std::size_t nodes = 1;
     for (std::size_t a = 0; a < dims; ++a) {
         if (shape[a] < 2 || !(spacing[a] > 0))
@@ -38,8 +39,8 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
         nodes *= shape[a];
     }
     if (values.size() != nodes * dims)
-        throw std::invalid_argument(fmt::format("field map '{}': B holds {} values, the shape asks for {}", cfg.file,
-                                                values.size(), nodes * dims));
+        throw std::invalid_argument(fmt::format("field map '{}': B holds {} values, the shape asks for {}",
+                                                cfg.file, values.size(), nodes * dims));
     if (cfg.format == "cartesian") {
         field.type = FieldType::cartesian_map;
         for (int a = 0; a < 3; ++a) {
@@ -49,7 +50,8 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
         }
     } else {
         if (lo[0] != 0.0)
-            throw std::invalid_argument(fmt::format("field map '{}': an (r, z) map starts at r = 0 (lower[0])", cfg.file));
+            throw std::invalid_argument(
+                fmt::format("field map '{}': an (r, z) map starts at r = 0 (lower[0])", cfg.file));
         field.type = FieldType::rz_map;
         field.rz.nr = static_cast<int>(shape[0]);
         field.rz.nz = static_cast<int>(shape[1]);
@@ -74,7 +76,8 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
         if (auto b = builtin_material(name)) {
             m = *b;
         } else {
-            auto it = std::find_if(d.materials.begin(), d.materials.end(), [&](auto const& mc) { return mc.name == name; });
+            auto it = std::find_if(d.materials.begin(), d.materials.end(),
+                                   [&](auto const& mc) { return mc.name == name; });
             if (it == d.materials.end()) throw std::invalid_argument("unknown material '" + name + "'");
             m = make_material(*it);
         }
@@ -101,7 +104,8 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
         t.field.uniform.b = {f.b[0], f.b[1], f.b[2]};
     } else if (f.type == "solenoid") {
         t.field.type = FieldType::solenoid;
-        t.field.solenoid = SolenoidField{f.b0, f.radius, f.half_length, {f.center[0], f.center[1], f.center[2]}};
+        t.field.solenoid =
+            SolenoidField{f.b0, f.radius, f.half_length, {f.center[0], f.center[1], f.center[2]}};
     } else if (f.type == "map") {
         read_field_map(f, t.field, t.field_map);
     }

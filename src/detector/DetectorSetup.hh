@@ -12,7 +12,7 @@ namespace gt {
 
 struct DetectorSetup {
     DetectorTables tables;
-    GeometryTables geometry;  //!< the host copy, with names
+    GeometryTables geometry;                  //!< the host copy, with names
     std::vector<std::string> material_names;  //!< by material index
 };
 

@@ -19,9 +19,15 @@ void rotation_matrix(double rx, double ry, double rz, double* r)
     double const cx = std::cos(rx), sx = std::sin(rx), cy = std::cos(ry), sy = std::sin(ry);
     double const cz = std::cos(rz), sz = std::sin(rz);
     // Rz * Ry * Rx
-    double const m[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
-                         sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
-                         -sy,     cy * sx,                cy * cx};
+    double const m[9] = {cz * cy,
+                         cz * sy * sx - sz * cx,
+                         cz * sy * cx + sz * sx,
+                         sz * cy,
+                         sz * sy * sx + cz * cx,
+                         sz * sy * cx - cz * sx,
+                         -sy,
+                         cy * sx,
+                         cy * cx};
     std::copy(m, m + 9, r);
 }
 
@@ -72,8 +78,8 @@ void set_bounds(PlacedVolume& pv)
 }
 
 //! Median-split hierarchy over items[begin, end); returns the node index.
-std::int32_t build_bvh(std::vector<PlacedVolume> const& vols, std::vector<std::int32_t>& items, std::size_t begin,
-                       std::size_t end, std::vector<BvhNode>& nodes)
+std::int32_t build_bvh(std::vector<PlacedVolume> const& vols, std::vector<std::int32_t>& items,
+                       std::size_t begin, std::size_t end, std::vector<BvhNode>& nodes)
 {
     BvhNode node;
     node.lo = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
@@ -121,7 +127,8 @@ GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, i
     GeometryTables g;
     auto material_of = [&](VolumeConfig const& v) {
         auto it = material_index.find(v.material);
-        if (it == material_index.end()) throw std::invalid_argument("volume '" + v.name + "': unknown material '" + v.material + "'");
+        if (it == material_index.end())
+            throw std::invalid_argument("volume '" + v.name + "': unknown material '" + v.material + "'");
         return it->second;
     };
     PlacedVolume world;
@@ -166,7 +173,8 @@ GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, i
     }
     // daughters of each mother, then one hierarchy per mother
     std::vector<std::vector<std::int32_t>> daughters(g.volumes.size());
-    for (std::size_t i = 1; i < g.volumes.size(); ++i) daughters[g.volumes[i].mother].push_back(static_cast<std::int32_t>(i));
+    for (std::size_t i = 1; i < g.volumes.size(); ++i)
+        daughters[g.volumes[i].mother].push_back(static_cast<std::int32_t>(i));
     for (std::size_t m = 0; m < g.volumes.size(); ++m) {
         if (daughters[m].empty()) continue;
         std::size_t const begin = g.items.size();
@@ -176,7 +184,8 @@ GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, i
     return g;
 }
 
-std::vector<GeometryProblem> check_geometry(GeometryTables const& g, int samples_per_volume, std::size_t max_reports)
+std::vector<GeometryProblem> check_geometry(GeometryTables const& g, int samples_per_volume,
+                                            std::size_t max_reports)
 {
     std::vector<GeometryProblem> problems;
     std::set<std::pair<std::int32_t, std::int32_t>> reported;
@@ -206,8 +215,9 @@ std::vector<GeometryProblem> check_geometry(GeometryTables const& g, int samples
             std::int32_t const m = pv.mother;
             if (!nav.inside(m, p) && !reported.count({v, m})) {
                 reported.insert({v, m});
-                problems.push_back({fmt::format("volume {} sticks out of its mother {} at ({:.6g}, {:.6g}, {:.6g}) m",
-                                                name_of(v), name_of(m), p.x, p.y, p.z)});
+                problems.push_back(
+                    {fmt::format("volume {} sticks out of its mother {} at ({:.6g}, {:.6g}, {:.6g}) m",
+                                 name_of(v), name_of(m), p.x, p.y, p.z)});
             }
             // siblings: the other daughters of the mother whose boxes hold p, found through its hierarchy
             std::int32_t stack[64];

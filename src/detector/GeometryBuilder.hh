@@ -20,7 +20,8 @@ struct GeometryTables {
 
     GeometryView view() const
     {
-        return GeometryView{volumes.data(), static_cast<std::int32_t>(volumes.size()), nodes.data(), items.data()};
+        return GeometryView{volumes.data(), static_cast<std::int32_t>(volumes.size()), nodes.data(),
+                            items.data()};
     }
 };
 

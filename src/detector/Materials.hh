@@ -14,7 +14,7 @@ namespace gt {
 struct ElementData {
     char const* symbol;
     int z;
-    double a;              //!< standard atomic weight [g/mol]
+    double a;                //!< standard atomic weight [g/mol]
     double mean_excitation;  //!< I [eV] (ICRU 37 / PDG atomic and nuclear properties)
 };
 

@@ -12,11 +12,16 @@ struct Named {
 };
 using namespace constants;
 Named const k_particles[] = {
-    {"e-", {electron_mass_mev, -1, 1}},   {"e+", {electron_mass_mev, 1, 1}},
-    {"electron", {electron_mass_mev, -1, 1}}, {"positron", {electron_mass_mev, 1, 1}},
-    {"mu-", {muon_mass_mev, -1, 0}},      {"mu+", {muon_mass_mev, 1, 0}},
-    {"pi-", {pion_mass_mev, -1, 0}},      {"pi+", {pion_mass_mev, 1, 0}},
-    {"proton", {proton_mass_mev, 1, 0}},  {"antiproton", {proton_mass_mev, -1, 0}},
+    {"e-", {electron_mass_mev, -1, 1}},
+    {"e+", {electron_mass_mev, 1, 1}},
+    {"electron", {electron_mass_mev, -1, 1}},
+    {"positron", {electron_mass_mev, 1, 1}},
+    {"mu-", {muon_mass_mev, -1, 0}},
+    {"mu+", {muon_mass_mev, 1, 0}},
+    {"pi-", {pion_mass_mev, -1, 0}},
+    {"pi+", {pion_mass_mev, 1, 0}},
+    {"proton", {proton_mass_mev, 1, 0}},
+    {"antiproton", {proton_mass_mev, -1, 0}},
     {"gamma", {0.0, 0, 0}},
 };
 }  // namespace

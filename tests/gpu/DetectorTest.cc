@@ -14,7 +14,8 @@ using namespace gt;
 
 namespace {
 
-DetectorRunResult run_on(std::string const& backend, std::string const& deck, std::vector<std::string> overrides)
+DetectorRunResult run_on(std::string const& backend, std::string const& deck,
+                         std::vector<std::string> overrides)
 {
     DeckConfig const cfg = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/" + deck, overrides);
     DetectorRunOptions opt;
@@ -30,10 +31,10 @@ std::size_t differing_hits(std::vector<Hit> const& a, std::vector<Hit> const& b)
     for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
         Hit const &x = a[i], &y = b[i];
         bool const same = x.event == y.event && x.track == y.track && x.volume == y.volume &&
-                          x.replica == y.replica && x.step == y.step && x.pre.x == y.pre.x && x.pre.y == y.pre.y &&
-                          x.pre.z == y.pre.z && x.post.x == y.post.x && x.post.y == y.post.y &&
-                          x.post.z == y.post.z && x.time == y.time && x.edep == y.edep &&
-                          x.momentum.x == y.momentum.x && x.momentum.y == y.momentum.y &&
+                          x.replica == y.replica && x.step == y.step && x.pre.x == y.pre.x &&
+                          x.pre.y == y.pre.y && x.pre.z == y.pre.z && x.post.x == y.post.x &&
+                          x.post.y == y.post.y && x.post.z == y.post.z && x.time == y.time &&
+                          x.edep == y.edep && x.momentum.x == y.momentum.x && x.momentum.y == y.momentum.y &&
                           x.momentum.z == y.momentum.z;
         n += same ? 0 : 1;
     }
