@@ -2,6 +2,7 @@
 // a uniform sphere, ellipsoid and Gaussian, the analytic fields they are checked against, and error norms.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -102,7 +103,8 @@ inline double simpson01(std::function<double(double)> const& f, int n)
 //! and outside (Kellogg, Foundations of Potential Theory, 1929, ch. VII; Landau & Lifshitz vol. 8, sec. 4):
 //!   E_i = (3 Q x_i / (8 pi eps0)) int_lambda^inf ds / ((a_i^2 + s) sqrt((a^2+s)(b^2+s)(c^2+s))),
 //! lambda = 0 inside, else the positive root of sum x_i^2/(a_i^2 + lambda) = 1.
-//! The integral is done with s = lambda + u/(1-u) and Simpson's rule (the integrand vanishes at u = 1).
+//! The integral is done with s = lambda + S u/(1-u), S = max(a, b, c)^2 + lambda, and Simpson's rule
+//! (the integrand vanishes at u = 1).
 inline Point3 ellipsoid_field(double Q, double a, double b, double c, Point3 p)
 {
     double const x2[3] = {p.x * p.x, p.y * p.y, p.z * p.z};
@@ -120,11 +122,12 @@ inline Point3 ellipsoid_field(double Q, double a, double b, double c, Point3 p)
     }
     double e[3];
     double const coords[3] = {p.x, p.y, p.z};
+    double const scale = std::max({a2[0], a2[1], a2[2]}) + lambda;
     for (int i = 0; i < 3; ++i) {
         auto const f = [&](double u) {
             if (u >= 1.0) return 0.0;
-            double const s = lambda + u / (1.0 - u);
-            double const ds = 1.0 / ((1.0 - u) * (1.0 - u));
+            double const s = lambda + scale * u / (1.0 - u);
+            double const ds = scale / ((1.0 - u) * (1.0 - u));
             return ds / ((a2[i] + s) * std::sqrt((a2[0] + s) * (a2[1] + s) * (a2[2] + s)));
         };
         e[i] = 3.0 * Q * coords[i] / (8.0 * constants::pi * constants::eps0) * simpson01(f, 4000);
@@ -135,16 +138,17 @@ inline Point3 ellipsoid_field(double Q, double a, double b, double c, Point3 p)
 //! Field [V/m] of a 3D Gaussian charge Q (rms sx, sy, sz) from 1/r = (2/sqrt(pi)) int_0^inf exp(-r^2 t^2) dt:
 //!   E_i = Q/(4 pi eps0) (2/sqrt(pi)) int_0^inf 2 x_i t^2/(1 + 2 s_i^2 t^2)
 //!         prod_j exp(-x_j^2 t^2/(1 + 2 s_j^2 t^2)) / sqrt(1 + 2 s_j^2 t^2) dt,
-//! integrated with t = u/(1-u) and Simpson's rule (the integrand falls as t^-3).
+//! integrated with t = T u/(1-u), T = 1/(sx sy sz)^(1/3), and Simpson's rule (the integrand falls as t^-3).
 inline Point3 gaussian_field(double Q, double sx, double sy, double sz, Point3 p)
 {
     double const x[3] = {p.x, p.y, p.z};
     double const s2[3] = {sx * sx, sy * sy, sz * sz};
     double e[3];
+    double const scale = 1.0 / std::cbrt(sx * sy * sz);
     for (int i = 0; i < 3; ++i) {
         auto const f = [&](double u) {
             if (u >= 1.0) return 0.0;
-            double const t = u / (1.0 - u), dt = 1.0 / ((1.0 - u) * (1.0 - u));
+            double const t = scale * u / (1.0 - u), dt = scale / ((1.0 - u) * (1.0 - u));
             double prod = 1.0;
             for (int j = 0; j < 3; ++j) {
                 double const d = 1.0 + 2.0 * s2[j] * t * t;

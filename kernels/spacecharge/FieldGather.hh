@@ -4,6 +4,10 @@
 // The point-charge field is the leading (monopole) term of the far field of the bunch, right when the
 // particle is far outside and an approximation near the grid edge; it is never silently zero. The
 // number of particles outside is counted and reported every kick (SpaceChargeDiagnostics::outside).
+//
+// With the deterministic deposition the gather uses the same rounded (fixed-point) weights as the
+// deposition: gather and deposition then remain exact transposes, which keeps the self-force zero
+// (with the double weights it would be ~2^-33 of the one-cell force).
 #pragma once
 
 #include "kernels/core/Macros.hh"
@@ -28,6 +32,7 @@ struct FieldGather {
     double const* ey;
     double const* ez;
     PointCharge outside;
+    bool fixed_point;                //!< gather with the deterministic deposition's rounded weights
     double* fx;                      //!< the field at each point [V/m] (0 for lost particles)
     double* fy;
     double* fz;
@@ -36,10 +41,13 @@ struct FieldGather {
     GT_HOST_DEVICE void gather(ParticleStencil const& s, size_type i) const
     {
         double sx = 0.0, sy = 0.0, sz = 0.0;
+        std::int64_t fixed[W * W * W];
+        if (fixed_point) fixed_point_weights<W>(s, fixed);
         for (int m = 0; m < W * W * W; ++m) {
             size_type index = 0;
             double w = 0;
             stencil_node<W>(g.grid, s, m, index, w);
+            if (fixed_point) w = static_cast<double>(fixed[m]) * (1.0 / k_fixed_point_unit);
             sx += w * ex[index];
             sy += w * ey[index];
             sz += w * ez[index];

@@ -77,9 +77,10 @@ class SpaceChargeSolver {
         ensure(fx_, n);
         ensure(fy_, n);
         ensure(fz_, n);
+        bool const fixed_point = settings.deposition == DepositionMethod::deterministic;
         backend_.timer_start();
         backend_.for_each(n, FieldGather{geometry_, p.x, p.y, p.t, p.lost_element, ex_.data(), ey_.data(),
-                                         ez_.data(), point_, fx_.data(), fy_.data(), fz_.data()});
+                                         ez_.data(), point_, fixed_point, fx_.data(), fy_.data(), fz_.data()});
         diag.t_gather = backend_.timer_stop();
         int const w = shape_width(settings.shape);
         // Reads 3 coordinates + the loss flag and W^3 nodes x 3 fields per particle; writes 3 fields.
@@ -112,7 +113,9 @@ class SpaceChargeSolver {
         g.rest_z = 1.0;  // probe positions are rest-frame z already
         if (diag.inside + diag.outside > 0.0) {
             backend_.for_each(m, FieldGather{g, pos.data(), pos.data() + m, pos.data() + 2 * m, nullptr, ex_.data(),
-                                             ey_.data(), ez_.data(), point_, field.data(), field.data() + m,
+                                             ey_.data(), ez_.data(), point_,
+                                             settings.deposition == DepositionMethod::deterministic, field.data(),
+                                             field.data() + m,
                                              field.data() + 2 * m});
         }
         host.copy_from(field);
