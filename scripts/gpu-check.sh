@@ -15,12 +15,12 @@ if [ -d .device-deps ]; then
     mkdir -p /opt/deps
     for f in .device-deps/*.deb; do dpkg -x "$f" /opt/deps; done
     export CMAKE_PREFIX_PATH=/opt/deps/usr
-    export CPATH=/opt/deps/usr/include${CPATH:+:$CPATH}
     export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 
 build=build-gpu
+rm -rf "$build"  # a fresh configure: cached compiler include paths from another environment break the build
 start=$(date +%s)
 if cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGTRACK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DGTRACK_NATIVE=ON -DGTRACK_WERROR=ON -DTOMLPP_INCLUDE_DIR=/opt/deps/usr/include \
@@ -28,7 +28,7 @@ if cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGTRACK_CUDA=ON -DC
     cmake --build $build --parallel "$(nproc)" >"$out/build.log" 2>&1; then
     note build "ok ($(( $(date +%s) - start )) s)"
 else
-    tail -50 "$out/configure.log" "$out/build.log"
+    tail -n 50 "$out/configure.log" "$out/build.log"
     note build FAILED
     printf '%s\n' "${summary[@]}"
     exit 1
@@ -41,6 +41,27 @@ rm -f "$out/configure.log"
 grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$out/ctest.log" | tail -20
 note "tests (cpu + gpu)" "$(grep -E 'tests passed' "$out/ctest.log" | tail -1)"
 note "gpu tests" "$(grep -cE 'gpu_.*Passed' "$out/ctest.log") passed, $(grep -cE 'gpu_.*(Failed|Skipped|Not Run)' "$out/ctest.log") failed or skipped"
+
+# The measured memory-bandwidth ceiling that the benchmarks compare with (same run, same GPU).
+if ./$build/gtrack_memory_ceiling | tee "$out/ceiling.txt"; then
+    export GTRACK_COPY_BW=$(awk '$1 == "copy_bandwidth" { print $2 }' "$out/ceiling.txt")
+    note "memory ceiling" "$(awk '{ printf "%s %.3g TB/s  ", $1, $2 / 1e12 }' "$out/ceiling.txt")"
+else
+    note "memory ceiling" FAILED
+    status=1
+fi
+
+# Every example deck as a user runs it, on the GPU.
+for deck in inputs/*.toml; do
+    name=$(basename "$deck" .toml)
+    if ./$build/gtrack run "$deck" --backend gpu -o "$out/run-$name.h5" --quiet >"$out/run-$name.log" 2>&1; then
+        note "run $name (gpu)" ok
+    else
+        note "run $name (gpu)" "FAILED: $(tail -1 "$out/run-$name.log")"
+        status=1
+    fi
+    rm -f "$out/run-$name.h5"
+done
 
 if [ -x scripts/bench-beamline.sh ]; then
     if scripts/bench-beamline.sh $build | tee "$out/bench-beamline.txt"; then

@@ -14,6 +14,12 @@
 
 namespace gt {
 
+//! Device-memory bytes one segment push moves per particle: six coordinates read and written, the
+//! loss flag read (the loss record written by the few lost ones is neglected). The floor of `track`.
+inline constexpr double k_track_bytes_per_particle = 2 * 6 * 8 + 4;
+//! Bytes generate writes per particle: six coordinates, the id and the two loss fields.
+inline constexpr double k_generate_bytes_per_particle = 6 * 8 + 8 + 4 + 4;
+
 class BeamKernels {
   public:
     virtual ~BeamKernels() = default;

@@ -1,0 +1,67 @@
+// The beamline operations on the CPU: BeamDriver instantiated with the OpenMP executor.
+#include <chrono>
+#include <string>
+
+#include "kernels/beam/BeamDriver.hh"
+#include "kernels/beam/BeamKernels.hh"
+#include "kernels/cpu/Executor.hh"
+
+namespace gt {
+namespace {
+
+class CpuBeamKernels final : public BeamKernels {
+  public:
+    MemSpace memory() const override { return MemSpace::host; }
+
+    std::string description() const override
+    {
+        return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)";
+    }
+
+    void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id) override
+    {
+        Stopwatch w;
+        beam_driver::generate<cpu::Policy>(particles, sampler, first_id);
+        timer_.add("generate", w.seconds(), double(particles.size) * k_generate_bytes_per_particle,
+                   double(particles.size));
+    }
+
+    void set_elements(std::vector<Element> const& elements) override { elements_ = elements; }
+
+    void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
+    {
+        Stopwatch w;
+        beam_driver::track<cpu::Policy>(particles, elements_.data(), begin, end, turn);
+        timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
+                   double(particles.size) * double(end - begin));
+    }
+
+    BeamMoments moments(ParticleView particles) override
+    {
+        Stopwatch w;
+        BeamMoments m = beam_driver::moments<cpu::Policy>(particles);
+        // Three passes, each reading the six coordinates and the loss flag.
+        timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4), double(particles.size));
+        return m;
+    }
+
+    KernelTimer const& timer() const override { return timer_; }
+
+  private:
+    struct Stopwatch {
+        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+        double seconds() const
+        {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
+    };
+
+    std::vector<Element> elements_;
+    KernelTimer timer_;
+};
+
+}  // namespace
+
+std::unique_ptr<BeamKernels> make_cpu_beam_kernels() { return std::make_unique<CpuBeamKernels>(); }
+
+}  // namespace gt

@@ -1,0 +1,56 @@
+// gtrack check DECK: read and check the deck, build its tables and print them; track nothing.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "app/Commands.hh"
+#include "beam/BeamSetup.hh"
+#include "beam/Lattice.hh"
+#include "deck/DeckReader.hh"
+#include "run/BeamRun.hh"
+
+namespace gt {
+
+int check_command(CommandOptions const& options)
+{
+    DeckConfig const deck = read_deck(options.deck, options.overrides);
+    BeamConfig const& beam = deck.beam;
+    ReferenceParticle const ref = initial_reference(deck);
+    Lattice const lattice = build_lattice(deck, ref);
+    std::string text = fmt::format("deck {}: run '{}', seed {}\n", deck.path, deck.run.name, deck.run.seed);
+    text += fmt::format("beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), {:.9g} MeV kinetic, p c = {:.9g} MeV, "
+                        "gamma = {:.9g}, beta = {:.9g}\n",
+                        beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev, ref.pc_mev, ref.gamma,
+                        ref.beta);
+    text += fmt::format("      {} macroparticles, distribution {}{}, bunch charge {:g} C\n", beam.macroparticles,
+                        beam.distribution, beam.distribution == "file" ? " (" + beam.file + ")" : "",
+                        beam.bunch_charge);
+    if (beam.distribution != "file") {
+        Matrix6 const sigma = beam_sigma_matrix(beam);
+        cholesky_lower(sigma, beam);  // throws where the matrix is not positive semi-definite
+        text += "      rms x, px, y, py, t, pt:";
+        for (int i = 0; i < 6; ++i) text += fmt::format(" {:.4g}", std::sqrt(sigma[i][i]));
+        text += "\n";
+    }
+    text += describe(lattice);
+    text += fmt::format("turns: {}; output: {} (statistics {}, phase space at {})\n", deck.lattice.turns,
+                        options.output.empty() ? deck.output.file : options.output,
+                        [&] {
+                            switch (deck.output.stats) {
+                                case StatsWhere::every_element: return "after every element";
+                                case StatsWhere::every_slice: return "after every slice";
+                                case StatsWhere::end: return "at the end";
+                                case StatsWhere::turn: return "after every turn";
+                            }
+                            return "";
+                        }(),
+                        deck.output.phase_space.empty() ? std::string("nowhere")
+                                                        : fmt::format("{}", fmt::join(deck.output.phase_space, ", ")));
+    if (deck.space_charge.enabled)
+        text += "space charge: enabled in the deck, but not available in this version (run will refuse)\n";
+    std::fputs(text.c_str(), stdout);
+    std::printf("deck OK\n");
+    return 0;
+}
+
+}  // namespace gt

@@ -1,0 +1,326 @@
+// `gtrack run` for a beamline deck: set up, track between output points, write, summarize.
+#include "run/BeamRun.hh"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "BuildInfo.hh"
+#include "app/VersionInfo.hh"
+#include "beam/BeamSetup.hh"
+#include "beam/BeamStatistics.hh"
+#include "deck/DeckError.hh"
+#include "io/OpenPmdWriter.hh"
+#include "io/OutputFile.hh"
+#include "io/Provenance.hh"
+#include "io/TableWriter.hh"
+#include "kernels/core/Device.hh"
+#include "kernels/cpu/Executor.hh"
+#include "run/BeamTracker.hh"
+#include "run/Progress.hh"
+
+namespace gt {
+
+namespace {
+
+BackendChoice backend_choice(DeckConfig const& deck, RunOptions const& options)
+{
+    if (options.backend.empty()) return deck.run.backend;
+    if (options.backend == "auto") return BackendChoice::automatic;
+    if (options.backend == "cpu") return BackendChoice::cpu;
+    if (options.backend == "gpu") return BackendChoice::gpu;
+    throw std::runtime_error(fmt::format("--backend: expected auto, cpu or gpu, got '{}'", options.backend));
+}
+
+//! The reference particle after table entry `entry` of `turn` (entry -1: at the entrance).
+ReferenceParticle reference_at(Lattice const& lattice, OutputPoint const& p)
+{
+    ReferenceParticle r = p.entry < 0 ? lattice.reference_begin : lattice.reference_after[std::size_t(p.entry)];
+    double const turn_time = lattice.reference_end().t - lattice.reference_begin.t;
+    r.t += double(p.turn) * turn_time;
+    r.s = p.s;
+    return r;
+}
+
+//! The live particles, on the host, for a phase-space snapshot.
+PhaseSpaceHost live_particles(ParticleView v)
+{
+    PhaseSpaceHost out;
+    for (size_type i = 0; i < v.size; ++i) {
+        if (!v.alive(i)) continue;
+        out.x.push_back(v.x[i]);
+        out.px.push_back(v.px[i]);
+        out.y.push_back(v.y[i]);
+        out.py.push_back(v.py[i]);
+        out.t.push_back(v.t[i]);
+        out.pt.push_back(v.pt[i]);
+        out.id.push_back(v.id[i]);
+    }
+    return out;
+}
+
+//! One row per lost particle: id, where and when it was lost, its coordinates there.
+Table loss_table(ParticleView v, Lattice const& lattice)
+{
+    std::vector<std::uint64_t> id;
+    std::vector<std::int64_t> element, turn;
+    std::vector<double> s, z[6];
+    for (size_type i = 0; i < v.size; ++i) {
+        if (v.alive(i)) continue;
+        id.push_back(v.id[i]);
+        element.push_back(v.lost_element[i]);
+        turn.push_back(v.lost_turn[i]);
+        ElementInfo const& info = lattice.info[std::size_t(v.lost_element[i])];
+        s.push_back(lattice.reference_begin.s + double(v.lost_turn[i]) * lattice.length + info.s_end);
+        double const c[6] = {v.x[i], v.px[i], v.y[i], v.py[i], v.t[i], v.pt[i]};
+        for (int k = 0; k < 6; ++k) z[k].push_back(c[k]);
+    }
+    Table t;
+    t.add_column("id", "1", std::move(id));
+    t.add_column("element", "1", std::move(element));
+    t.add_column("turn", "1", std::move(turn));
+    t.add_column("s", "m", std::move(s));
+    char const* names[6] = {"x", "px", "y", "py", "t", "pt"};
+    char const* units[6] = {"m", "1", "m", "1", "m", "1"};
+    for (int k = 0; k < 6; ++k) t.add_column(names[k], units[k], std::move(z[k]));
+    return t;
+}
+
+//! /lattice: the flattened table (index, position, deck element) and the entry names, so that the
+//! element indices in /stats and /lost can be read without the deck.
+void write_lattice(OutputFile& out, Lattice const& lattice)
+{
+    std::vector<std::int64_t> index, deck_index;
+    std::vector<double> s_begin, s_end;
+    std::vector<std::string> names, types;
+    for (std::size_t i = 0; i < lattice.info.size(); ++i) {
+        ElementInfo const& info = lattice.info[i];
+        index.push_back(std::int64_t(i));
+        deck_index.push_back(info.deck_index);
+        s_begin.push_back(info.s_begin);
+        s_end.push_back(info.s_end);
+        names.push_back(info.name);
+        types.push_back(kind_name(lattice.elements[i].kind));
+    }
+    Table t;
+    t.add_column("index", "1", std::move(index));
+    t.add_column("s_begin", "m", std::move(s_begin));
+    t.add_column("s_end", "m", std::move(s_end));
+    t.add_column("deck_index", "1", std::move(deck_index));
+    write_table(out, "lattice", t);
+    out.set_attribute("lattice", "names", std::span<std::string const>(names));
+    out.set_attribute("lattice", "kinds", std::span<std::string const>(types));
+    out.set_attribute("lattice", "length", lattice.length);
+}
+
+std::string format_si(double v, char const* unit)
+{
+    return fmt::format("{:.4g} {}", v, unit);
+}
+
+}  // namespace
+
+std::unique_ptr<BeamKernels> select_beam_backend(DeckConfig const& deck, RunOptions const& options)
+{
+    switch (backend_choice(deck, options)) {
+        case BackendChoice::cpu:
+            return make_cpu_beam_kernels();
+        case BackendChoice::gpu:
+            if (!device::compiled_in())
+                throw std::runtime_error("--backend gpu: this gtrack was built without CUDA (GTRACK_CUDA=OFF)");
+            if (device::count() == 0)
+                throw std::runtime_error("--backend gpu: no GPU found on this machine (use --backend cpu or auto)");
+            return make_cuda_beam_kernels();
+        case BackendChoice::automatic:
+            break;
+    }
+    if (device::count() > 0) return make_cuda_beam_kernels();
+    if (!options.quiet)
+        std::fprintf(stderr, "gtrack: no GPU found (%s): running on the CPU\n",
+                     device::compiled_in() ? "none visible" : "built without CUDA");
+    return make_cpu_beam_kernels();
+}
+
+ReferenceParticle initial_reference(DeckConfig const& deck)
+{
+    BeamConfig const& beam = deck.beam;
+    ReferenceParticle ref =
+        ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e, beam.kinetic_energy_mev);
+    if (beam.distribution != "file") return ref;
+    PhaseSpaceFile const file = read_phase_space(beam.file);
+    auto const differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::abs(b); };
+    if (differs(file.ref.mass_mev, ref.mass_mev) || differs(file.ref.charge_e, ref.charge_e))
+        throw DeckError(beam.where, "beam.particle",
+                        fmt::format("the particles in '{}' have rest energy {:.9g} MeV and charge {:g} e, the "
+                                    "deck's species {:.9g} MeV and {:g} e",
+                                    beam.file, file.ref.mass_mev, file.ref.charge_e, ref.mass_mev, ref.charge_e));
+    if (differs(file.ref.kinetic_mev, ref.kinetic_mev))
+        throw DeckError(beam.where, "beam.kinetic_energy",
+                        fmt::format("the reference in '{}' has {:.12g} MeV kinetic energy, the deck {:.12g} MeV: "
+                                    "set the deck's energy to the file's",
+                                    beam.file, file.ref.kinetic_mev, ref.kinetic_mev));
+    return file.ref;
+}
+
+ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels)
+{
+    BeamConfig const& beam = deck.beam;
+    if (beam.distribution != "file") {
+        ParticleState state(beam.macroparticles, kernels.memory());
+        kernels.generate(state.view(), make_beam_sampler(beam, deck.run.seed), 0);
+        return state;
+    }
+    PhaseSpaceFile const file = read_phase_space(beam.file);
+    if (file.beam.size() != beam.macroparticles)
+        throw DeckError(beam.where, "beam.macroparticles",
+                        fmt::format("'{}' holds {} particles but beam.macroparticles = {}", beam.file,
+                                    file.beam.size(), beam.macroparticles));
+    ParticleState host(file.beam.size(), MemSpace::host);
+    ParticleView v = host.view();
+    for (size_type i = 0; i < v.size; ++i) {
+        v.x[i] = file.beam.x[i];
+        v.px[i] = file.beam.px[i];
+        v.y[i] = file.beam.y[i];
+        v.py[i] = file.beam.py[i];
+        v.t[i] = file.beam.t[i];
+        v.pt[i] = file.beam.pt[i];
+        v.id[i] = file.beam.id[i];
+        v.lost_element[i] = -1;
+        v.lost_turn[i] = -1;
+    }
+    return ParticleState(host, kernels.memory());
+}
+
+int run_beamline(DeckConfig const& deck, RunOptions const& options)
+{
+    auto const wall_start = std::chrono::steady_clock::now();
+    cpu::set_thread_count(options.threads);
+    if (deck.space_charge.enabled)
+        throw DeckError(deck.space_charge.where, "space_charge.enabled",
+                        "space charge is not available in this version of gtrack: set enabled = false");
+
+    ReferenceParticle const ref = initial_reference(deck);
+    Lattice const lattice = build_lattice(deck, ref);
+    std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
+    bool const on_gpu = kernels->memory() == MemSpace::device;
+
+    std::string const path = options.output.empty() ? deck.output.file : options.output;
+    OutputFile out(path);  // fails here, before tracking, when the directory is not writable
+    Provenance prov;
+    prov.start_time = iso8601_utc_now();
+
+    ParticleState state = initial_beam(deck, *kernels);
+    kernels->set_elements(lattice.elements);
+    ParticleView const particles = state.view();
+    auto const macroparticles = static_cast<std::uint64_t>(state.size());
+    std::string const species = "beam";
+
+    if (!options.quiet)
+        std::printf("gtrack run %s: %llu macroparticles, %s %.6g MeV, %zu entries x %lld turn%s, on %s\n",
+                    deck.path.c_str(), static_cast<unsigned long long>(macroparticles),
+                    deck.beam.species.name.c_str(), ref.kinetic_mev, lattice.elements.size(),
+                    static_cast<long long>(deck.lattice.turns), deck.lattice.turns == 1 ? "" : "s",
+                    kernels->description().c_str());
+
+    write_openpmd_root(out);
+    Table stats(statistics_columns());
+    BeamStatistics last;
+    std::int64_t iteration = 0;
+    Progress progress(!options.quiet);
+    BeamTracker tracker(lattice, deck.output, deck.lattice.turns, *kernels, particles);
+    double alive = double(macroparticles);
+    auto const at_point = [&](OutputPoint const& p) {
+        ReferenceParticle const r = reference_at(lattice, p);
+        if (p.stats) {
+            BeamStatistics s = derive_statistics(kernels->moments(particles), r);
+            s.element = p.entry;
+            s.turn = p.turn;
+            auto const row = statistics_row(s);
+            stats.append_row(row);
+            last = s;
+            alive = s.alive;
+        }
+        if (p.phase_space) {
+            ParticleState host(state, MemSpace::host);
+            std::string const where =
+                p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
+            write_phase_space(out, iteration++, species, live_particles(host.view()), r, where,
+                              deck.beam.bunch_charge, macroparticles);
+        }
+    };
+    at_point(tracker.point());
+    while (tracker.advance()) {
+        at_point(tracker.point());
+        OutputPoint const& p = tracker.point();
+        progress.update(tracker.fraction_done(), 1.0,
+                        fmt::format("turn {}/{}, element {}/{}, {:.0f} alive", p.turn + 1, tracker.turns(),
+                                    p.entry + 1, lattice.elements.size(), alive));
+    }
+    progress.finish();
+
+    // Loss records and the final state, on the host.
+    ParticleState final_host(state, MemSpace::host);
+    Table const lost = loss_table(final_host.view(), lattice);
+    auto const final_alive = macroparticles - lost.rows();
+
+    write_table(out, "stats", stats);
+    write_table(out, "lost", lost);
+    write_lattice(out, lattice);
+    prov.gtrack_version = build::version;
+    prov.git_hash = build::git_hash;
+    prov.build_options = build_options();
+    prov.deck_path = deck.path;
+    prov.deck_text = deck.text;
+    prov.command_line = options.command_line;
+    prov.backend = on_gpu ? "gpu" : "cpu";
+    prov.device_name = kernels->description();
+    prov.seed = deck.run.seed;
+    prov.overrides = deck.overrides;
+    prov.end_time = iso8601_utc_now();
+    write_provenance(out, prov);
+    out.commit();
+
+    double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    auto const& records = kernels->timer().records();
+    if (!options.quiet) {
+        double track_s = 0, pushes = 0;
+        if (auto it = records.find("track"); it != records.end()) {
+            track_s = it->second.seconds;
+            pushes = it->second.items;
+        }
+        std::printf("tracked in %.3f s (%.3g particle-element pushes/s); whole run %.3f s\n", track_s,
+                    track_s > 0 ? pushes / track_s : 0.0, wall);
+        std::uint64_t const n_lost = macroparticles - final_alive;
+        std::string where_lost;
+        if (n_lost > 0) {
+            std::map<std::string, std::uint64_t> by_name;
+            auto const& el = std::get<std::vector<std::int64_t>>(lost.find("element")->values);
+            for (auto e : el) ++by_name[lattice.info[std::size_t(e)].name];
+            for (auto const& [name, count] : by_name)
+                where_lost += fmt::format("{}{} at {}", where_lost.empty() ? ": " : ", ", count, name);
+        }
+        std::printf("alive %llu of %llu (%llu lost%s)\n", static_cast<unsigned long long>(final_alive),
+                    static_cast<unsigned long long>(macroparticles), static_cast<unsigned long long>(n_lost),
+                    where_lost.c_str());
+        if (last.alive > 0)
+            std::printf("last statistics (s = %.6g m): sigma_x %s, sigma_y %s, emittance_xn %s, emittance_yn %s, "
+                        "sigma_t %s, sigma_pt %.4g\n",
+                        last.s, format_si(last.sigma[0], "m").c_str(), format_si(last.sigma[2], "m").c_str(),
+                        format_si(last.normalized_emittance[0], "m rad").c_str(),
+                        format_si(last.normalized_emittance[1], "m rad").c_str(),
+                        format_si(last.sigma[4], "m").c_str(), last.sigma[5]);
+        std::printf("wrote %s (%zu statistics rows, %lld phase-space snapshots, %zu lost particles)\n",
+                    path.c_str(), stats.rows(), static_cast<long long>(iteration), lost.rows());
+    }
+    if (options.timing) {
+        std::printf("# kernel calls seconds bytes items\n");
+        for (auto const& [name, r] : records)
+            std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), r.calls, r.seconds, r.bytes, r.items);
+    }
+    return 0;
+}
+
+}  // namespace gt

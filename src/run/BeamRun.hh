@@ -1,0 +1,38 @@
+// `gtrack run` for a beamline deck: the beam, the lattice, the backend, the output file, the summary.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "beam/Lattice.hh"
+#include "deck/Config.hh"
+#include "kernels/beam/BeamKernels.hh"
+#include "kernels/core/ParticleState.hh"
+
+namespace gt {
+
+struct RunOptions {
+    std::string backend;  //!< "", "auto", "cpu" or "gpu" ("": as the deck says)
+    std::string output;   //!< "": as the deck says
+    int threads = 0;      //!< CPU threads (0: OpenMP's default)
+    bool quiet = false;   //!< no progress line, no notes, only errors
+    bool timing = false;  //!< print the per-kernel timing table (machine-readable)
+    std::string command_line;
+};
+
+//! The backend the options and deck ask for: "auto" picks the GPU when one is present and otherwise
+//! the CPU (saying so unless quiet); "gpu" without a GPU throws.
+std::unique_ptr<BeamKernels> select_beam_backend(DeckConfig const& deck, RunOptions const& options);
+
+//! The reference particle at the entrance: from the deck, or from the particle file (which must agree
+//! with the deck's species and energy).
+ReferenceParticle initial_reference(DeckConfig const& deck);
+
+//! The initial beam in `kernels`' memory: sampled there, or read from the deck's openPMD file.
+ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels);
+
+//! Runs a beamline deck and writes its output file; returns the exit status.
+int run_beamline(DeckConfig const& deck, RunOptions const& options);
+
+}  // namespace gt

@@ -1,0 +1,79 @@
+// The segment schedule: segments end only where statistics or phase space are due.
+#include "run/BeamTracker.hh"
+
+#include <algorithm>
+
+namespace gt {
+
+BeamTracker::BeamTracker(Lattice const& lattice, OutputConfig const& output, std::int64_t turns,
+                         BeamKernels& kernels, ParticleView particles)
+    : lattice_(lattice), kernels_(kernels), particles_(particles), turns_(turns), stats_(output.stats)
+{
+    auto const& ps = output.phase_space;
+    phase_space_at_end_ = std::find(ps.begin(), ps.end(), "end") != ps.end();
+    auto const n = static_cast<std::int64_t>(lattice.elements.size());
+    for (std::int64_t i = 0; i < n; ++i) {
+        ElementInfo const& info = lattice.info[static_cast<std::size_t>(i)];
+        bool const last_slice = info.slice + 1 == info.slices;
+        bool const stats = stats_ == StatsWhere::every_slice || (stats_ == StatsWhere::every_element && last_slice);
+        bool const snapshot = last_slice && std::find(ps.begin(), ps.end(), info.name) != ps.end();
+        if (stats || snapshot) pass_points_.push_back(PassPoint{i, stats, snapshot});
+    }
+    point_.stats = true;  // the initial beam always gets a row
+    point_.s = lattice.reference_begin.s;
+}
+
+bool BeamTracker::advance()
+{
+    if (done_) return false;
+    auto const n = static_cast<std::int64_t>(lattice_.elements.size());
+    auto const segment = [&](std::int64_t end) {
+        if (end > pos_) kernels_.track(particles_, size_type(pos_), size_type(end), std::int32_t(turn_));
+        pos_ = end;
+    };
+    point_ = OutputPoint{};
+    point_.turn = turn_;
+    bool const last_turn = turn_ + 1 == turns_;
+    if (next_ < pass_points_.size()) {
+        PassPoint const& p = pass_points_[next_++];
+        segment(p.entry + 1);
+        point_.entry = p.entry;
+        point_.stats = p.stats;
+        point_.phase_space = p.phase_space;
+    } else {
+        // The rest of the pass, then the turn's or the run's end.
+        segment(n);
+        point_.entry = n - 1;
+        point_.end = last_turn;
+        point_.stats = stats_ == StatsWhere::turn || (last_turn && stats_ == StatsWhere::end);
+        point_.phase_space = last_turn && phase_space_at_end_;
+        next_ = 0;
+        pos_ = 0;
+        ++turn_;
+        done_ = last_turn;
+    }
+    // An entry that is both a pass point and the last entry of the pass ends the turn there.
+    if (pos_ == n && !point_.end && next_ == pass_points_.size()) {
+        bool const ends_run = last_turn;
+        point_.end = ends_run;
+        point_.stats = point_.stats || stats_ == StatsWhere::turn || (ends_run && stats_ == StatsWhere::end);
+        point_.phase_space = point_.phase_space || (ends_run && phase_space_at_end_);
+        next_ = 0;
+        pos_ = 0;
+        ++turn_;
+        done_ = ends_run;
+    }
+    double const s_pass = point_.entry >= 0 ? lattice_.info[std::size_t(point_.entry)].s_end : 0.0;
+    point_.s = lattice_.reference_begin.s + double(point_.turn) * lattice_.length + s_pass;
+    return true;
+}
+
+double BeamTracker::fraction_done() const
+{
+    auto const n = double(lattice_.elements.size());
+    double const total = n * double(turns_);
+    if (done_ || total == 0) return 1.0;
+    return (double(turn_) * n + double(pos_)) / total;
+}
+
+}  // namespace gt

@@ -1,0 +1,62 @@
+// Steps a beam through the lattice from one output point to the next: the schedule of segments that
+// `run` writes outputs between and `validate` compares the backends at.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "beam/Lattice.hh"
+#include "deck/Config.hh"
+#include "kernels/beam/BeamKernels.hh"
+#include "kernels/core/ParticleState.hh"
+
+namespace gt {
+
+//! A place between two segments where the whole beam must be seen.
+struct OutputPoint {
+    std::int64_t entry = -1;  //!< table index after which it lies (-1: before the lattice)
+    std::int64_t turn = 0;
+    bool stats = false;        //!< a statistics row is due here
+    bool phase_space = false;  //!< a phase-space snapshot is due here
+    bool end = false;          //!< the end of the last turn
+    double s = 0;              //!< [m] path length of the reference particle, over all turns
+};
+
+class BeamTracker {
+  public:
+    //! `kernels` holds the element table already (set_elements); `particles` lives in its memory.
+    BeamTracker(Lattice const& lattice, OutputConfig const& output, std::int64_t turns, BeamKernels& kernels,
+                ParticleView particles);
+
+    //! Tracks to the next output point; false once the end has been reached (and reported).
+    bool advance();
+    //! The point reached by the last advance() (before the first: the initial beam, entry -1).
+    OutputPoint const& point() const { return point_; }
+    //! Fraction of the whole run tracked so far, in element entries.
+    double fraction_done() const;
+    std::int64_t turns() const { return turns_; }
+
+  private:
+    //! Entries of one pass after which something is written (same every turn), ascending.
+    struct PassPoint {
+        std::int64_t entry;
+        bool stats;
+        bool phase_space;
+    };
+
+    Lattice const& lattice_;
+    BeamKernels& kernels_;
+    ParticleView particles_;
+    std::int64_t turns_;
+    StatsWhere stats_;
+    bool phase_space_at_end_;
+    std::vector<PassPoint> pass_points_;
+    std::size_t next_ = 0;   //!< next pass point in this turn
+    std::int64_t pos_ = 0;   //!< first entry not yet tracked in this turn
+    std::int64_t turn_ = 0;
+    bool done_ = false;
+    OutputPoint point_;
+};
+
+}  // namespace gt
