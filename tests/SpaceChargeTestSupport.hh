@@ -174,6 +174,25 @@ inline double relative_rms_error(std::vector<FieldProbe> const& probes, std::vec
     return std::sqrt(num / den);
 }
 
+//! Envelope of a cold uniform sphere: R'' = K / R^2, R(0) = R0, R'(0) = 0, where
+//! K = q Q / (4 pi eps0 m c^2 beta^2 gamma^2) in every plane (transverse: dpx = q E'_x ds/(m c^2 beta^2
+//! gamma^2) with E'_x = Q x/(4 pi eps0 R^3); longitudinal: z' = -beta gamma t and dz'/ds = -pt/(beta gamma)
+//! in a linear drift give the same). Energy conservation, R'^2 = 2K (1/R0 - 1/R), integrates to
+//!   s = sqrt(R0^3 / (2K)) [sqrt(u (u - 1)) + acosh(sqrt(u))],   u = R / R0,
+//! inverted here by bisection.
+inline double envelope_ratio(double s, double R0, double K)
+{
+    double const scale = std::sqrt(R0 * R0 * R0 / (2.0 * K));
+    auto const s_of = [&](double u) { return scale * (std::sqrt(u * (u - 1.0)) + std::acosh(std::sqrt(u))); };
+    double lo = 1.0, hi = 2.0;
+    while (s_of(hi) < s) hi *= 2.0;
+    for (int it = 0; it < 200; ++it) {
+        double const mid = 0.5 * (lo + hi);
+        (s_of(mid) < s ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 //! Deterministic pseudo-random numbers in [0, 1) for probe positions (a 64-bit LCG; quality is ample here).
 struct Lcg {
     std::uint64_t state;
