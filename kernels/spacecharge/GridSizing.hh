@@ -5,6 +5,9 @@
 // the ladder 2^(k/16). The grid is centred on the bunch. Rounding up keeps the margin at least the
 // asked one and makes the spacing, hence the Green's function, constant while the bunch changes size
 // by less than 4.4 %: the transformed Green's function is then reused (SpaceChargeSolver).
+// With a previous grid, a spacing is also kept while the bunch still fits it with the asked margin
+// and it is at most k_spacing_slack times the spacing the bunch needs (a breathing beam then does
+// not recompute the Green's function every kick; the resolution lost is bounded by that factor).
 #pragma once
 
 #include <algorithm>
@@ -84,10 +87,14 @@ inline double ladder_spacing(double h)
     return q;
 }
 
+//! How much coarser than needed a previous grid's spacing may be and still be kept.
+inline constexpr double k_spacing_slack = 1.25;
+
 //! The grid of n[3] nodes covering `box` with `margin` (a fraction of the extent) on each side.
 //! A dimension of zero extent (one particle, a flat bunch) borrows the largest other extent, or
 //! 1 mm when every extent is zero, so that the grid is never degenerate.
-inline GridGeometry size_grid(BunchBox const& box, int const n[3], double margin, ParticleShape shape)
+inline GridGeometry size_grid(BunchBox const& box, int const n[3], double margin, ParticleShape shape,
+                              GridGeometry const* previous = nullptr)
 {
     double extent[3], largest = 0.0;
     for (int d = 0; d < 3; ++d) {
@@ -109,7 +116,11 @@ inline GridGeometry size_grid(BunchBox const& box, int const n[3], double margin
             throw std::runtime_error("space charge: the grid needs at least " + std::to_string(inner + 2) +
                                      " nodes per dimension for this shape");
         double const e = extent[d] > 1e-9 * largest ? extent[d] : largest;
-        *h[d] = ladder_spacing(e * (1.0 + 2.0 * margin) / double(n[d] - inner));
+        double const needed = e * (1.0 + 2.0 * margin) / double(n[d] - inner);
+        double const before = previous == nullptr ? 0.0 : d == 0 ? previous->hx : d == 1 ? previous->hy : previous->hz;
+        bool const same_nodes = previous != nullptr && previous->nx == g.nx && previous->ny == g.ny && previous->nz == g.nz;
+        bool const keep = same_nodes && before >= needed && before <= k_spacing_slack * needed;
+        *h[d] = keep ? before : ladder_spacing(needed);
         double const centre = 0.5 * (box.lo[d] + box.hi[d]);
         *origin[d] = centre - 0.5 * double(n[d] - 1) * *h[d];
     }

@@ -170,7 +170,7 @@ class SpaceChargeSolver {
             }
         }
         int const n[3] = {s.grid[0], s.grid[1], s.grid[2]};
-        grid = size_grid(box, n, s.margin, s.shape);
+        grid = size_grid(box, n, s.margin, s.shape, green_valid_ ? &green_grid_ : nullptr);
         return true;
     }
 
