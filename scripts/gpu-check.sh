@@ -72,6 +72,18 @@ if [ -x scripts/bench-beamline.sh ]; then
     fi
 fi
 
+# Space charge: time per kick by stage, each deposition variant, 1e6 and 1e7 particles, 64^3 and
+# 128^3, GPU and CPU in one run (bench/SpaceChargeBench.cc).
+if ./$build/gtrack_bench_spacecharge --particles 1e6,1e7 --grids 64,128 --kicks 3 | tee "$out/bench-spacecharge.txt"; then
+    note "space-charge benchmark" "ok (bench-spacecharge.txt)"
+    while read -r dev np grid dep sort deposit green solve field gather kick total rest; do
+        [ "$dev" = gpu ] && [ "$dep" = "determ.+sort" ] && note "sc kick gpu $np $grid" "$total ms/kick $rest"
+    done < <(grep -E '^gpu ' "$out/bench-spacecharge.txt")
+else
+    note "space-charge benchmark" FAILED
+    status=1
+fi
+
 echo
 echo "== gpu-check summary =="
 printf '%-22s %s\n' "device" "$(head -1 "$out/gpu.txt")"
