@@ -38,7 +38,9 @@ ParticleState gaussian_bunch(size_type n, BeamFrame const& frame)
         state = state * 6364136223846793005ull + 1442695040888963407ull;
         return (double(state >> 11) + 0.5) * 0x1.0p-53;
     };
-    auto normal = [&] { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(constants::two_pi * uniform()); };
+    auto normal = [&] {
+        return std::sqrt(-2.0 * std::log(uniform())) * std::cos(constants::two_pi * uniform());
+    };
     for (size_type i = 0; i < n; ++i) {
         v.x[i] = 1e-3 * normal();
         v.y[i] = 0.8e-3 * normal();
@@ -71,26 +73,36 @@ int main(int argc, char** argv)
             if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
             return std::string(argv[++i]);
         };
-        if (a == "--particles") particles = list_of(value());
-        else if (a == "--grids") grids = list_of(value());
-        else if (a == "--kicks") kicks = std::stoi(value());
-        else if (a == "--cpu-max-particles") cpu_max = std::stod(value());
-        else if (a == "--no-cpu") cpu = false;
-        else if (a == "--no-gpu") gpu = false;
+        if (a == "--particles")
+            particles = list_of(value());
+        else if (a == "--grids")
+            grids = list_of(value());
+        else if (a == "--kicks")
+            kicks = std::stoi(value());
+        else if (a == "--cpu-max-particles")
+            cpu_max = std::stod(value());
+        else if (a == "--no-cpu")
+            cpu = false;
+        else if (a == "--no-gpu")
+            gpu = false;
         else {
             std::fprintf(stderr, "unknown option %s\n", a.c_str());
             return 2;
         }
     }
     if (gpu && device::count() == 0) {
-        std::printf("# no GPU (%s): CPU only\n", device::compiled_in() ? "none visible" : "built without CUDA");
+        std::printf("# no GPU (%s): CPU only\n",
+                    device::compiled_in() ? "none visible" : "built without CUDA");
         gpu = false;
     }
-    std::printf("# space-charge kick, time per kick [ms] by stage (mean of %d kicks after one warm-up kick)\n", kicks);
-    std::printf("# CPU: %d OpenMP threads; GPU: %s\n", cpu::thread_count(), gpu ? device::name().c_str() : "none");
+    std::printf(
+        "# space-charge kick, time per kick [ms] by stage (mean of %d kicks after one warm-up kick)\n",
+        kicks);
+    std::printf("# CPU: %d OpenMP threads; GPU: %s\n", cpu::thread_count(),
+                gpu ? device::name().c_str() : "none");
     std::printf("# sorted variants sort every kick (the sort column); green is 0 once the grid is fixed\n");
-    std::printf("%-4s %9s %5s %-18s %8s %8s %8s %8s %8s %8s %8s %9s\n", "dev", "particles", "grid", "deposition",
-                "sort", "deposit", "green", "solve", "field", "gather", "kick", "total");
+    std::printf("%-4s %9s %5s %-18s %8s %8s %8s %8s %8s %8s %8s %9s\n", "dev", "particles", "grid",
+                "deposition", "sort", "deposit", "green", "solve", "field", "gather", "kick", "total");
     Variant const variants[] = {{"atomic", DepositionMethod::atomic, 0},
                                 {"aggregated+sort", DepositionMethod::aggregated, 1},
                                 {"deterministic", DepositionMethod::deterministic, 0},
@@ -99,7 +111,8 @@ int main(int argc, char** argv)
     frame.gamma = 1.0 + 100.0 / constants::proton_mass_mev;
     frame.beta = std::sqrt(1.0 - 1.0 / (frame.gamma * frame.gamma));
     frame.charge = constants::e_charge;
-    frame.mass = constants::proton_mass_mev * 1e6 * constants::e_charge / (constants::c_light * constants::c_light);
+    frame.mass =
+        constants::proton_mass_mev * 1e6 * constants::e_charge / (constants::c_light * constants::c_light);
     std::map<std::string, double> cpu_total;
     for (double np : particles) {
         auto const n = static_cast<size_type>(np);
@@ -120,7 +133,8 @@ int main(int argc, char** argv)
                     sc->kick(state.view(), s, frame, 0.0);  // warm-up: plans, Green's function, allocation
                     SpaceChargeDiagnostics sum;
                     for (int k = 0; k < kicks; ++k) {
-                        auto const d = sc->kick(state.view(), s, frame, 0.0);  // ds = 0: full work, beam unchanged
+                        auto const d =
+                            sc->kick(state.view(), s, frame, 0.0);  // ds = 0: full work, beam unchanged
                         sum.t_sort += d.t_sort;
                         sum.t_deposit += d.t_deposit;
                         sum.t_green += d.t_green;

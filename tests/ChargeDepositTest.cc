@@ -23,7 +23,8 @@ std::vector<Point3> lumpy_bunch(size_type n, std::uint64_t seed)
             out[i] = {4e-3 * (rng.next() - 0.5), 3e-3 * (rng.next() - 0.5), 8e-3 * (rng.next() - 0.5)};
         } else {
             double const r = std::sqrt(-2.0 * std::log(1.0 - rng.next())), a = constants::two_pi * rng.next();
-            double const r2 = std::sqrt(-2.0 * std::log(1.0 - rng.next())), b = constants::two_pi * rng.next();
+            double const r2 = std::sqrt(-2.0 * std::log(1.0 - rng.next())),
+                         b = constants::two_pi * rng.next();
             out[i] = {0.5e-3 * r * std::cos(a), 0.4e-3 * r * std::sin(a), 1.0e-3 * r2 * std::cos(b)};
         }
     }
@@ -44,7 +45,8 @@ TEST_CASE("deposition conserves charge: every variant and shape, grid sized to t
     auto const points = lumpy_bunch(100000, 11);
     BeamFrame const frame = proton_frame(50.0, 1e-15);
     for (auto shape : {ParticleShape::cic, ParticleShape::tsc}) {
-        for (auto method : {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
+        for (auto method :
+             {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
             CAPTURE(int(shape));
             CAPTURE(int(method));
             ParticleState state = beam_at(points, frame);
@@ -65,7 +67,8 @@ TEST_CASE("deposition conserves charge: every variant and shape, grid sized to t
 
             // A fixed grid covering only the core: the deposited charge is that of the particles
             // inside it, no more, no less.
-            s.fixed_grid = GridGeometry{16, 16, 16, -1e-3, -1e-3, -2e-3 * 1.2, 2e-3 / 15, 2e-3 / 15, 4.8e-3 / 15};
+            s.fixed_grid =
+                GridGeometry{16, 16, 16, -1e-3, -1e-3, -2e-3 * 1.2, 2e-3 / 15, 2e-3 / 15, 4.8e-3 / 15};
             auto const f = sc->probe_field(state.view(), s, frame, none);
             CHECK(f.inside > 10000.0);
             CHECK(f.outside > 1000.0);
@@ -112,7 +115,8 @@ TEST_CASE("the three deposition variants agree to round-off")
     for (auto shape : {ParticleShape::cic, ParticleShape::tsc}) {
         CAPTURE(int(shape));
         std::vector<std::vector<double>> grids;
-        for (auto method : {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
+        for (auto method :
+             {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
             ParticleState state = beam_at(points, frame);
             auto sc = make_cpu_space_charge();
             SpaceChargeSettings s;

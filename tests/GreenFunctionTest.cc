@@ -65,8 +65,10 @@ TEST_CASE("the primitive's eight-corner difference is the integral of 1/r over a
 {
     // Boxes away from the origin, of several aspect ratios: Gauss-Legendre with 24 points per
     // dimension integrates this smooth integrand to ~1e-13 relative, so agree to 1e-10.
-    double const boxes[][6] = {{0.5, 1.5, 0.5, 1.5, 0.5, 1.5},   {2.5, 3.5, 0.0, 0.5, 0.0, 0.5},
-                               {0.2, 0.3, 1.0, 4.0, 0.5, 0.55},  {10.5, 11.5, 3.5, 4.5, 20.5, 21.5},
+    double const boxes[][6] = {{0.5, 1.5, 0.5, 1.5, 0.5, 1.5},
+                               {2.5, 3.5, 0.0, 0.5, 0.0, 0.5},
+                               {0.2, 0.3, 1.0, 4.0, 0.5, 0.55},
+                               {10.5, 11.5, 3.5, 4.5, 20.5, 21.5},
                                {0.0, 0.5, 0.5, 1.5, 0.0, 0.5}};
     for (auto const& b : boxes) {
         CAPTURE(b[0]);
@@ -116,6 +118,7 @@ TEST_CASE("the doubled grid holds G of |offset| and tends to 1/r far away")
     CHECK(green[d.index(8, 6, 10)] == doctest::Approx(1.0 / r).epsilon(3e-3));
     // And it matches the box quadrature at that offset.
     double const quad = box_quadrature(x - g.hx / 2, x + g.hx / 2, y - g.hy / 2, y + g.hy / 2, z - g.hz / 2,
-                                       z + g.hz / 2, 16) / g.cell_volume();
+                                       z + g.hz / 2, 16) /
+                        g.cell_volume();
     CHECK(green[d.index(8, 6, 10)] == doctest::Approx(quad).epsilon(1e-9));
 }

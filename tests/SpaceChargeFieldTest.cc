@@ -13,7 +13,8 @@ using namespace gt::test;
 namespace {
 
 //! Rest-frame field probes spread over the ellipsoid (a, b, c) scaled by [r_lo, r_hi].
-std::vector<FieldProbe> probes_in_shell(double a, double b, double c, double r_lo, double r_hi, int n, std::uint64_t seed)
+std::vector<FieldProbe> probes_in_shell(double a, double b, double c, double r_lo, double r_hi, int n,
+                                        std::uint64_t seed)
 {
     Lcg rng{seed};
     std::vector<FieldProbe> out;
@@ -21,7 +22,8 @@ std::vector<FieldProbe> probes_in_shell(double a, double b, double c, double r_l
         double const x = 2.0 * rng.next() - 1.0, y = 2.0 * rng.next() - 1.0, z = 2.0 * rng.next() - 1.0;
         double const r = std::sqrt(x * x + y * y + z * z);
         if (r > 1.0 || r < 1e-3) continue;
-        double const scale = (r_lo + (r_hi - r_lo) * rng.next()) / r;  // direction uniform-ish, radius uniform
+        double const scale =
+            (r_lo + (r_hi - r_lo) * rng.next()) / r;  // direction uniform-ish, radius uniform
         out.push_back({a * x * scale, b * y * scale, c * z * scale, 0.0, 0.0, 0.0});
     }
     return out;
@@ -65,7 +67,9 @@ TEST_CASE("the analytic references of these tests reduce to the closed forms of 
         CHECK(std::hypot(e.x, e.y) == doctest::Approx(exact).epsilon(1e-6));
         Point3 const g = gaussian_field(Q, R, R, R, {0.0, r * 0.6, r * 0.8});
         double const a = r / R;
-        double const gexact = k / (r * r) * (std::erf(a / std::sqrt(2.0)) - std::sqrt(2.0 / constants::pi) * a * std::exp(-a * a / 2));
+        double const gexact =
+            k / (r * r) *
+            (std::erf(a / std::sqrt(2.0)) - std::sqrt(2.0 / constants::pi) * a * std::exp(-a * a / 2));
         CHECK(std::hypot(g.y, g.z) == doctest::Approx(gexact).epsilon(1e-6));
     }
 }
@@ -77,24 +81,27 @@ TEST_CASE("a single particle feels no force from itself")
     s.grid = {16, 16, 16};
     s.fixed_grid = GridGeometry{16, 16, 16, -8e-3, -8e-3, -8e-3, 1e-3, 1e-3, 1e-3};
     for (auto shape : {ParticleShape::cic, ParticleShape::tsc})
-    for (auto method : {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
-        CAPTURE(int(shape));
-        CAPTURE(int(method));
-        s.shape = shape;
-        s.deposition = method;
-        // Off-centre in every cell coordinate, where a scheme without momentum conservation would push.
-        ParticleState state = beam_at({{0.3e-3, -2.71e-3, 1.17e-3}}, frame);
-        auto sc = make_cpu_space_charge();
-        sc->kick(state.view(), s, frame, 1.0);
-        ParticleView v = state.view();
-        // Scale: the kick from a like particle one cell away, q Q/(4 pi eps0 (1 mm)^2) through
-        // transverse_kick. The self-force cancels exactly in exact arithmetic (odd kernel, same
-        // shape for deposit and gather); what remains is rounding, ~1e-13 of that scale.
-        double const scale = frame.transverse_kick(1.0) * frame.macro_charge / (4 * constants::pi * constants::eps0 * 1e-6);
-        CHECK(std::abs(v.px[0]) < 1e-12 * scale);
-        CHECK(std::abs(v.py[0]) < 1e-12 * scale);
-        CHECK(std::abs(v.pt[0]) < 1e-12 * std::abs(frame.longitudinal_kick(1.0) / frame.transverse_kick(1.0)) * scale);
-    }
+        for (auto method :
+             {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
+            CAPTURE(int(shape));
+            CAPTURE(int(method));
+            s.shape = shape;
+            s.deposition = method;
+            // Off-centre in every cell coordinate, where a scheme without momentum conservation would push.
+            ParticleState state = beam_at({{0.3e-3, -2.71e-3, 1.17e-3}}, frame);
+            auto sc = make_cpu_space_charge();
+            sc->kick(state.view(), s, frame, 1.0);
+            ParticleView v = state.view();
+            // Scale: the kick from a like particle one cell away, q Q/(4 pi eps0 (1 mm)^2) through
+            // transverse_kick. The self-force cancels exactly in exact arithmetic (odd kernel, same
+            // shape for deposit and gather); what remains is rounding, ~1e-13 of that scale.
+            double const scale = frame.transverse_kick(1.0) * frame.macro_charge /
+                                 (4 * constants::pi * constants::eps0 * 1e-6);
+            CHECK(std::abs(v.px[0]) < 1e-12 * scale);
+            CHECK(std::abs(v.py[0]) < 1e-12 * scale);
+            CHECK(std::abs(v.pt[0]) <
+                  1e-12 * std::abs(frame.longitudinal_kick(1.0) / frame.transverse_kick(1.0)) * scale);
+        }
 }
 
 TEST_CASE("two equal particles feel equal and opposite forces, close to Coulomb's")
@@ -103,29 +110,31 @@ TEST_CASE("two equal particles feel equal and opposite forces, close to Coulomb'
     SpaceChargeSettings s;
     s.fixed_grid = GridGeometry{32, 32, 32, -16e-3, -16e-3, -16e-3, 1e-3, 1e-3, 1e-3};
     for (auto shape : {ParticleShape::cic, ParticleShape::tsc})
-    for (auto method : {DepositionMethod::atomic, DepositionMethod::deterministic}) {
-        CAPTURE(int(shape));
-        CAPTURE(int(method));
-        s.shape = shape;
-        s.deposition = method;
-        Point3 const a{-3.3e-3, 1.2e-3, 0.4e-3}, b{4.1e-3, -2.2e-3, 3.9e-3};
-        ParticleState state = beam_at({a, b}, frame);
-        auto sc = make_cpu_space_charge();
-        sc->kick(state.view(), s, frame, 1.0);
-        ParticleView v = state.view();
-        // Equal and opposite: the forces are the same sums with an odd kernel, so they cancel to rounding.
-        double const scale = std::abs(v.px[0]) + std::abs(v.py[0]);
-        CHECK(std::abs(v.px[0] + v.px[1]) < 1e-12 * scale);
-        CHECK(std::abs(v.py[0] + v.py[1]) < 1e-12 * scale);
-        CHECK(std::abs(v.pt[0] + v.pt[1]) < 1e-12 * std::abs(v.pt[0]));
-        // Coulomb: at 9.3 cells' separation the grid force is within a few per cent of q Q / (4 pi eps0 r^2)
-        // (the cell-averaged Green's function and the shapes smooth at the scale of one cell).
-        double const dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z, r = std::sqrt(dx * dx + dy * dy + dz * dz);
-        double const e = frame.macro_charge / (4 * constants::pi * constants::eps0 * r * r);
-        CHECK(v.px[0] == doctest::Approx(frame.transverse_kick(1.0) * e * dx / r).epsilon(0.03));
-        CHECK(v.py[0] == doctest::Approx(frame.transverse_kick(1.0) * e * dy / r).epsilon(0.03));
-        CHECK(v.pt[0] == doctest::Approx(frame.longitudinal_kick(1.0) * e * dz / r).epsilon(0.03));
-    }
+        for (auto method : {DepositionMethod::atomic, DepositionMethod::deterministic}) {
+            CAPTURE(int(shape));
+            CAPTURE(int(method));
+            s.shape = shape;
+            s.deposition = method;
+            Point3 const a{-3.3e-3, 1.2e-3, 0.4e-3}, b{4.1e-3, -2.2e-3, 3.9e-3};
+            ParticleState state = beam_at({a, b}, frame);
+            auto sc = make_cpu_space_charge();
+            sc->kick(state.view(), s, frame, 1.0);
+            ParticleView v = state.view();
+            // Equal and opposite: the forces are the same sums with an odd kernel, so they cancel to
+            // rounding.
+            double const scale = std::abs(v.px[0]) + std::abs(v.py[0]);
+            CHECK(std::abs(v.px[0] + v.px[1]) < 1e-12 * scale);
+            CHECK(std::abs(v.py[0] + v.py[1]) < 1e-12 * scale);
+            CHECK(std::abs(v.pt[0] + v.pt[1]) < 1e-12 * std::abs(v.pt[0]));
+            // Coulomb: at 9.3 cells' separation the grid force is within a few per cent of q Q / (4 pi eps0
+            // r^2) (the cell-averaged Green's function and the shapes smooth at the scale of one cell).
+            double const dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z,
+                         r = std::sqrt(dx * dx + dy * dy + dz * dz);
+            double const e = frame.macro_charge / (4 * constants::pi * constants::eps0 * r * r);
+            CHECK(v.px[0] == doctest::Approx(frame.transverse_kick(1.0) * e * dx / r).epsilon(0.03));
+            CHECK(v.py[0] == doctest::Approx(frame.transverse_kick(1.0) * e * dy / r).epsilon(0.03));
+            CHECK(v.pt[0] == doctest::Approx(frame.longitudinal_kick(1.0) * e * dz / r).epsilon(0.03));
+        }
 }
 
 TEST_CASE("uniform sphere: the field inside and outside against Gauss's law, converging with the grid")
@@ -138,8 +147,8 @@ TEST_CASE("uniform sphere: the field inside and outside against Gauss's law, con
     double const inside32 = ellipsoid_error(R, R, R, 32, 0.05, 0.9, ParticleShape::cic);
     double const inside64 = ellipsoid_error(R, R, R, 64, 0.05, 0.9, ParticleShape::cic);
     double const outside64 = ellipsoid_error(R, R, R, 64, 1.1, 1.55, ParticleShape::cic);
-    MESSAGE("sphere relative rms error: inside 32^3 " << inside32 << ", 64^3 " << inside64 << "; outside 64^3 "
-                                                      << outside64);
+    MESSAGE("sphere relative rms error: inside 32^3 " << inside32 << ", 64^3 " << inside64
+                                                      << "; outside 64^3 " << outside64);
     CHECK(inside64 <= 0.01);
     CHECK(outside64 <= 0.01);
     CHECK(inside64 < inside32);

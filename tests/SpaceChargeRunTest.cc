@@ -119,12 +119,13 @@ TEST_CASE("the expanding sphere through a deck: rms sizes, and the per-kick tabl
     }
     char charge[64];
     std::snprintf(charge, sizeof charge, "%.17g", Q);
-    std::string const deck_text = "[beam]\nparticle = \"proton\"\nkinetic_energy = 2\nbunch_charge = " +
-                                  std::string(charge) + "\nmacroparticles = " + std::to_string(n) +
-                                  "\ndistribution = \"file\"\nfile = \"" + dir.file("sphere.h5") +
-                                  "\"\n[elements]\nD = { type = \"drift\", length = 1.0, model = \"linear\" }\n"
-                                  "[lattice]\nline = [\"D\"]\n[space_charge]\nenabled = true\ngrid = [32, 32, 32]\n"
-                                  "kicks_per_meter = 40\n[output]\nstats = \"every_slice\"\nphase_space = []\n";
+    std::string const deck_text =
+        "[beam]\nparticle = \"proton\"\nkinetic_energy = 2\nbunch_charge = " + std::string(charge) +
+        "\nmacroparticles = " + std::to_string(n) + "\ndistribution = \"file\"\nfile = \"" +
+        dir.file("sphere.h5") +
+        "\"\n[elements]\nD = { type = \"drift\", length = 1.0, model = \"linear\" }\n"
+        "[lattice]\nline = [\"D\"]\n[space_charge]\nenabled = true\ngrid = [32, 32, 32]\n"
+        "kicks_per_meter = 40\n[output]\nstats = \"every_slice\"\nphase_space = []\n";
     RunOptions opt;
     opt.backend = "cpu";
     opt.quiet = true;
@@ -137,10 +138,12 @@ TEST_CASE("the expanding sphere through a deck: rms sizes, and the per-kick tabl
     auto const& st = stats.doubles("sigma_t");
     auto const& s = stats.doubles("s");
     REQUIRE(s.back() == doctest::Approx(1.0));
-    double const R0 = std::sqrt(5.0) * (sx.front() + sy.front() + std::abs(frame.rest_z()) * st.front()) / 3.0;
+    double const R0 =
+        std::sqrt(5.0) * (sx.front() + sy.front() + std::abs(frame.rest_z()) * st.front()) / 3.0;
     double const u = envelope_ratio(1.0, R0, K);
-    MESSAGE("deck run: rms/analytic x " << sx.back() / (sx.front() * u) << ", y " << sy.back() / (sy.front() * u)
-                                        << ", t " << st.back() / (st.front() * u));
+    MESSAGE("deck run: rms/analytic x " << sx.back() / (sx.front() * u) << ", y "
+                                        << sy.back() / (sy.front() * u) << ", t "
+                                        << st.back() / (st.front() * u));
     CHECK(sx.back() == doctest::Approx(sx.front() * u).epsilon(0.01));
     CHECK(sy.back() == doctest::Approx(sy.front() * u).epsilon(0.01));
     CHECK(st.back() == doctest::Approx(st.front() * u).epsilon(0.01));
@@ -159,7 +162,8 @@ TEST_CASE("the expanding sphere through a deck: rms sizes, and the per-kick tabl
     }
     // The sphere's field energy 3 Q^2/(20 pi eps0 R) falls as it expands (to ~1 % at the start:
     // the grid's sphere is smoothed over a cell).
-    CHECK(energy.front() == doctest::Approx(3 * Q * Q / (20 * constants::pi * constants::eps0 * R0)).epsilon(0.03));
+    CHECK(energy.front() ==
+          doctest::Approx(3 * Q * Q / (20 * constants::pi * constants::eps0 * R0)).epsilon(0.03));
     CHECK(energy.back() < 0.6 * energy.front());
     CHECK(sc.doubles("ds").front() == doctest::Approx(0.025));
 }

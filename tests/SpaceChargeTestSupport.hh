@@ -53,12 +53,14 @@ inline ParticleState beam_at(std::vector<Point3> const& points, BeamFrame const&
 inline std::vector<Point3> lattice_ellipsoid(double a, double b, double c, double d)
 {
     std::vector<Point3> out;
-    int const nx = static_cast<int>(a / d) + 1, ny = static_cast<int>(b / d) + 1, nz = static_cast<int>(c / d) + 1;
+    int const nx = static_cast<int>(a / d) + 1, ny = static_cast<int>(b / d) + 1,
+              nz = static_cast<int>(c / d) + 1;
     for (int k = -nz; k < nz; ++k)
         for (int j = -ny; j < ny; ++j)
             for (int i = -nx; i < nx; ++i) {
                 double const x = (i + 0.5) * d, y = (j + 0.5) * d, z = (k + 0.5) * d;
-                if ((x / a) * (x / a) + (y / b) * (y / b) + (z / c) * (z / c) <= 1.0) out.push_back({x, y, z});
+                if ((x / a) * (x / a) + (y / b) * (y / b) + (z / c) * (z / c) <= 1.0)
+                    out.push_back({x, y, z});
             }
     return out;
 }
@@ -112,7 +114,9 @@ inline Point3 ellipsoid_field(double Q, double a, double b, double c, Point3 p)
     double lambda = 0.0;
     if (x2[0] / a2[0] + x2[1] / a2[1] + x2[2] / a2[2] > 1.0) {
         double lo = 0.0, hi = 1.0;
-        auto const g = [&](double l) { return x2[0] / (a2[0] + l) + x2[1] / (a2[1] + l) + x2[2] / (a2[2] + l) - 1.0; };
+        auto const g = [&](double l) {
+            return x2[0] / (a2[0] + l) + x2[1] / (a2[1] + l) + x2[2] / (a2[2] + l) - 1.0;
+        };
         while (g(hi) > 0.0) hi *= 2.0;
         for (int it = 0; it < 200; ++it) {
             double const mid = 0.5 * (lo + hi);
@@ -156,7 +160,8 @@ inline Point3 gaussian_field(double Q, double sx, double sy, double sz, Point3 p
             }
             return dt * 2.0 * x[i] * t * t / (1.0 + 2.0 * s2[i] * t * t) * prod;
         };
-        e[i] = Q / (4.0 * constants::pi * constants::eps0) * (2.0 / std::sqrt(constants::pi)) * simpson01(f, 4000);
+        e[i] = Q / (4.0 * constants::pi * constants::eps0) * (2.0 / std::sqrt(constants::pi)) *
+               simpson01(f, 4000);
     }
     return {e[0], e[1], e[2]};
 }
@@ -169,7 +174,8 @@ inline double relative_rms_error(std::vector<FieldProbe> const& probes, std::vec
         double const dx = probes[i].ex - reference[i].x, dy = probes[i].ey - reference[i].y,
                      dz = probes[i].ez - reference[i].z;
         num += dx * dx + dy * dy + dz * dz;
-        den += reference[i].x * reference[i].x + reference[i].y * reference[i].y + reference[i].z * reference[i].z;
+        den += reference[i].x * reference[i].x + reference[i].y * reference[i].y +
+               reference[i].z * reference[i].z;
     }
     return std::sqrt(num / den);
 }

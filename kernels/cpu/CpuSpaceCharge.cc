@@ -58,7 +58,8 @@ class FftwPlans {
         auto* c = reinterpret_cast<fftw_complex*>(spectrum);
         forward_ = fftw_plan_dft_r2c_3d(d.nz2, d.ny2, d.nx2, real, c, FFTW_ESTIMATE);
         inverse_ = fftw_plan_dft_c2r_3d(d.nz2, d.ny2, d.nx2, c, real, FFTW_ESTIMATE);
-        if (!forward_ || !inverse_) throw std::runtime_error("FFTW could not plan the space-charge transforms");
+        if (!forward_ || !inverse_)
+            throw std::runtime_error("FFTW could not plan the space-charge transforms");
         dims_ = d;
     }
     void destroy()
@@ -81,12 +82,12 @@ class FftwPlans {
 struct CpuBackend {
     static constexpr MemSpace memory = MemSpace::host;
 
-    template<class F>
+    template <class F>
     void for_each(size_type n, F const& f)
     {
         cpu::for_each(n, f);
     }
-    template<int N, class Op, class F>
+    template <int N, class Op, class F>
     std::array<double, N> reduce(size_type n, F const& f)
     {
         return cpu::reduce<N, Op>(n, f);
@@ -103,7 +104,7 @@ struct CpuBackend {
 
     //! Each thread walks a contiguous block of (sorted) particles, sums the weights of consecutive
     //! particles that share a cell, and adds the sums atomically when the cell changes.
-    template<int W, class Acc>
+    template <int W, class Acc>
     void deposit_aggregated(ParticleView p, DepositGeometry const& g, Acc* grid)
     {
         constexpr int k_nodes = W * W * W;
@@ -172,8 +173,8 @@ class CpuSpaceCharge final : public SpaceChargeKernels {
     {
         return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads, FFTW)";
     }
-    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings, BeamFrame const& frame,
-                                double ds) override
+    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
+                                BeamFrame const& frame, double ds) override
     {
         return solver_.kick(particles, settings, frame, ds);
     }

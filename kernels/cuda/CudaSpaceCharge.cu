@@ -1,6 +1,6 @@
 // The CUDA space-charge backend: CUB radix sort, warp-aggregated deposition, cuFFT, CUDA-event timing.
-#include <cub/device/device_radix_sort.cuh>
 #include <cufft.h>
+#include <cub/device/device_radix_sort.cuh>
 
 #include <memory>
 #include <stdexcept>
@@ -10,12 +10,12 @@
 #include "kernels/cuda/Executor.cuh"
 #include "kernels/spacecharge/SpaceChargeSolver.hh"
 
-#define GT_CUFFT_CHECK(call)                                                                      \
-    do {                                                                                          \
-        cufftResult const gt_cufft_res_ = (call);                                                 \
-        if (gt_cufft_res_ != CUFFT_SUCCESS)                                                       \
+#define GT_CUFFT_CHECK(call)                                                                            \
+    do {                                                                                                \
+        cufftResult const gt_cufft_res_ = (call);                                                       \
+        if (gt_cufft_res_ != CUFFT_SUCCESS)                                                             \
             throw std::runtime_error(std::string("cuFFT error ") + std::to_string(int(gt_cufft_res_)) + \
-                                     " in " #call " at " __FILE__ ":" + std::to_string(__LINE__)); \
+                                     " in " #call " at " __FILE__ ":" + std::to_string(__LINE__));      \
     } while (0)
 
 namespace gt {
@@ -30,7 +30,7 @@ struct Iota {
 //! that hold particles of the same cell sum their W^3 weights by a segmented reduction over runs of
 //! equal keys (shuffles), and the first lane of each run adds the sums with one atomic per node.
 //! Correct for any order; effective when the particles are sorted by cell, so that runs are long.
-template<int W, class Acc>
+template <int W, class Acc>
 __global__ void deposit_aggregated_kernel(ParticleView p, DepositGeometry g, Acc* grid)
 {
     constexpr int k_nodes = W * W * W;
@@ -134,12 +134,12 @@ struct CudaBackend {
         (void)cudaEventDestroy(stop_);
     }
 
-    template<class F>
+    template <class F>
     void for_each(size_type n, F const& f)
     {
         cuda::for_each(n, f);
     }
-    template<int N, class Op, class F>
+    template <int N, class Op, class F>
     std::array<double, N> reduce(size_type n, F const& f)
     {
         return cuda::reduce<N, Op>(n, f);
@@ -157,15 +157,15 @@ struct CudaBackend {
         while (end_bit < 32 && (std::uint64_t(1) << end_bit) < std::uint64_t(key_bound)) ++end_bit;
         std::size_t bytes = 0;
         int const count = static_cast<int>(n);
-        GT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys_.data(), iota_.data(), perm,
-                                                      count, 0, end_bit));
+        GT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys_.data(), iota_.data(),
+                                                      perm, count, 0, end_bit));
         if (sort_temp_.size() < bytes) sort_temp_ = Buffer<unsigned char>(bytes, MemSpace::device);
         GT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), bytes, keys, sorted_keys_.data(),
                                                       iota_.data(), perm, count, 0, end_bit));
         GT_CUDA_CHECK_LAUNCH();
     }
 
-    template<int W, class Acc>
+    template <int W, class Acc>
     void deposit_aggregated(ParticleView p, DepositGeometry const& g, Acc* grid)
     {
         if (p.size == 0) return;
@@ -197,8 +197,8 @@ class CudaSpaceCharge final : public SpaceChargeKernels {
   public:
     MemSpace memory() const override { return MemSpace::device; }
     std::string description() const override { return "gpu (" + device::name() + ", cuFFT)"; }
-    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings, BeamFrame const& frame,
-                                double ds) override
+    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
+                                BeamFrame const& frame, double ds) override
     {
         return solver_.kick(particles, settings, frame, ds);
     }
@@ -218,7 +218,8 @@ class CudaSpaceCharge final : public SpaceChargeKernels {
 
 std::unique_ptr<SpaceChargeKernels> make_cuda_space_charge()
 {
-    if (device::count() == 0) throw std::runtime_error("no GPU found: the CUDA space-charge solver needs one");
+    if (device::count() == 0)
+        throw std::runtime_error("no GPU found: the CUDA space-charge solver needs one");
     return std::make_unique<CudaSpaceCharge>();
 }
 

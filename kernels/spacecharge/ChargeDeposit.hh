@@ -63,7 +63,7 @@ GT_HOST_DEVICE GT_FORCEINLINE std::uint32_t stencil_key(GridGeometry const& grid
 }
 
 //! Node m of a W^3 stencil (m = (c W + b) W + a): its grid index and weight.
-template<int W>
+template <int W>
 GT_HOST_DEVICE GT_FORCEINLINE void stencil_node(GridGeometry const& grid, ParticleStencil const& s, int m,
                                                 size_type& index, double& weight)
 {
@@ -73,7 +73,7 @@ GT_HOST_DEVICE GT_FORCEINLINE void stencil_node(GridGeometry const& grid, Partic
 }
 
 //! The W^3 fixed-point weights of a stencil; they sum to k_fixed_point_unit exactly.
-template<int W>
+template <int W>
 GT_HOST_DEVICE inline void fixed_point_weights(ParticleStencil const& s, std::int64_t* fixed)
 {
     std::int64_t total = 0;
@@ -100,7 +100,7 @@ struct CellKeys {
 };
 
 //! Plain atomic deposition of one particle: weights (double) or fixed-point weights (int64).
-template<int W, class Acc>
+template <int W, class Acc>
 struct DepositAtomic {
     ParticleView p;
     DepositGeometry g;

@@ -28,7 +28,8 @@ struct FieldFromPotential {
         int const k = static_cast<int>(n / (size_type(grid.nx) * size_type(grid.ny)));
         DoubledGrid const d = DoubledGrid::of(grid);
         // Node -1 of the physical grid is index 2n - 1 of the doubled grid.
-        int const im = i == 0 ? d.nx2 - 1 : i - 1, jm = j == 0 ? d.ny2 - 1 : j - 1, km = k == 0 ? d.nz2 - 1 : k - 1;
+        int const im = i == 0 ? d.nx2 - 1 : i - 1, jm = j == 0 ? d.ny2 - 1 : j - 1,
+                  km = k == 0 ? d.nz2 - 1 : k - 1;
         double const dx = potential[d.index(i + 1, j, k)] - potential[d.index(im, j, k)];
         double const dy = potential[d.index(i, j + 1, k)] - potential[d.index(i, jm, k)];
         double const dz = potential[d.index(i, j, k + 1)] - potential[d.index(i, j, km)];

@@ -24,20 +24,20 @@ struct PointCharge {
 
 struct FieldGather {
     DepositGeometry g;
-    double const* x;                 //!< [m]
-    double const* y;                 //!< [m]
-    double const* t;                 //!< longitudinal coordinate; z = g.rest_z * t
+    double const* x;                   //!< [m]
+    double const* y;                   //!< [m]
+    double const* t;                   //!< longitudinal coordinate; z = g.rest_z * t
     std::int32_t const* lost_element;  //!< nullptr: every point is live
-    double const* ex;                //!< node fields [V/m]
+    double const* ex;                  //!< node fields [V/m]
     double const* ey;
     double const* ez;
     PointCharge outside;
-    bool fixed_point;                //!< gather with the deterministic deposition's rounded weights
-    double* fx;                      //!< the field at each point [V/m] (0 for lost particles)
+    bool fixed_point;  //!< gather with the deterministic deposition's rounded weights
+    double* fx;        //!< the field at each point [V/m] (0 for lost particles)
     double* fy;
     double* fz;
 
-    template<int W>
+    template <int W>
     GT_HOST_DEVICE void gather(ParticleStencil const& s, size_type i) const
     {
         double sx = 0.0, sy = 0.0, sz = 0.0;

@@ -100,7 +100,8 @@ inline GridGeometry size_grid(BunchBox const& box, int const n[3], double margin
     for (int d = 0; d < 3; ++d) {
         extent[d] = box.hi[d] - box.lo[d];
         if (!(extent[d] >= 0.0) || !std::isfinite(extent[d]))
-            throw std::runtime_error("space charge: the bunch extent is not finite (a coordinate is NaN or inf)");
+            throw std::runtime_error(
+                "space charge: the bunch extent is not finite (a coordinate is NaN or inf)");
         largest = std::max(largest, extent[d]);
     }
     if (largest == 0.0) largest = 1e-3;
@@ -117,8 +118,12 @@ inline GridGeometry size_grid(BunchBox const& box, int const n[3], double margin
                                      " nodes per dimension for this shape");
         double const e = extent[d] > 1e-9 * largest ? extent[d] : largest;
         double const needed = e * (1.0 + 2.0 * margin) / double(n[d] - inner);
-        double const before = previous == nullptr ? 0.0 : d == 0 ? previous->hx : d == 1 ? previous->hy : previous->hz;
-        bool const same_nodes = previous != nullptr && previous->nx == g.nx && previous->ny == g.ny && previous->nz == g.nz;
+        double const before = previous == nullptr ? 0.0
+                              : d == 0            ? previous->hx
+                              : d == 1            ? previous->hy
+                                                  : previous->hz;
+        bool const same_nodes =
+            previous != nullptr && previous->nx == g.nx && previous->ny == g.ny && previous->nz == g.nz;
         bool const keep = same_nodes && before >= needed && before <= k_spacing_slack * needed;
         *h[d] = keep ? before : ladder_spacing(needed);
         double const centre = 0.5 * (box.lo[d] + box.hi[d]);

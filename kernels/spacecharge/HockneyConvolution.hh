@@ -15,7 +15,7 @@
 namespace gt {
 
 //! Node charges [C] from the accumulated weights (double or fixed point), times the macro charge.
-template<class Acc>
+template <class Acc>
 struct NodeCharge {
     Acc const* weights;
     double scale;  //!< macro charge [C], divided by k_fixed_point_unit for fixed point

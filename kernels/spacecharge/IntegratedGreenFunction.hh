@@ -40,7 +40,10 @@ GT_HOST_DEVICE inline double igf_primitive(double x, double y, double z)
 }
 
 //! Corner c of the primitive lattice along one dimension: 0, h/2, 3h/2, ..., (n + 1/2) h.
-GT_HOST_DEVICE GT_FORCEINLINE double igf_corner(int c, double h) { return c == 0 ? 0.0 : (double(c) - 0.5) * h; }
+GT_HOST_DEVICE GT_FORCEINLINE double igf_corner(int c, double h)
+{
+    return c == 0 ? 0.0 : (double(c) - 0.5) * h;
+}
 
 //! F at every corner of the lattice of (nx + 2) x (ny + 2) x (nz + 2) corners (x fastest).
 struct IgfCorners {
@@ -69,10 +72,13 @@ struct IgfDoubledGrid {
         int const j = offset(static_cast<int>((n / size_type(nx2)) % size_type(ny2)), grid.ny);
         int const k = offset(static_cast<int>(n / (size_type(nx2) * size_type(ny2))), grid.nz);
         size_type const cx = size_type(grid.nx + 2), cy = size_type(grid.ny + 2);
-        auto const at = [&](int a, int b, int c) { return corners[(size_type(c) * cy + size_type(b)) * cx + size_type(a)]; };
+        auto const at = [&](int a, int b, int c) {
+            return corners[(size_type(c) * cy + size_type(b)) * cx + size_type(a)];
+        };
         // Eight-corner difference over [i, i+1] x [j, j+1] x [k, k+1] of the corner lattice.
-        double const sum = ((at(i + 1, j + 1, k + 1) - at(i, j + 1, k + 1)) - (at(i + 1, j, k + 1) - at(i, j, k + 1))) -
-                           ((at(i + 1, j + 1, k) - at(i, j + 1, k)) - (at(i + 1, j, k) - at(i, j, k)));
+        double const sum =
+            ((at(i + 1, j + 1, k + 1) - at(i, j + 1, k + 1)) - (at(i + 1, j, k + 1) - at(i, j, k + 1))) -
+            ((at(i + 1, j + 1, k) - at(i, j + 1, k)) - (at(i + 1, j, k) - at(i, j, k)));
         double const factor = (i == 0 ? 2.0 : 1.0) * (j == 0 ? 2.0 : 1.0) * (k == 0 ? 2.0 : 1.0);
         green[n] = factor * sum / grid.cell_volume();
     }

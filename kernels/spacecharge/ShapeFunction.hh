@@ -20,8 +20,8 @@ enum class ParticleShape : std::int32_t { cic, tsc };
 
 //! The nodes and weights of one particle along one dimension.
 struct Stencil1D {
-    int first;     //!< first node
-    double w[3];   //!< weights of nodes first, first + 1 (, first + 2)
+    int first;    //!< first node
+    double w[3];  //!< weights of nodes first, first + 1 (, first + 2)
 };
 
 //! Number of nodes a shape touches per dimension.
@@ -34,8 +34,8 @@ GT_HOST_DEVICE inline bool stencil_1d(ParticleShape shape, double u, int n, Sten
 {
     if (shape == ParticleShape::cic) {
         if (!(u >= 0.0 && u <= double(n - 1))) return false;  // also false for NaN
-        int i = static_cast<int>(u);                           // floor for u >= 0
-        if (i > n - 2) i = n - 2;                              // u = n - 1 exactly
+        int i = static_cast<int>(u);                          // floor for u >= 0
+        if (i > n - 2) i = n - 2;                             // u = n - 1 exactly
         double const f = u - double(i);
         s.first = i;
         s.w[0] = 1.0 - f;

@@ -25,8 +25,9 @@ struct SpaceChargeSettings {
     double margin = 0.05;                    //!< empty space on each side, fraction of the bunch extent
     ParticleShape shape = ParticleShape::cic;
     DepositionMethod deposition = DepositionMethod::deterministic;
-    int sort_every = 4;          //!< sort particles by cell every N kicks (0: never)
-    double truncate_sigma = 0;   //!< > 0: the grid spans mean +- this many rms (particles beyond feel a point charge)
+    int sort_every = 4;  //!< sort particles by cell every N kicks (0: never)
+    double truncate_sigma =
+        0;  //!< > 0: the grid spans mean +- this many rms (particles beyond feel a point charge)
     std::optional<GridGeometry> fixed_grid;  //!< use this grid instead of sizing one (tests, studies)
 };
 
@@ -47,8 +48,8 @@ struct SpaceChargeDiagnostics {
 
 //! A rest-frame point and the field there (probe_field).
 struct FieldProbe {
-    double x, y, z;      //!< [m]
-    double ex, ey, ez;   //!< [V/m]
+    double x, y, z;     //!< [m]
+    double ex, ey, ez;  //!< [V/m]
 };
 
 class SpaceChargeKernels {

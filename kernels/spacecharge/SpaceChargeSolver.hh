@@ -39,21 +39,21 @@
 namespace gt {
 
 namespace sc_detail {
-template<class T>
+template <class T>
 struct FillValue {
     T* target;
     T value;
     GT_HOST_DEVICE void operator()(size_type i) const { target[i] = value; }
 };
 //! dst[i] = src[perm[i]]
-template<class T>
+template <class T>
 struct Permute {
     T const* src;
     std::uint32_t const* perm;
     T* dst;
     GT_HOST_DEVICE void operator()(size_type i) const { dst[i] = src[perm[i]]; }
 };
-template<class T>
+template <class T>
 struct CopyValues {
     T const* src;
     T* dst;
@@ -61,7 +61,7 @@ struct CopyValues {
 };
 }  // namespace sc_detail
 
-template<class Backend>
+template <class Backend>
 class SpaceChargeSolver {
   public:
     static constexpr MemSpace memory = Backend::memory;
@@ -69,7 +69,8 @@ class SpaceChargeSolver {
     Backend& backend() { return backend_; }
     KernelTimer const& timer() const { return timer_; }
 
-    SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& settings, BeamFrame const& frame, double ds)
+    SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& settings, BeamFrame const& frame,
+                                double ds)
     {
         SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, true);
         if (diag.inside + diag.outside == 0.0) return diag;
@@ -79,8 +80,9 @@ class SpaceChargeSolver {
         ensure(fz_, n);
         bool const fixed_point = settings.deposition == DepositionMethod::deterministic;
         backend_.timer_start();
-        backend_.for_each(n, FieldGather{geometry_, p.x, p.y, p.t, p.lost_element, ex_.data(), ey_.data(),
-                                         ez_.data(), point_, fixed_point, fx_.data(), fy_.data(), fz_.data()});
+        backend_.for_each(
+            n, FieldGather{geometry_, p.x, p.y, p.t, p.lost_element, ex_.data(), ey_.data(), ez_.data(),
+                           point_, fixed_point, fx_.data(), fy_.data(), fz_.data()});
         diag.t_gather = backend_.timer_stop();
         int const w = shape_width(settings.shape);
         // Reads 3 coordinates + the loss flag and W^3 nodes x 3 fields per particle; writes 3 fields.
@@ -95,8 +97,8 @@ class SpaceChargeSolver {
         return diag;
     }
 
-    SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& settings, BeamFrame const& frame,
-                                       std::vector<FieldProbe>& probes)
+    SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& settings,
+                                       BeamFrame const& frame, std::vector<FieldProbe>& probes)
     {
         SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, false);
         size_type const m = probes.size();
@@ -112,11 +114,10 @@ class SpaceChargeSolver {
         DepositGeometry g = geometry_;
         g.rest_z = 1.0;  // probe positions are rest-frame z already
         if (diag.inside + diag.outside > 0.0) {
-            backend_.for_each(m, FieldGather{g, pos.data(), pos.data() + m, pos.data() + 2 * m, nullptr, ex_.data(),
-                                             ey_.data(), ez_.data(), point_,
-                                             settings.deposition == DepositionMethod::deterministic, field.data(),
-                                             field.data() + m,
-                                             field.data() + 2 * m});
+            backend_.for_each(m, FieldGather{g, pos.data(), pos.data() + m, pos.data() + 2 * m, nullptr,
+                                             ex_.data(), ey_.data(), ez_.data(), point_,
+                                             settings.deposition == DepositionMethod::deterministic,
+                                             field.data(), field.data() + m, field.data() + 2 * m});
         }
         host.copy_from(field);
         for (size_type i = 0; i < m; ++i) {
@@ -139,7 +140,7 @@ class SpaceChargeSolver {
     }
 
   private:
-    template<class T>
+    template <class T>
     static void ensure(Buffer<T>& b, size_type n)
     {
         if (b.size() < n) b = Buffer<T>(n, memory);
@@ -193,18 +194,19 @@ class SpaceChargeSolver {
         permute(p.lost_turn, scratch_i32_.data(), n);
         diag.t_sort = backend_.timer_stop();
         diag.sorted = true;
-        // Keys: 28 B read + 4 written; the sort ~4 passes over key + value; 9 arrays permuted (read twice, written twice).
+        // Keys: 28 B read + 4 written; the sort ~4 passes over key + value; 9 arrays permuted (read twice,
+        // written twice).
         timer_.add("sc.sort", diag.t_sort, double(n) * (32.0 + 4.0 * 16.0 + 2.0 * 2.0 * 64.0), double(n));
     }
 
-    template<class T>
+    template <class T>
     void permute(T* array, T* scratch, size_type n)
     {
         backend_.for_each(n, sc_detail::Permute<T>{array, perm_.data(), scratch});
         backend_.for_each(n, sc_detail::CopyValues<T>{scratch, array});
     }
 
-    template<int W>
+    template <int W>
     void deposit(ParticleView p, SpaceChargeSettings const& s, bool sorted_now)
     {
         size_type const nodes = geometry_.grid.nodes();
@@ -253,26 +255,30 @@ class SpaceChargeSolver {
         else
             deposit<3>(p, s, sort_now);
         if (s.deposition == DepositionMethod::deterministic)
-            backend_.for_each(nodes, NodeCharge<std::int64_t>{fixed_.data(), frame.macro_charge / k_fixed_point_unit,
-                                                              charge_.data()});
+            backend_.for_each(nodes,
+                              NodeCharge<std::int64_t>{fixed_.data(), frame.macro_charge / k_fixed_point_unit,
+                                                       charge_.data()});
         else
             backend_.for_each(nodes, NodeCharge<double>{weights_.data(), frame.macro_charge, charge_.data()});
         diag.t_deposit = backend_.timer_stop();
-        timer_.add("sc.deposit", diag.t_deposit, double(p.size) * (28.0 + 16.0 * w * w * w) + 24.0 * double(nodes),
-                   double(p.size));
+        timer_.add("sc.deposit", diag.t_deposit,
+                   double(p.size) * (28.0 + 16.0 * w * w * w) + 24.0 * double(nodes), double(p.size));
 
         auto const in = backend_.template reduce<5, reduce::Sum>(p.size, InsideTerms{p, geometry_});
         diag.inside = in[0];
         diag.outside = in[1];
         diag.inside_charge = in[0] * frame.macro_charge;
-        diag.deposited_charge = backend_.template reduce<1, reduce::Sum>(nodes, NodeSumTerms{charge_.data()})[0];
+        diag.deposited_charge =
+            backend_.template reduce<1, reduce::Sum>(nodes, NodeSumTerms{charge_.data()})[0];
         point_ = PointCharge{};
-        if (in[0] > 0.0) point_ = PointCharge{diag.inside_charge, in[2] / in[0], in[3] / in[0], in[4] / in[0]};
+        if (in[0] > 0.0)
+            point_ = PointCharge{diag.inside_charge, in[2] / in[0], in[3] / in[0], in[4] / in[0]};
 
         // The transformed Green's function, while the spacing and node counts stay the same.
         if (!green_valid_ || !grid.same_green_function(green_grid_)) {
             backend_.timer_start();
-            size_type const corners = size_type(grid.nx + 2) * size_type(grid.ny + 2) * size_type(grid.nz + 2);
+            size_type const corners =
+                size_type(grid.nx + 2) * size_type(grid.ny + 2) * size_type(grid.nz + 2);
             ensure(corners_, corners);
             ensure(green_, dg.complex_size());
             backend_.for_each(corners, IgfCorners{grid, corners_.data()});
@@ -282,8 +288,10 @@ class SpaceChargeSolver {
             diag.green_recomputed = true;
             green_grid_ = grid;
             green_valid_ = true;
-            timer_.add("sc.green", diag.t_green, 8.0 * double(corners) + 16.0 * double(dg.real_size()) +
-                                                     32.0 * double(dg.complex_size()), double(dg.real_size()));
+            timer_.add(
+                "sc.green", diag.t_green,
+                8.0 * double(corners) + 16.0 * double(dg.real_size()) + 32.0 * double(dg.complex_size()),
+                double(dg.real_size()));
         }
 
         // phi = G * Q on the doubled grid.
@@ -295,18 +303,20 @@ class SpaceChargeSolver {
         diag.t_solve = backend_.timer_stop();
         // Pad (read 1, write 8 per node), two FFTs (each ~ read + write of both arrays), the product.
         timer_.add("sc.solve", diag.t_solve,
-                   8.0 * double(nodes) + 2.0 * (8.0 * double(dg.real_size()) + 16.0 * double(dg.complex_size())) * 2.0 +
+                   8.0 * double(nodes) +
+                       2.0 * (8.0 * double(dg.real_size()) + 16.0 * double(dg.complex_size())) * 2.0 +
                        48.0 * double(dg.complex_size()),
                    double(dg.real_size()));
 
         // E = -grad phi, and the field energy.
         double const scale = potential_scale(grid);
         backend_.timer_start();
-        backend_.for_each(nodes, FieldFromPotential{grid, real_.data(), scale, ex_.data(), ey_.data(), ez_.data()});
+        backend_.for_each(nodes,
+                          FieldFromPotential{grid, real_.data(), scale, ex_.data(), ey_.data(), ez_.data()});
         diag.t_field = backend_.timer_stop();
         timer_.add("sc.field", diag.t_field, 48.0 * double(nodes), double(nodes));
-        diag.field_energy =
-            backend_.template reduce<1, reduce::Sum>(nodes, FieldEnergyTerms{grid, charge_.data(), real_.data(), 0.5 * scale})[0];
+        diag.field_energy = backend_.template reduce<1, reduce::Sum>(
+            nodes, FieldEnergyTerms{grid, charge_.data(), real_.data(), 0.5 * scale})[0];
         return diag;
     }
 

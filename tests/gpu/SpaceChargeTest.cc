@@ -22,7 +22,8 @@ std::vector<Point3> lumpy_bunch(size_type n, std::uint64_t seed)
             out[i] = {4e-3 * (rng.next() - 0.5), 3e-3 * (rng.next() - 0.5), 8e-3 * (rng.next() - 0.5)};
         } else {
             double const r = std::sqrt(-2.0 * std::log(1.0 - rng.next())), a = constants::two_pi * rng.next();
-            double const r2 = std::sqrt(-2.0 * std::log(1.0 - rng.next())), b = constants::two_pi * rng.next();
+            double const r2 = std::sqrt(-2.0 * std::log(1.0 - rng.next())),
+                         b = constants::two_pi * rng.next();
             out[i] = {0.5e-3 * r * std::cos(a), 0.4e-3 * r * std::sin(a), 1.0e-3 * r2 * std::cos(b)};
         }
     }
@@ -35,8 +36,8 @@ struct Run {
     ParticleState state{0, MemSpace::host};
 };
 
-Run run(SpaceChargeKernels& sc, std::vector<Point3> const& points, SpaceChargeSettings const& s, BeamFrame const& frame,
-        int kicks)
+Run run(SpaceChargeKernels& sc, std::vector<Point3> const& points, SpaceChargeSettings const& s,
+        BeamFrame const& frame, int kicks)
 {
     ParticleState host = beam_at(points, frame);
     ParticleState state(host, sc.memory());
@@ -91,7 +92,8 @@ TEST_CASE("the full kick per particle: GPU against CPU, every variant and shape"
     auto const points = lumpy_bunch(300000, 32);
     BeamFrame const frame = proton_frame(50.0, 1e-15);
     for (auto shape : {ParticleShape::cic, ParticleShape::tsc})
-        for (auto method : {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
+        for (auto method :
+             {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
             CAPTURE(int(shape));
             CAPTURE(int(method));
             SpaceChargeSettings s;
@@ -108,7 +110,8 @@ TEST_CASE("the full kick per particle: GPU against CPU, every variant and shape"
             size_type order_differs = 0;
             for (size_type i = 0; i < points.size(); ++i) {
                 order_differs += (cv.id[i] != gv.id[i]);
-                for (auto [a, b] : {std::pair{cv.px[i], gv.px[i]}, {cv.py[i], gv.py[i]}, {cv.pt[i], gv.pt[i]}}) {
+                for (auto [a, b] :
+                     {std::pair{cv.px[i], gv.px[i]}, {cv.py[i], gv.py[i]}, {cv.pt[i], gv.pt[i]}}) {
                     largest = std::max(largest, std::abs(a));
                     worst = std::max(worst, std::abs(a - b));
                 }
