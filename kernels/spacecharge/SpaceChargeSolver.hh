@@ -45,19 +45,46 @@ struct FillValue {
     T value;
     GT_HOST_DEVICE void operator()(size_type i) const { target[i] = value; }
 };
-//! dst[i] = src[perm[i]]
-template <class T>
-struct Permute {
-    T const* src;
+//! The particles in sorted order into scratch arrays: slot i takes particle perm[i].
+struct GatherParticles {
+    ParticleView p;
     std::uint32_t const* perm;
-    T* dst;
-    GT_HOST_DEVICE void operator()(size_type i) const { dst[i] = src[perm[i]]; }
+    double* f64;         //!< 6 n: x, px, y, py, t, pt
+    std::uint64_t* u64;  //!< n: id
+    std::int32_t* i32;   //!< 2 n: lost_element, lost_turn
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        size_type const j = perm[i], n = p.size;
+        f64[i] = p.x[j];
+        f64[n + i] = p.px[j];
+        f64[2 * n + i] = p.y[j];
+        f64[3 * n + i] = p.py[j];
+        f64[4 * n + i] = p.t[j];
+        f64[5 * n + i] = p.pt[j];
+        u64[i] = p.id[j];
+        i32[i] = p.lost_element[j];
+        i32[n + i] = p.lost_turn[j];
+    }
 };
-template <class T>
-struct CopyValues {
-    T const* src;
-    T* dst;
-    GT_HOST_DEVICE void operator()(size_type i) const { dst[i] = src[i]; }
+//! ... and back into the particle arrays.
+struct StoreParticles {
+    ParticleView p;
+    double const* f64;
+    std::uint64_t const* u64;
+    std::int32_t const* i32;
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        size_type const n = p.size;
+        p.x[i] = f64[i];
+        p.px[i] = f64[n + i];
+        p.y[i] = f64[2 * n + i];
+        p.py[i] = f64[3 * n + i];
+        p.t[i] = f64[4 * n + i];
+        p.pt[i] = f64[5 * n + i];
+        p.id[i] = u64[i];
+        p.lost_element[i] = i32[i];
+        p.lost_turn[i] = i32[n + i];
+    }
 };
 }  // namespace sc_detail
 
@@ -182,28 +209,21 @@ class SpaceChargeSolver {
             throw std::runtime_error("space charge: sorting supports fewer than 2^32 particles");
         ensure(keys_, n);
         ensure(perm_, n);
-        ensure(scratch_f64_, n);
+        ensure(scratch_f64_, 6 * n);
         ensure(scratch_u64_, n);
-        ensure(scratch_i32_, n);
+        ensure(scratch_i32_, 2 * n);
         backend_.timer_start();
         backend_.for_each(n, CellKeys{p, geometry_, keys_.data()});
         backend_.sort_by_key(keys_.data(), perm_.data(), n, geometry_.outside_key() + 1u);
-        for (double* a : {p.x, p.px, p.y, p.py, p.t, p.pt}) permute(a, scratch_f64_.data(), n);
-        permute(p.id, scratch_u64_.data(), n);
-        permute(p.lost_element, scratch_i32_.data(), n);
-        permute(p.lost_turn, scratch_i32_.data(), n);
+        backend_.for_each(n, sc_detail::GatherParticles{p, perm_.data(), scratch_f64_.data(),
+                                                        scratch_u64_.data(), scratch_i32_.data()});
+        backend_.for_each(
+            n, sc_detail::StoreParticles{p, scratch_f64_.data(), scratch_u64_.data(), scratch_i32_.data()});
         diag.t_sort = backend_.timer_stop();
         diag.sorted = true;
         // Keys: 28 B read + 4 written; the sort ~4 passes over key + value; 9 arrays permuted (read twice,
         // written twice).
         timer_.add("sc.sort", diag.t_sort, double(n) * (32.0 + 4.0 * 16.0 + 2.0 * 2.0 * 64.0), double(n));
-    }
-
-    template <class T>
-    void permute(T* array, T* scratch, size_type n)
-    {
-        backend_.for_each(n, sc_detail::Permute<T>{array, perm_.data(), scratch});
-        backend_.for_each(n, sc_detail::CopyValues<T>{scratch, array});
     }
 
     template <int W>
