@@ -507,8 +507,9 @@ TEST_CASE("[space_charge] and [output] checks")
               "space_charge.kicks_per_element");
     auto d0 = one_error(base_text() + "[space_charge]\ndeposition = \"atomc\"\n", n + 2, "space_charge.deposition");
     CHECK(contains(d0.message, "did you mean 'atomic'?"));
-    d0 = one_error(base_text() + "[space_charge]\nsolver = \"2.5d\"\n", n + 2, "space_charge.solver");
-    CHECK(contains(d0.message, "not available"));
+    d0 = one_error(base_text() + "[space_charge]\nsolver = \"2d\"\n", n + 2, "space_charge.solver");
+    CHECK(contains(d0.message, "\"2.5d\""));
+    CHECK(read_deck_text(base_text() + "[space_charge]\nsolver = \"2.5d\"\n", "d.toml").space_charge.solver == "2.5d");
     one_error(base_text() + "[space_charge]\nshape = \"ngp\"\n", n + 2, "space_charge.shape");
     one_error(base_text() + "[space_charge]\nsort_every = -1\n", n + 2, "space_charge.sort_every");
     one_error(base_text() + "[space_charge]\nmargin = -0.1\n", n + 2, "space_charge.margin");

@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/Executor.hh"
 #include "kernels/spacecharge/IntegratedGreenFunction.hh"
+#include "kernels/spacecharge/IntegratedGreenFunction2D.hh"
 
 using namespace gt;
 
@@ -121,4 +122,45 @@ TEST_CASE("the doubled grid holds G of |offset| and tends to 1/r far away")
                                        z + g.hz / 2, 16) /
                         g.cell_volume();
     CHECK(green[d.index(8, 6, 10)] == doctest::Approx(quad).epsilon(1e-9));
+}
+
+TEST_CASE("2D: the primitive's four-corner difference is the integral of ln r over a rectangle")
+{
+    // Gauss-Legendre with 32 points per dimension on rectangles away from the origin: ~1e-14.
+    // For the rectangle touching both axes at the origin (integrable log singularity at a corner),
+    // polar coordinates give the closed form independently (two triangles, r < a/cos(theta)):
+    // int_0^a int_0^a ln r = a^2 (ln a + ln(2)/2 - 3/2 + pi/4).
+    std::vector<double> t, w;
+    gauss_legendre(32, t, w);
+    double const boxes[][4] = {
+        {0.5, 1.5, 0.5, 1.5}, {2.0, 3.0, 0.1, 0.7}, {0.0, 0.5, 0.5, 1.5}, {7.5, 8.5, 3.5, 4.5}};
+    for (auto const& b : boxes) {
+        CAPTURE(b[0]);
+        CAPTURE(b[2]);
+        double quad = 0.0;
+        for (int i = 0; i < 32; ++i)
+            for (int j = 0; j < 32; ++j) {
+                double const x = 0.5 * (b[0] + b[1]) + 0.5 * (b[1] - b[0]) * t[i];
+                double const y = 0.5 * (b[2] + b[3]) + 0.5 * (b[3] - b[2]) * t[j];
+                quad += w[i] * w[j] * 0.5 * std::log(x * x + y * y);
+            }
+        quad *= (b[1] - b[0]) * (b[3] - b[2]) / 4.0;
+        auto const F = igf2_primitive;
+        double const igf = (F(b[1], b[3]) - F(b[0], b[3])) - (F(b[1], b[2]) - F(b[0], b[2]));
+        CHECK(igf == doctest::Approx(quad).epsilon(1e-11));
+    }
+    double const a = 0.3;
+    CHECK(igf2_primitive(a, a) ==
+          doctest::Approx(a * a * (std::log(a) + 0.5 * std::log(2.0) - 1.5 + constants::pi / 4))
+              .epsilon(1e-14));
+
+    // On the doubled grid: offset 0 is four times the quarter cell, negative offsets mirror.
+    GridGeometry g{6, 4, 1, 0.0, 0.0, 0.0, 0.2, 0.3, 1.0};
+    std::vector<double> corners(size_type(8 * 6)), green(size_type(12 * 8));
+    cpu::for_each(corners.size(), IgfCorners2D{g, corners.data()});
+    cpu::for_each(green.size(), IgfDoubledGrid2D{g, corners.data(), green.data()});
+    double const hx = 0.1, hy = 0.15;  // the quarter cell
+    auto const F = igf2_primitive;
+    CHECK(green[0] == doctest::Approx(4.0 * F(hx, hy) / (0.2 * 0.3)).epsilon(1e-14));
+    CHECK(green[size_type(1 * 12 + 2)] == green[size_type((8 - 1) * 12 + (12 - 2))]);
 }

@@ -56,8 +56,13 @@ class FftwPlans {
         // run after run; it does not touch the arrays. The new-array execute functions need the
         // same alignment, which every Buffer has (64 bytes).
         auto* c = reinterpret_cast<fftw_complex*>(spectrum);
-        forward_ = fftw_plan_dft_r2c_3d(d.nz2, d.ny2, d.nx2, real, c, FFTW_ESTIMATE);
-        inverse_ = fftw_plan_dft_c2r_3d(d.nz2, d.ny2, d.nx2, c, real, FFTW_ESTIMATE);
+        if (d.nz2 == 1) {  // the 2.5D solver's transverse plane
+            forward_ = fftw_plan_dft_r2c_2d(d.ny2, d.nx2, real, c, FFTW_ESTIMATE);
+            inverse_ = fftw_plan_dft_c2r_2d(d.ny2, d.nx2, c, real, FFTW_ESTIMATE);
+        } else {
+            forward_ = fftw_plan_dft_r2c_3d(d.nz2, d.ny2, d.nx2, real, c, FFTW_ESTIMATE);
+            inverse_ = fftw_plan_dft_c2r_3d(d.nz2, d.ny2, d.nx2, c, real, FFTW_ESTIMATE);
+        }
         if (!forward_ || !inverse_)
             throw std::runtime_error("FFTW could not plan the space-charge transforms");
         dims_ = d;

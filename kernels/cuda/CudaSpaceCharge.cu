@@ -100,8 +100,13 @@ class CufftPlans {
         if (ready_ && d.nx2 == dims_.nx2 && d.ny2 == dims_.ny2 && d.nz2 == dims_.nz2) return;
         destroy();
         // cufftPlan3d(nx, ny, nz): nz varies fastest, so our (z, y, x) row-major order is (nz2, ny2, nx2).
-        GT_CUFFT_CHECK(cufftPlan3d(&forward_, d.nz2, d.ny2, d.nx2, CUFFT_D2Z));
-        GT_CUFFT_CHECK(cufftPlan3d(&inverse_, d.nz2, d.ny2, d.nx2, CUFFT_Z2D));
+        if (d.nz2 == 1) {  // the 2.5D solver's transverse plane
+            GT_CUFFT_CHECK(cufftPlan2d(&forward_, d.ny2, d.nx2, CUFFT_D2Z));
+            GT_CUFFT_CHECK(cufftPlan2d(&inverse_, d.ny2, d.nx2, CUFFT_Z2D));
+        } else {
+            GT_CUFFT_CHECK(cufftPlan3d(&forward_, d.nz2, d.ny2, d.nx2, CUFFT_D2Z));
+            GT_CUFFT_CHECK(cufftPlan3d(&inverse_, d.nz2, d.ny2, d.nx2, CUFFT_Z2D));
+        }
         ready_ = true;
         dims_ = d;
     }

@@ -33,7 +33,10 @@ struct FieldGather {
     double const* ez;
     PointCharge outside;
     bool fixed_point;  //!< gather with the deterministic deposition's rounded weights
-    double* fx;        //!< the field at each point [V/m] (0 for lost particles)
+    //! 2.5D: ex, ey hold the nx x ny transverse field of a unit line charge and `line` the line
+    //! density [C/m] per z node; the field is line(z) E_1(x, y), with no z component (nullptr: 3D).
+    double const* line;
+    double* fx;  //!< the field at each point [V/m] (0 for lost particles)
     double* fy;
     double* fz;
 
@@ -57,13 +60,33 @@ struct FieldGather {
         fz[i] = sz;
     }
 
+    GT_HOST_DEVICE void gather_sliced(ParticleStencil const& s, size_type i) const
+    {
+        int const w = shape_width(g.shape);
+        double sx = 0.0, sy = 0.0, lambda = 0.0;
+        for (int b = 0; b < w; ++b)
+            for (int a = 0; a < w; ++a) {
+                size_type const index =
+                    size_type(s.sy.first + b) * size_type(g.grid.nx) + size_type(s.sx.first + a);
+                double const wt = s.sx.w[a] * s.sy.w[b];
+                sx += wt * ex[index];
+                sy += wt * ey[index];
+            }
+        for (int c = 0; c < w; ++c) lambda += s.sz.w[c] * line[s.sz.first + c];
+        fx[i] = lambda * sx;
+        fy[i] = lambda * sy;
+        fz[i] = 0.0;
+    }
+
     GT_HOST_DEVICE void operator()(size_type i) const
     {
         fx[i] = fy[i] = fz[i] = 0.0;
         if (lost_element && lost_element[i] >= 0) return;
         ParticleStencil s;
         if (particle_stencil(g, x[i], y[i], t[i], s)) {
-            if (g.shape == ParticleShape::cic)
+            if (line)
+                gather_sliced(s, i);
+            else if (g.shape == ParticleShape::cic)
                 gather<2>(s, i);
             else
                 gather<3>(s, i);

@@ -20,7 +20,12 @@
 
 namespace gt {
 
+//! 3D: the full Poisson problem in the rest frame. 2.5D (long bunches): the 2D field of the
+//! transverse distribution scaled by the local line density, transverse kicks only.
+enum class SpaceChargeModel : std::int32_t { three_d, two_and_half_d };
+
 struct SpaceChargeSettings {
+    SpaceChargeModel model = SpaceChargeModel::three_d;
     std::array<int, 3> grid = {64, 64, 64};  //!< nodes nx, ny, nz
     double margin = 0.05;                    //!< empty space on each side, fraction of the bunch extent
     ParticleShape shape = ParticleShape::cic;
@@ -38,7 +43,7 @@ struct SpaceChargeDiagnostics {
     double outside = 0;           //!< live macroparticles outside it (they felt a point charge)
     double inside_charge = 0;     //!< inside * macro charge [C]
     double deposited_charge = 0;  //!< sum of the node charges [C] (equals inside_charge to round-off)
-    double field_energy = 0;      //!< rest-frame electrostatic energy 1/2 sum Q phi [J]
+    double field_energy = 0;      //!< rest-frame electrostatic energy 1/2 sum Q phi [J] (2.5D: of the model)
     bool sorted = false;          //!< the particles were sorted by cell before depositing
     bool green_recomputed = false;
     // Stage times [s].

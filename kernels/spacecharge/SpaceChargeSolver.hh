@@ -33,6 +33,8 @@
 #include "kernels/spacecharge/GridSizing.hh"
 #include "kernels/spacecharge/HockneyConvolution.hh"
 #include "kernels/spacecharge/IntegratedGreenFunction.hh"
+#include "kernels/spacecharge/IntegratedGreenFunction2D.hh"
+#include "kernels/spacecharge/SliceProjection.hh"
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
 #include "kernels/spacecharge/SpaceChargeKick.hh"
 
@@ -107,9 +109,9 @@ class SpaceChargeSolver {
         ensure(fz_, n);
         bool const fixed_point = settings.deposition == DepositionMethod::deterministic;
         backend_.timer_start();
-        backend_.for_each(
-            n, FieldGather{geometry_, p.x, p.y, p.t, p.lost_element, ex_.data(), ey_.data(), ez_.data(),
-                           point_, fixed_point, fx_.data(), fy_.data(), fz_.data()});
+        backend_.for_each(n, FieldGather{geometry_, p.x, p.y, p.t, p.lost_element, ex_.data(), ey_.data(),
+                                         ez_.data(), point_, fixed_point, sliced_ ? line_.data() : nullptr,
+                                         fx_.data(), fy_.data(), fz_.data()});
         diag.t_gather = backend_.timer_stop();
         int const w = shape_width(settings.shape);
         // Reads 3 coordinates + the loss flag and W^3 nodes x 3 fields per particle; writes 3 fields.
@@ -144,7 +146,8 @@ class SpaceChargeSolver {
             backend_.for_each(m, FieldGather{g, pos.data(), pos.data() + m, pos.data() + 2 * m, nullptr,
                                              ex_.data(), ey_.data(), ez_.data(), point_,
                                              settings.deposition == DepositionMethod::deterministic,
-                                             field.data(), field.data() + m, field.data() + 2 * m});
+                                             sliced_ ? line_.data() : nullptr, field.data(), field.data() + m,
+                                             field.data() + 2 * m});
         }
         host.copy_from(field);
         for (size_type i = 0; i < m; ++i) {
@@ -293,9 +296,14 @@ class SpaceChargeSolver {
         point_ = PointCharge{};
         if (in[0] > 0.0)
             point_ = PointCharge{diag.inside_charge, in[2] / in[0], in[3] / in[0], in[4] / in[0]};
+        sliced_ = s.model == SpaceChargeModel::two_and_half_d;
+        if (sliced_) {
+            solve_sliced(grid, diag);
+            return diag;
+        }
 
         // The transformed Green's function, while the spacing and node counts stay the same.
-        if (!green_valid_ || !grid.same_green_function(green_grid_)) {
+        if (!green_valid_ || green_sliced_ || !grid.same_green_function(green_grid_)) {
             backend_.timer_start();
             size_type const corners =
                 size_type(grid.nx + 2) * size_type(grid.ny + 2) * size_type(grid.nz + 2);
@@ -308,6 +316,7 @@ class SpaceChargeSolver {
             diag.green_recomputed = true;
             green_grid_ = grid;
             green_valid_ = true;
+            green_sliced_ = false;
             timer_.add(
                 "sc.green", diag.t_green,
                 8.0 * double(corners) + 16.0 * double(dg.real_size()) + 32.0 * double(dg.complex_size()),
@@ -340,13 +349,65 @@ class SpaceChargeSolver {
         return diag;
     }
 
+    //! 2.5D: the 2D field of the transverse distribution (unit line charge) and the line density.
+    void solve_sliced(GridGeometry const& grid, SpaceChargeDiagnostics& diag)
+    {
+        DoubledGrid const d2{2 * grid.nx, 2 * grid.ny, 1};
+        size_type const plane = size_type(grid.nx) * size_type(grid.ny);
+        ensure(line_, size_type(grid.nz));
+        ensure(padded2_, d2.real_size());
+        bool const same = green_valid_ && green_sliced_ && grid.nx == green_grid_.nx &&
+                          grid.ny == green_grid_.ny && grid.hx == green_grid_.hx && grid.hy == green_grid_.hy;
+        if (!same) {
+            backend_.timer_start();
+            size_type const corners = size_type(grid.nx + 2) * size_type(grid.ny + 2);
+            ensure(corners_, corners);
+            ensure(green_, d2.complex_size());
+            backend_.for_each(corners, IgfCorners2D{grid, corners_.data()});
+            backend_.for_each(d2.real_size(), IgfDoubledGrid2D{grid, corners_.data(), real_.data()});
+            backend_.fft_forward(d2, real_.data(), green_.data());
+            diag.t_green = backend_.timer_stop();
+            diag.green_recomputed = true;
+            green_grid_ = grid;
+            green_valid_ = true;
+            green_sliced_ = true;
+            timer_.add(
+                "sc.green", diag.t_green,
+                8.0 * double(corners) + 16.0 * double(d2.real_size()) + 32.0 * double(d2.complex_size()),
+                double(d2.real_size()));
+        }
+        backend_.timer_start();
+        double const inv_total = diag.deposited_charge != 0.0 ? 1.0 / diag.deposited_charge : 0.0;
+        backend_.for_each(d2.real_size(), PadTransverse{grid, charge_.data(), inv_total, padded2_.data()});
+        backend_.for_each(size_type(grid.nz), LineDensity{grid, charge_.data(), line_.data()});
+        backend_.fft_forward(d2, padded2_.data(), spectrum_.data());
+        backend_.for_each(d2.complex_size(), SpectralProduct{spectrum_.data(), green_.data()});
+        backend_.fft_inverse(d2, spectrum_.data(), real_.data());
+        diag.t_solve = backend_.timer_stop();
+        timer_.add("sc.solve", diag.t_solve,
+                   16.0 * double(grid.nodes()) +
+                       2.0 * (8.0 * double(d2.real_size()) + 16.0 * double(d2.complex_size())) * 2.0 +
+                       48.0 * double(d2.complex_size()),
+                   double(d2.real_size()));
+        backend_.timer_start();
+        double const scale = -1.0 / (2.0 * constants::pi * constants::eps0 * double(d2.real_size()));
+        backend_.for_each(plane, TransverseField{grid, real_.data(), scale, ex_.data(), ey_.data()});
+        diag.t_field = backend_.timer_stop();
+        timer_.add("sc.field", diag.t_field, 32.0 * double(plane), double(plane));
+        // The 2D potential of a line charge has no zero: the model's energy is not defined.
+        diag.field_energy = std::numeric_limits<double>::quiet_NaN();
+    }
+
     Backend backend_;
     KernelTimer timer_;
     DepositGeometry geometry_{};
     PointCharge point_{};
     GridGeometry green_grid_{};
     bool green_valid_ = false;
+    bool green_sliced_ = false;  //!< the cached Green's function is the 2D one
+    bool sliced_ = false;        //!< the last field is the 2.5D one
     long kicks_ = 0;
+    Buffer<double> line_, padded2_;
     Buffer<double> weights_, charge_, ex_, ey_, ez_, real_, corners_, fx_, fy_, fz_, scratch_f64_;
     Buffer<std::int64_t> fixed_;
     Buffer<Complex> spectrum_, green_;

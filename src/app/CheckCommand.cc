@@ -52,9 +52,9 @@ int check_command(CommandOptions const& options)
         DeckConfig const sliced = with_space_charge_slices(deck);
         auto const kicks = space_charge_schedule(build_lattice(sliced, ref), sliced);
         text += fmt::format(
-            "space charge: 3D, grid {}x{}x{}, {} kicks per pass ({}), {} deposition, {} shape, sorted every {} "
+            "space charge: {}, grid {}x{}x{}, {} kicks per pass ({}), {} deposition, {} shape, sorted every {} "
             "kicks, margin {:g}{}\n",
-            sc.grid[0], sc.grid[1], sc.grid[2], kicks.size(),
+            sc.solver == "2.5d" ? "2.5D" : "3D", sc.grid[0], sc.grid[1], sc.grid[2], kicks.size(),
             sc.kicks_per_element > 0 ? fmt::format("{} per element", sc.kicks_per_element)
                                      : fmt::format("{:g} per metre", sc.kicks_per_meter),
             sc.deposition, sc.shape, sc.sort_every, sc.margin,

@@ -101,7 +101,7 @@ struct SpaceChargeConfig {
     std::array<int, 3> grid = {64, 64, 64};
     double kicks_per_meter = 10;          //!< [1/m] kicks per metre of lattice
     std::int64_t kicks_per_element = 0;   //!< > 0: this many kicks in every element with a length instead
-    std::string solver = "3d";            //!< 3d
+    std::string solver = "3d";            //!< 3d | 2.5d (long bunches: transverse field x line density)
     std::string deposition = "deterministic";  //!< deterministic | atomic | aggregated
     std::string shape = "cic";            //!< cic | tsc
     std::int64_t sort_every = 4;          //!< sort particles by cell every N kicks (0: never)

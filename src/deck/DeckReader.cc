@@ -1065,14 +1065,7 @@ class DeckParser {
                 sc.kicks_per_element = *k;
             }
         }
-        if (toml::node const* n = t.get("solver")) {
-            if (auto const* s = n->as_string(); s && s->get() == "2.5d") {
-                error(where(*n), "space_charge.solver",
-                      "the 2.5D (per-slice transverse) solver is not available in this version; use \"3d\"");
-            } else if (auto c = choice_of(*n, "space_charge.solver", {"3d"})) {
-                sc.solver = *c;
-            }
-        }
+        if (auto c = choice_at(t, path, "solver", {"3d", "2.5d"}, false)) sc.solver = *c;
         if (auto s = choice_at(t, path, "deposition", {"deterministic", "atomic", "aggregated"}, false))
             sc.deposition = *s;
         if (auto k = integer_at(t, path, "sort_every", Bound::non_negative, false)) sc.sort_every = *k;

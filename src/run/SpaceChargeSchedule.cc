@@ -68,6 +68,7 @@ std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, 
 SpaceChargeSettings space_charge_settings(SpaceChargeConfig const& sc)
 {
     SpaceChargeSettings s;
+    s.model = sc.solver == "2.5d" ? SpaceChargeModel::two_and_half_d : SpaceChargeModel::three_d;
     s.grid = sc.grid;
     s.margin = sc.margin;
     s.shape = sc.shape == "tsc" ? ParticleShape::tsc : ParticleShape::cic;
