@@ -12,6 +12,7 @@
 #include "io/OpenPmdWriter.hh"
 #include "io/OutputFile.hh"
 #include "io/TableWriter.hh"
+#include "kernels/core/Device.hh"
 #include "run/BeamRun.hh"
 #include "run/SpaceChargeSchedule.hh"
 #include "tests/SpaceChargeTestSupport.hh"
@@ -187,4 +188,11 @@ TEST_CASE("both solvers run through a lattice deck: one table row per kick")
         // 2.5D has no defined field energy (NaN in the table); 3D's is positive.
         CHECK((std::string(solver) == "2.5d" ? std::isnan(energy.back()) : energy.back() > 0.0));
     }
+}
+
+TEST_CASE("without a GPU the GPU space-charge solver is a clear error, never a silent CPU one")
+{
+    if (device::count() > 0) return;  // a machine with a GPU runs tests/gpu instead
+    CHECK_THROWS_WITH(make_cuda_space_charge(),
+                      doctest::Contains(device::compiled_in() ? "no GPU found" : "built without CUDA"));
 }
