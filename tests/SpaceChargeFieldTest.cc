@@ -216,3 +216,33 @@ TEST_CASE("particles outside a fixed grid feel the grid's charge as a point char
     CHECK(probes[0].ey == doctest::Approx(e.y).epsilon(1e-6));
     CHECK(probes[0].ez == doctest::Approx(e.z).epsilon(1e-6));
 }
+
+TEST_CASE("truncate_sigma: the grid covers the core, a far halo particle feels the core as a point charge")
+{
+    // A lattice sphere plus one particle 50 radii away: sized to the whole bunch, the grid would
+    // spend its cells on empty space; with truncate_sigma = 5 it covers the sphere (rms R/sqrt(5)),
+    // the halo particle is counted outside and kicked by Coulomb's field of the charge inside.
+    double const R = 1e-3;
+    auto points = lattice_ellipsoid(R, R, R, 0.1e-3);
+    size_type const core = points.size();
+    points.push_back({50 * R, 0.0, 0.0});
+    double const Q = 1e-12;
+    BeamFrame const frame = proton_frame(20.0, Q / double(core));
+    ParticleState state = beam_at(points, frame);
+    auto sc = make_cpu_space_charge();
+    SpaceChargeSettings s;
+    s.grid = {32, 32, 32};
+    s.truncate_sigma = 5;
+    auto const d = sc->kick(state.view(), s, frame, 1.0);
+    CHECK(d.outside == 1.0);
+    CHECK(d.inside == double(core));
+    // The rms includes the halo (sigma_x ~ 0.9 R): the grid spans about -R..4.5 R in x instead of the
+    // -R..50 R a whole-bunch grid would, so its spacing is ~9 times finer.
+    CHECK(d.grid.hx < 0.2 * (51 * R * 1.1 / 31));
+    ParticleView v = state.view();
+    size_type halo = 0;
+    while (v.id[halo] != core) ++halo;  // sorting may have moved it
+    // The inside charge is Q x (the core's share), its centroid at the origin to rounding.
+    double const e = d.inside_charge / (4 * constants::pi * constants::eps0 * (50 * R) * (50 * R));
+    CHECK(v.px[halo] == doctest::Approx(frame.transverse_kick(1.0) * e).epsilon(1e-9));
+}
