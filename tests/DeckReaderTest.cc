@@ -530,15 +530,12 @@ TEST_CASE("[space_charge] and [output] checks")
     CHECK(cfg.output.phase_space == std::vector<std::string>{"end"});
 }
 
-TEST_CASE("detector decks and [scan]: one clear 'not supported yet' diagnostic each")
+TEST_CASE("detector decks: one clear 'not supported yet' diagnostic")
 {
     auto d = one_error(
         "[run]\nkind = \"detector\"\n[geometry.world]\nshape = \"box\"\n[gun]\nparticle = \"mu-\"\n", 2,
         "run.kind");
     CHECK(contains(d.message, "detector decks are not supported by this version"));
-    d = one_error(base_text() + "[scan]\n\"elements.QF.k1\" = [2.0, 3.0]\n",
-                  static_cast<int>(k_base.size()) + 1, "scan");
-    CHECK(contains(d.message, "parameter scans are not supported by this version yet"));
 }
 
 TEST_CASE("read_deck: an unreadable file is a located error")

@@ -15,6 +15,7 @@
 #include "kernels/core/Device.hh"
 #include "run/BeamRun.hh"
 #include "run/SpaceChargeSchedule.hh"
+#include "run/Validation.hh"
 #include "tests/SpaceChargeTestSupport.hh"
 
 using namespace gt;
@@ -195,4 +196,22 @@ TEST_CASE("without a GPU the GPU space-charge solver is a clear error, never a s
     if (device::count() > 0) return;  // a machine with a GPU runs tests/gpu instead
     CHECK_THROWS_WITH(make_cuda_space_charge(),
                       doctest::Contains(device::compiled_in() ? "no GPU found" : "built without CUDA"));
+}
+
+TEST_CASE("validate with space charge: two CPU backends agree bit for bit, space-charge stages timed")
+{
+    // Both sides kick with the CPU solver: the deterministic deposition and the same FFTW plans give
+    // the same bits, so even after sorting the particles agree one by one (compared in id order).
+    std::string const text = k_lattice_deck + "grid = [16, 16, 32]\n";
+    DeckConfig const deck = read_deck_text(text, "sc.toml");
+    auto a = make_cpu_beam_kernels();
+    auto b = make_cpu_beam_kernels();
+    ValidationOptions o;
+    o.stages = StatsWhere::every_element;
+    ValidationResult const r = validate_beamline(deck, *a, *b, o);
+    CHECK(r.ok());
+    for (auto const& s : r.stages)
+        for (auto const& c : s.coordinate) CHECK(c.differing == 0);
+    CHECK(r.reference_kernels.count("sc.deposit") == 1);
+    CHECK(r.candidate_kernels.at("sc.kick").calls == 10);
 }

@@ -47,6 +47,14 @@ int check_command(CommandOptions const& options)
                         }(),
                         deck.output.phase_space.empty() ? std::string("nowhere")
                                                         : fmt::format("{}", fmt::join(deck.output.phase_space, ", ")));
+    if (!deck.scan.empty()) {
+        text +=
+            fmt::format("scan: {} points ({}; values checked, tables above for point 0):", deck.scan.size(),
+                        deck.scan.mode_name());
+        for (auto const& p : deck.scan.parameters)
+            text += fmt::format(" {} = [{}]", p.key, fmt::join(p.labels, ", "));
+        text += fmt::format("\n      list them with 'gtrack scan {} --list'\n", options.deck);
+    }
     if (deck.space_charge.enabled) {
         SpaceChargeConfig const& sc = deck.space_charge;
         DeckConfig const sliced = with_space_charge_slices(deck);

@@ -1,6 +1,7 @@
 // The sub-commands of the gtrack executable, each a function of the parsed command line.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,46 @@ struct CommandOptions {
     bool quiet = false;
     bool timing = false;  //!< print the per-kernel timing table, machine-readable
     std::string command_line;
+    // Scans (src/app/ScanCommand.cc, CollectCommand.cc).
+    std::string scan_index;           //!< run --scan-index: "" (none), a whole number, or "env"
+    bool list = false;                //!< scan --list: the points and their outputs
+    bool local = false;               //!< scan --local: run every point on this machine
+    bool count = false;               //!< scan --count: print the number of points
+    int jobs = 1;                     //!< scan --local -j: points at a time on the CPU
+    std::vector<std::string> inputs;  //!< collect: output files or glob patterns
+    std::string csv;                  //!< collect --csv FILE
 };
 
 //! gtrack run DECK: returns the exit status.
 int run_command(CommandOptions const& options);
 //! gtrack check DECK: returns the exit status.
 int check_command(CommandOptions const& options);
+//! gtrack scan DECK --list | --local [-j K]: returns the exit status (1 if a point failed).
+int scan_command(CommandOptions const& options);
+//! gtrack collect FILES... [--deck DECK] [-o SUMMARY.h5] [--csv FILE]: returns the exit status
+//! (3 when points are missing or broken; the summary is written all the same).
+int collect_command(CommandOptions const& options);
+
+//! What `gtrack validate` takes besides the deck options.
+struct ValidateOptions {
+    std::string report;                 //!< report file; "": "<run name>-validate.md"
+    std::vector<std::string> rtol;      //!< "VALUE" or "PATTERN=VALUE", in order
+    std::vector<std::string> atol;      //!< likewise
+    std::string tolerance_file;         //!< TOML [[tolerance]] rules, applied before rtol/atol
+    std::string stages = "slice";       //!< slice | element | turn | end
+    std::size_t rows = 40;              //!< most stage rows printed before condensing by element
+};
+//! gtrack validate DECK: 0 agree, 1 disagree, 77 no GPU (nothing compared), 2 deck errors.
+int validate_command(CommandOptions const& options, ValidateOptions const& validate);
+
+//! What `gtrack compare A B` takes.
+struct CompareCommandOptions {
+    std::string a, b;
+    std::vector<std::string> rtol, atol, only;
+    std::string tolerance_file;
+    bool all = false;  //!< list every dataset, not only those that differ
+};
+//! gtrack compare A B: 0 within tolerance, 1 values outside tolerance, 2 not comparable.
+int compare_command(CompareCommandOptions const& options);
 
 }  // namespace gt

@@ -1,22 +1,54 @@
-// gtrack run DECK: read and check the deck, then run it on the chosen backend.
+// gtrack run DECK: read and check the deck (one point of its [scan], if it has one), then run it on
+// the chosen backend.
 #include <cstdio>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
+#include "deck/Scan.hh"
 #include "run/BeamRun.hh"
 
 namespace gt {
 
 int run_command(CommandOptions const& options)
 {
-    DeckConfig const deck = read_deck(options.deck, options.overrides);
+    std::optional<std::uint64_t> index;
+    if (options.scan_index == "env") {
+        ArrayTask const task = scan_index_from_environment();
+        if (!options.quiet)
+            std::printf("gtrack: scan point %llu (from %s=%s)\n", static_cast<unsigned long long>(task.point),
+                        task.variable.c_str(), task.value.c_str());
+        index = task.point;
+    } else if (!options.scan_index.empty()) {
+        index = parse_scan_index(options.scan_index);
+    }
+    DeckConfig const deck = read_deck(options.deck, options.overrides, index);
+    if (!deck.scan.empty() && !deck.scan_index)
+        throw std::runtime_error(fmt::format(
+            "{} has a [scan] table of {} points: run one with --scan-index N (0 to {}; --scan-index env in a "
+            "job array), or all of them with 'gtrack scan {} --local'",
+            options.deck, deck.scan.size(), deck.scan.size() - 1, options.deck));
     RunOptions run;
     run.backend = options.backend;
     run.output = options.output;
+    if (!options.output.empty()) {
+        try {
+            run.output = expand_output_name(options.output, deck.run.name, deck.scan, deck.scan_index);
+        } catch (ScanError const& e) {
+            throw std::runtime_error(fmt::format("-o {}", e.what()));
+        }
+    }
     run.threads = options.threads;
     run.quiet = options.quiet;
     run.timing = options.timing;
     run.command_line = options.command_line;
+    if (deck.scan_index && !options.quiet)
+        std::printf("gtrack: scan point %llu of %llu: %s\n",
+                    static_cast<unsigned long long>(*deck.scan_index),
+                    static_cast<unsigned long long>(deck.scan.size()),
+                    deck.scan.describe_point(*deck.scan_index).c_str());
     return run_beamline(deck, run);
 }
 

@@ -39,9 +39,75 @@ int main(int argc, char** argv)
     run->add_option("--threads", options.threads, "CPU threads (default: all cores)")->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
+    run->add_option(
+        "--scan-index", options.scan_index,
+        "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");
 
     CLI::App* check = app.add_subcommand("check", "read and check the deck, print the tables it builds");
     add_deck_options(*check, options);
+
+    gt::ValidateOptions validate_options;
+    CLI::App* validate =
+        app.add_subcommand("validate", "track the deck on the CPU and the GPU and compare them after every stage");
+    validate->add_option("deck", options.deck, "the TOML input deck")->required();
+    validate->add_option("--set", options.overrides, "override a deck key (repeatable)")->allow_extra_args(false);
+    validate->add_option("--rtol", validate_options.rtol,
+                         "relative tolerance: VALUE (all quantities) or QUANTITY=VALUE (x, px, y, py, t, pt, "
+                         "stats/<column>, globs allowed); repeatable, later ones win; default 0 (bitwise)")
+        ->allow_extra_args(false);
+    validate->add_option("--atol", validate_options.atol, "absolute tolerance, as --rtol")->allow_extra_args(false);
+    validate->add_option("--tolerances", validate_options.tolerance_file,
+                         "TOML file of [[tolerance]] rules (match, rtol, atol), applied before --rtol/--atol");
+    validate->add_option("--stages", validate_options.stages, "where to compare: slice (default), element, turn, end")
+        ->check(CLI::IsMember({"slice", "element", "turn", "end"}));
+    validate->add_option("--report", validate_options.report,
+                         "the markdown report with every stage (default: <run name>-validate.md)");
+    validate->add_option("--rows", validate_options.rows,
+                         "most stages printed one per row; more are condensed by deck element (default 40)");
+    validate->add_option("--threads", options.threads, "CPU threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
+
+    gt::CompareCommandOptions compare_options;
+    CLI::App* compare = app.add_subcommand(
+        "compare", "compare two gtrack output files, every numeric dataset and attribute, within tolerances");
+    compare->add_option("a", compare_options.a, "the reference output file")->required();
+    compare->add_option("b", compare_options.b, "the output file to check against it")->required();
+    compare->add_option("--rtol", compare_options.rtol,
+                        "relative tolerance: VALUE (every dataset) or PATTERN=VALUE (a glob over paths such as "
+                        "stats/sigma_x, data/*/particles/beam/position/x); repeatable, later ones win; default 0")
+        ->allow_extra_args(false);
+    compare->add_option("--atol", compare_options.atol, "absolute tolerance, as --rtol")->allow_extra_args(false);
+    compare->add_option("--only", compare_options.only, "compare only paths matching this glob (repeatable)")
+        ->allow_extra_args(false);
+    compare->add_option("--tolerances", compare_options.tolerance_file,
+                        "TOML file of [[tolerance]] rules (match, rtol, atol), applied before --rtol/--atol");
+    compare->add_flag("--all", compare_options.all, "list every dataset, not only those that differ");
+
+    CLI::App* scan = app.add_subcommand("scan", "list the points of the deck's [scan], or run them all here");
+    add_deck_options(*scan, options);
+    CLI::Option* list =
+        scan->add_flag("--list", options.list, "print the points: index, values, output, state (default)");
+    scan->add_flag("--local", options.local,
+                   "run every point whose output is not complete yet, on this machine")
+        ->excludes(list);
+    scan->add_flag("--count", options.count, "print the number of points only (for job-array scripts)")
+        ->excludes(list)
+        ->excludes("--local");
+    scan->add_option("-j,--jobs", options.jobs, "points run at a time on the CPU (one at a time on a GPU)")
+        ->check(CLI::PositiveNumber);
+    scan->add_option("--backend", options.backend, "where to track: auto, cpu or gpu")
+        ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+    scan->add_option("--threads", options.threads, "CPU threads per point (default: cores / jobs)")
+        ->check(CLI::NonNegativeNumber);
+
+    CLI::App* collect =
+        app.add_subcommand("collect", "one table of scan parameters against final statistics");
+    collect->add_option("files", options.inputs, "scan output files or quoted glob patterns ('out_*.h5')");
+    collect->add_option("--deck", options.deck, "the scan deck: which points should exist, and their files");
+    collect->add_option("--set", options.overrides, "the --set overrides the scan was run with (with --deck)")
+        ->allow_extra_args(false);
+    collect->add_option("-o,--output", options.output, "summary HDF5 file (table /summary)");
+    collect->add_option("--csv", options.csv, "summary as CSV");
 
     try {
         app.parse(argc, argv);
@@ -55,6 +121,10 @@ int main(int argc, char** argv)
     try {
         if (*run) return gt::run_command(options);
         if (*check) return gt::check_command(options);
+        if (*validate) return gt::validate_command(options, validate_options);
+        if (*compare) return gt::compare_command(compare_options);
+        if (*scan) return gt::scan_command(options);
+        if (*collect) return gt::collect_command(options);
     } catch (gt::DeckError const& e) {
         for (auto const& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.format().c_str());
         std::fprintf(stderr, "gtrack: %zu problem%s in the deck; nothing was run\n", e.diagnostics().size(),

@@ -12,14 +12,10 @@
 #include <string>
 #include <vector>
 
-namespace gt {
+#include "deck/Scan.hh"
+#include "deck/SourceLocation.hh"
 
-//! Where a value came from: "deck.toml:12:5" or "--set beam.x=1".
-struct SourceLocation {
-    std::string file;
-    int line = 0;
-    int column = 0;
-};
+namespace gt {
 
 enum class BackendChoice { automatic, cpu, gpu };
 
@@ -113,9 +109,11 @@ struct SpaceChargeConfig {
 enum class StatsWhere { every_element, every_slice, end, turn };
 
 struct OutputConfig {
-    std::string file;                      //!< default "<run.name>.h5"
+    std::string file;           //!< default "<run.name>.h5" ("<run.name>_{index}.h5" in a scan); expanded
+    std::string file_template;  //!< output.file as written, before {index}, {name}... are expanded
     std::vector<std::string> phase_space;  //!< element names or "end"
     StatsWhere stats = StatsWhere::every_element;
+    SourceLocation where;  //!< output.file (else [output], else the deck): for errors about the name
 };
 
 struct DeckConfig {
@@ -128,6 +126,9 @@ struct DeckConfig {
     LatticeConfig lattice;
     SpaceChargeConfig space_charge;
     OutputConfig output;
+    ScanConfig scan;                          //!< empty without a [scan] table
+    std::optional<std::uint64_t> scan_index;  //!< the point read (its values applied); none: point 0's
+                                              //!< values were applied for checking only
 
     ElementConfig const* find_element(std::string const& name) const
     {

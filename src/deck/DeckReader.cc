@@ -23,6 +23,7 @@
 #include "beam/Species.hh"
 #include "deck/DeckError.hh"
 #include "deck/ElementSchema.hh"
+#include "deck/Scan.hh"
 #include "deck/Suggest.hh"
 #include "deck/Units.hh"
 
@@ -32,6 +33,8 @@ namespace {
 
 // Locations of values that came from the command line carry this file-name prefix.
 constexpr std::string_view k_set_prefix = "--set ";
+// Values applied from [scan] carry this prefix; DeckParser::where() maps them to their line in [scan].
+constexpr std::string_view k_scan_prefix = "\x1e[scan] ";
 
 std::string join_key(std::string_view prefix, std::string_view key)
 {
@@ -128,12 +131,28 @@ class DeckParser {
   public:
     DeckParser(std::string file) : file_(std::move(file)) {}
 
-    DeckConfig parse(std::string const& text, std::vector<std::string> const& overrides)
-    {
+    struct Read {
         DeckConfig cfg;
-        cfg.path = file_;
-        cfg.text = text;
-        cfg.overrides = overrides;
+        std::vector<Diagnostic> diagnostics;
+    };
+
+    static std::set<std::string> formatted(std::vector<Diagnostic> const& ds)
+    {
+        std::set<std::string> texts;
+        for (auto const& d : ds) texts.insert(d.format());
+        return texts;
+    }
+
+    //! One reading of the deck: TOML, then --set, then ([scan] into scan_out, or) the values of one
+    //! scan point, then every check. A TOML syntax error throws at once.
+    Read read_once(std::string const& text, std::vector<std::string> const& overrides,
+                   std::vector<std::size_t> const* point, ScanConfig* scan_out,
+                   ScanConfig const* scan = nullptr)
+    {
+        diagnostics_.clear();
+        created_.clear();
+        element_names_.clear();
+        Read r;
         toml::table root;
         try {
             root = toml::parse(text, file_);
@@ -144,18 +163,110 @@ class DeckParser {
             throw DeckError(std::move(diagnostics_));
         }
         for (auto const& o : overrides) apply_override(root, o);
-        read_root(root, cfg);
-        if (!diagnostics_.empty()) {
+        if (scan_out) {
+            std::size_t const before = diagnostics_.size();
+            if (toml::node const* n = root.get("scan")) read_scan(*n, root, *scan_out);
+            scan_errors_ = diagnostics_.size() != before;
+        }
+        if (point && scan) {
+            for (std::size_t k = 0; k < scan->parameters.size(); ++k) {
+                ScanParameter const& p = scan->parameters[k];
+                std::size_t const v = (*point)[k];
+                apply_value(root, split_key(p.key), p.toml[v], scan_origin(p.key, v));
+            }
+        }
+        read_root(root, r.cfg);
+        r.diagnostics = std::move(diagnostics_);
+        diagnostics_.clear();
+        return r;
+    }
+
+    DeckConfig parse(std::string const& text, std::vector<std::string> const& overrides,
+                     std::optional<std::uint64_t> scan_index)
+    {
+        ScanConfig scan;
+        // The deck as written (with --set): its own problems, and the [scan] table.
+        Read base = read_once(text, overrides, nullptr, &scan);
+        std::set<std::string> const base_problems = formatted(base.diagnostics);
+        std::vector<Diagnostic> problems;
+        std::set<std::string> seen;
+        auto const add = [&](Diagnostic d) {
+            if (seen.insert(d.format()).second) problems.push_back(std::move(d));
+        };
+        auto const add_new = [&](SourceLocation const& at, std::string message) {
+            Diagnostic d;
+            d.where = at;
+            d.key = "scan";
+            d.message = std::move(message);
+            add(std::move(d));
+        };
+        DeckConfig cfg;
+        if (scan.empty() || scan_errors_) {
+            for (auto& d : base.diagnostics) add(std::move(d));
+            if (scan.empty() && scan_index && !scan_errors_)
+                add_new(SourceLocation{file_, 0, 0},
+                        fmt::format("--scan-index {}: the deck has no [scan] table", *scan_index));
+            cfg = std::move(base.cfg);
+        } else {
+            // The scan's values are applied like overrides and read with every check of the file.
+            // Without an index, every value of every parameter is read once, in the context of
+            // point 0 (a zipped scan: every point). Problems that only a scan value causes, and that
+            // are not located at that value, say which point showed them.
+            std::vector<std::uint64_t> points;
+            std::uint64_t const n = scan.size();
+            if (scan_index) {
+                if (*scan_index >= n)
+                    add_new(scan.where, fmt::format("--scan-index {}: the scan has {} point{} (0 to {})",
+                                                    *scan_index, n, n == 1 ? "" : "s", n - 1));
+                else
+                    points.push_back(*scan_index);
+            } else if (scan.mode == ScanMode::zip) {
+                for (std::uint64_t p = 0; p < n; ++p) points.push_back(p);
+            } else {
+                points.push_back(0);
+                for (std::size_t k = 0; k < scan.parameters.size(); ++k) {
+                    for (std::size_t v = 1; v < scan.parameters[k].labels.size(); ++v) {
+                        std::vector<std::size_t> idx(scan.parameters.size(), 0);
+                        idx[k] = v;
+                        points.push_back(scan.point_of(idx));
+                    }
+                }
+            }
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                auto const values = scan.value_indices(points[i]);
+                Read r = read_once(text, overrides, &values, nullptr, &scan);
+                for (auto& d : r.diagnostics) {
+                    // The same problem at each value of one parameter (an unknown key): say it once.
+                    if (is_scan_location(d.where) && !seen.insert(d.key + ": " + d.message).second) continue;
+                    if (!is_scan_location(d.where) && !base_problems.count(d.format())) {
+                        if (!seen.insert(d.format()).second) continue;
+                        d.message +=
+                            fmt::format(" (at scan point {}: {})", points[i], scan.describe_point(points[i]));
+                    }
+                    add(std::move(d));
+                }
+                if (i == 0) cfg = std::move(r.cfg);
+            }
+            if (points.empty()) cfg = std::move(base.cfg);
+        }
+        cfg.path = file_;
+        cfg.text = text;
+        cfg.overrides = overrides;
+        cfg.scan = scan;
+        if (problems.empty()) {
+            cfg.scan_index = scan_index;
+            expand_output_file(cfg, problems);
+        }
+        if (!problems.empty()) {
             // Deck lines in order, then the command line's overrides.
-            std::stable_sort(diagnostics_.begin(), diagnostics_.end(),
-                             [](Diagnostic const& a, Diagnostic const& b) {
-                                 bool const ao = a.where.file.starts_with(k_set_prefix),
-                                            bo = b.where.file.starts_with(k_set_prefix);
-                                 if (ao != bo) return !ao;
-                                 if (a.where.line != b.where.line) return a.where.line < b.where.line;
-                                 return a.where.column < b.where.column;
-                             });
-            throw DeckError(std::move(diagnostics_));
+            std::stable_sort(problems.begin(), problems.end(), [](Diagnostic const& a, Diagnostic const& b) {
+                bool const ao = a.where.file.starts_with(k_set_prefix),
+                           bo = b.where.file.starts_with(k_set_prefix);
+                if (ao != bo) return !ao;
+                if (a.where.line != b.where.line) return a.where.line < b.where.line;
+                return a.where.column < b.where.column;
+            });
+            throw DeckError(std::move(problems));
         }
         return cfg;
     }
@@ -167,6 +278,10 @@ class DeckParser {
     {
         if (!src.path) return {file_, 0, 0};
         if (src.path->starts_with(k_set_prefix)) return {*src.path, 0, 0};
+        if (src.path->starts_with(k_scan_prefix)) {
+            auto const it = scan_where_.find(*src.path);
+            return it != scan_where_.end() ? it->second : SourceLocation{file_, 0, 0};
+        }
         return {file_, static_cast<int>(src.begin.line), static_cast<int>(src.begin.column)};
     }
     SourceLocation where(toml::node const& n) const
@@ -233,13 +348,7 @@ class DeckParser {
         }
         std::string_view const key = trim(std::string_view(text).substr(0, eq));
         std::string_view const value = trim(std::string_view(text).substr(eq + 1));
-        std::vector<std::string> segments;
-        for (std::size_t start = 0;;) {
-            auto const dot = key.find('.', start);
-            segments.emplace_back(trim(key.substr(start, dot == std::string_view::npos ? dot : dot - start)));
-            if (dot == std::string_view::npos) break;
-            start = dot + 1;
-        }
+        std::vector<std::string> const segments = split_key(key);
         if (std::any_of(segments.begin(), segments.end(), [](auto const& s) { return s.empty(); })) {
             error(at, std::string(key), "expected a key path such as elements.QF.k1 before '='");
             return;
@@ -248,6 +357,30 @@ class DeckParser {
             error(at, std::string(key), "no value after '='");
             return;
         }
+        apply_value(root, segments, value, origin);
+    }
+
+    static std::vector<std::string> split_key(std::string_view key)
+    {
+        std::vector<std::string> segments;
+        for (std::size_t start = 0;;) {
+            auto const dot = key.find('.', start);
+            segments.emplace_back(trim(key.substr(start, dot == std::string_view::npos ? dot : dot - start)));
+            if (dot == std::string_view::npos) break;
+            start = dot + 1;
+        }
+        return segments;
+    }
+
+    //! Sets root.<segments> to the TOML value `value` (a plain string when it is not TOML), creating
+    //! missing tables; `origin` is the source path of every node made (for where()).
+    void apply_value(toml::table& root, std::vector<std::string> const& segments, std::string_view value,
+                     std::string const& origin)
+    {
+        SourceLocation const at =
+            where(toml::source_region{{1, 1}, {1, 1}, std::make_shared<std::string const>(origin)});
+        std::string key;
+        for (auto const& s : segments) key = join_key(key, s);
         auto const region = toml::source_region{{1, 1}, {1, 1}, std::make_shared<std::string const>(origin)};
         toml::table* t = &root;
         std::string path;
@@ -260,7 +393,7 @@ class DeckParser {
                 created_[n] = origin;
             }
             if (!n->is_table()) {
-                error(at, std::string(key),
+                error(at, key,
                       fmt::format("cannot set '{}': '{}' is {}, not a table", key, path, describe_node(*n)));
                 return;
             }
@@ -269,6 +402,343 @@ class DeckParser {
         toml::table parsed = parse_override_value(value, origin);
         parsed.get("v")->visit(
             [&](auto& v) { t->insert_or_assign(toml::key(segments.back(), region), std::move(v)); });
+    }
+
+    // ---- [scan] ----------------------------------------------------------------------------------
+
+    static std::string scan_origin(std::string const& key, std::size_t value)
+    {
+        return fmt::format("{}{}#{}", k_scan_prefix, key, value);
+    }
+
+    bool is_scan_location(SourceLocation const& at) const
+    {
+        return std::any_of(scan_where_.begin(), scan_where_.end(), [&](auto const& e) {
+            return e.second.file == at.file && e.second.line == at.line && e.second.column == at.column;
+        });
+    }
+
+    //! A number as TOML text that stays a float ("2.0", not "2").
+    static std::string float_text(double v)
+    {
+        std::string t = fmt::format("{}", v);
+        if (t.find_first_of(".eEn") == std::string::npos) t += ".0";  // "inf" and "nan" contain 'n'
+        return t;
+    }
+
+    //! A value as inline TOML text, to be read again when it is applied; nullopt for dates.
+    static std::optional<std::string> toml_text(toml::node const& n)
+    {
+        if (auto const* s = n.as_string()) return fmt::format("\"{}\"", escape_basic_string(s->get()));
+        if (auto const* i = n.as_integer()) return fmt::format("{}", i->get());
+        if (auto const* f = n.as_floating_point()) return float_text(f->get());
+        if (auto const* b = n.as_boolean()) return b->get() ? "true" : "false";
+        if (auto const* a = n.as_array()) {
+            std::string text = "[";
+            for (std::size_t i = 0; i < a->size(); ++i) {
+                auto item = toml_text(*a->get(i));
+                if (!item) return std::nullopt;
+                text += (i ? ", " : "") + *item;
+            }
+            return text + "]";
+        }
+        if (auto const* t = n.as_table()) {
+            std::string text = "{";
+            bool first = true;
+            for (auto&& [k, v] : *t) {
+                auto item = toml_text(v);
+                if (!item) return std::nullopt;
+                text += fmt::format("{} \"{}\" = {}", first ? "" : ",", escape_basic_string(k.str()), *item);
+                first = false;
+            }
+            return text + " }";
+        }
+        return std::nullopt;
+    }
+
+    //! A value as a user reads it: strings without quotes.
+    static std::string label_of(toml::node const& n, std::string const& text)
+    {
+        if (auto const* s = n.as_string()) return s->get();
+        return text;
+    }
+
+    //! Reads [scan]: the mode, and each parameter (a key path, quoted or dotted) with its list or range.
+    void read_scan(toml::node const& node, toml::table const& root, ScanConfig& scan)
+    {
+        scan_where_.clear();
+        scan.where = where(node);
+        auto const* t = node.as_table();
+        if (!t) {
+            error(where(node), "scan", fmt::format("expected a table [scan], got {}", describe_node(node)));
+            return;
+        }
+        std::size_t const errors_before = diagnostics_.size();
+        if (auto mode = choice_at(*t, "scan", "mode", {"cartesian", "zip"}, false))
+            scan.mode = *mode == "zip" ? ScanMode::zip : ScanMode::cartesian;
+        read_scan_entries(*t, "", root, scan);
+        if (diagnostics_.size() != errors_before) return;
+        if (scan.parameters.empty()) {
+            error(where(node), "scan",
+                  "a [scan] table needs at least one parameter, e.g. \"elements.QF.k1\" = [1.0, 1.2, 1.4]");
+            return;
+        }
+        if (scan.mode == ScanMode::zip) {
+            ScanParameter const& first = scan.parameters.front();
+            for (auto const& p : scan.parameters) {
+                if (p.labels.size() == first.labels.size()) continue;
+                error(p.where, join_key("scan", p.key),
+                      fmt::format(
+                          "mode = \"zip\" needs lists of one length: '{}' has {} value{}, '{}' has {}", p.key,
+                          p.labels.size(), p.labels.size() == 1 ? "" : "s", first.key, first.labels.size()));
+            }
+        } else {
+            double points = 1;
+            for (auto const& p : scan.parameters) points *= double(p.labels.size());
+            if (points > 9.0e15)
+                error(where(node), "scan",
+                      fmt::format("the scan has {:.3g} points: too many to number", points));
+        }
+    }
+
+    void read_scan_entries(toml::table const& t, std::string const& prefix, toml::table const& root,
+                           ScanConfig& scan)
+    {
+        static std::vector<std::string> const range_keys = {"from", "to", "count", "log"};
+        for (auto const& [k, v] : in_order(t)) {
+            if (prefix.empty() && k->str() == "mode") continue;
+            std::string const key = join_key(prefix, k->str());
+            auto const* sub = v->as_table();
+            bool const is_range = sub && std::any_of(range_keys.begin(), range_keys.end(),
+                                                     [&](auto const& r) { return sub->contains(r); });
+            if (sub && !is_range) {  // a dotted key written unquoted: scan.elements.QF.k1 = [...]
+                read_scan_entries(*sub, key, root, scan);
+                continue;
+            }
+            ScanParameter p;
+            p.key = key;
+            p.where = where(*k, *v);
+            std::string const diag_key = join_key("scan", fmt::format("\"{}\"", key));
+            if (std::any_of(scan.parameters.begin(), scan.parameters.end(),
+                            [&](auto const& q) { return q.key == key; })) {
+                error(p.where, diag_key, fmt::format("'{}' is scanned twice", key));
+                continue;
+            }
+            bool const path_ok = check_scan_path(key, p.where, diag_key, root);
+            std::vector<SourceLocation> value_where;
+            if (auto const* a = v->as_array()) {
+                if (a->empty()) error(p.where, diag_key, "an empty list of values: give at least one");
+                for (std::size_t i = 0; i < a->size(); ++i) {
+                    toml::node const& item = *a->get(i);
+                    auto text = toml_text(item);
+                    if (!text) {
+                        error(where(item), fmt::format("{}[{}]", diag_key, i),
+                              fmt::format(
+                                  "a scan value must be a number, string, boolean, array or table, got {}",
+                                  describe_node(item)));
+                        continue;
+                    }
+                    p.toml.push_back(*text);
+                    p.labels.push_back(label_of(item, *text));
+                    value_where.push_back(where(item));
+                }
+            } else if (is_range) {
+                read_scan_range(*sub, diag_key, p);
+                value_where.assign(p.labels.size(), p.where);
+            } else {
+                error(p.where, diag_key,
+                      fmt::format(
+                          "expected a list of values [a, b, ...] or a range {{ from = a, to = b, count = n "
+                          "}}, got {}",
+                          describe_node(*v)));
+                continue;
+            }
+            if (!path_ok || p.labels.empty()) continue;
+            for (std::size_t i = 0; i < p.labels.size(); ++i)
+                scan_where_[scan_origin(key, i)] = value_where[i];
+            scan.parameters.push_back(std::move(p));
+        }
+    }
+
+    //! The path names a deck section and tables that exist (the last key may be one left at its default).
+    bool check_scan_path(std::string const& key, SourceLocation const& at, std::string const& diag_key,
+                         toml::table const& root)
+    {
+        static std::vector<std::string> const sections = {"run",     "beam",         "elements",
+                                                          "lattice", "space_charge", "output"};
+        auto const segments = split_key(key);
+        if (std::any_of(segments.begin(), segments.end(), [](auto const& s) { return s.empty(); })) {
+            error(at, diag_key, fmt::format("'{}' is not a key path such as \"elements.QF.k1\"", key));
+            return false;
+        }
+        if (segments.front() == "scan") {
+            error(at, diag_key, "the [scan] table cannot scan itself");
+            return false;
+        }
+        if (std::find(sections.begin(), sections.end(), segments.front()) == sections.end()) {
+            error(at, diag_key,
+                  fmt::format("unknown key path '{}': no section [{}]{}", key, segments.front(),
+                              did_you_mean(segments.front(), sections)));
+            return false;
+        }
+        if (segments.size() == 1) {
+            error(at, diag_key,
+                  fmt::format("'{}' is a whole section: scan keys inside it, e.g. \"{}.KEY\"", key, key));
+            return false;
+        }
+        toml::table const* t = &root;
+        std::string path;
+        for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
+            toml::node const* n = t->get(segments[i]);
+            std::string const parent = path;
+            path = join_key(path, segments[i]);
+            if (!n) {
+                std::vector<std::string> known;
+                for (auto&& [kk, vv] : *t) known.emplace_back(kk.str());
+                error(at, diag_key,
+                      fmt::format("unknown key path '{}': {} has no '{}'{}", key,
+                                  parent.empty() ? std::string("the deck") : fmt::format("[{}]", parent),
+                                  segments[i], did_you_mean(segments[i], known)));
+                return false;
+            }
+            if (!n->is_table()) {
+                error(at, diag_key,
+                      fmt::format("unknown key path '{}': '{}' is {}, not a table", key, path,
+                                  describe_node(*n)));
+                return false;
+            }
+            t = n->as_table();
+        }
+        return true;
+    }
+
+    //! A number with an optional unit: "50 MeV" -> (50, "MeV"); 2.0 -> (2, "").
+    std::optional<std::pair<double, std::string>> range_end(toml::node const& n, std::string const& key)
+    {
+        if (auto const* i = n.as_integer()) return std::pair(double(i->get()), std::string());
+        if (auto const* f = n.as_floating_point(); f && std::isfinite(f->get()))
+            return std::pair(f->get(), std::string());
+        if (auto const* s = n.as_string()) {
+            std::string_view const text = trim(s->get());
+            double v = 0;
+            auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec == std::errc() && std::isfinite(v))
+                return std::pair(v, std::string(trim(text.substr(std::size_t(end - text.data())))));
+        }
+        error(where(n), key,
+              fmt::format("expected a number, or a string with a number and a unit (\"50 MeV\"), got {}",
+                          describe_node(n)));
+        return std::nullopt;
+    }
+
+    //! { from, to, count, log }: count values from `from` to `to`, both included, evenly spaced
+    //! (log = true: evenly in the logarithm), rounded to 12 significant digits. Ends with a unit give
+    //! values with that unit.
+    void read_scan_range(toml::table const& t, std::string const& key, ScanParameter& p)
+    {
+        check_keys(t, key, {"from", "to", "count", "log"});
+        std::optional<std::pair<double, std::string>> from, to;
+        if (toml::node const* n = t.get("from"))
+            from = range_end(*n, key + ".from");
+        else
+            missing(t, key, "from", "the first value of the range");
+        if (toml::node const* n = t.get("to"))
+            to = range_end(*n, key + ".to");
+        else
+            missing(t, key, "to", "the last value of the range");
+        auto const count = integer_at(t, key, "count", Bound::at_least_one, true);
+        bool log = false;
+        if (toml::node const* n = t.get("log")) {
+            if (auto b = bool_of(*n, key + ".log")) log = *b;
+        }
+        if (!from || !to || !count) return;
+        if (from->second != to->second) {
+            error(where(t), key,
+                  fmt::format("give both ends of a range in one unit: from is in '{}', to in '{}'",
+                              from->second.empty() ? "the key's default unit" : from->second,
+                              to->second.empty() ? "the key's default unit" : to->second));
+            return;
+        }
+        if (log && (from->first <= 0 || to->first <= 0)) {
+            error(
+                where(t), key,
+                fmt::format("a log range needs ends > 0, got from = {} and to = {}", from->first, to->first));
+            return;
+        }
+        if (*count > 1000000) {
+            error(where(*t.get("count")), key + ".count",
+                  fmt::format("{} values is too many for a scan", *count));
+            return;
+        }
+        std::string const& unit = from->second;
+        auto const n = static_cast<std::size_t>(*count);
+        double const a = from->first, b = to->first;
+        // Whole-number ends a whole number of steps apart give whole numbers (macroparticles, turns).
+        bool const integers = !log && unit.empty() && t.get("from")->is_integer() &&
+                              t.get("to")->is_integer() && (n == 1 || std::fmod(b - a, double(n - 1)) == 0.0);
+        for (std::size_t i = 0; i < n; ++i) {
+            double v = a;
+            if (n > 1) {
+                double const f = double(i) / double(n - 1);
+                v = log ? a * std::pow(b / a, f) : (a * double(n - 1 - i) + b * double(i)) / double(n - 1);
+                if (i == n - 1) v = b;
+                // 12 significant digits: 1.3, not 1.2999999999999998 (a change far below any tolerance).
+                v = std::strtod(fmt::format("{:.12g}", v).c_str(), nullptr);
+            }
+            std::string text =
+                integers ? fmt::format("{}", static_cast<std::int64_t>(std::llround(v))) : float_text(v);
+            if (unit.empty()) {
+                p.labels.push_back(text);
+                p.toml.push_back(text);
+            } else {
+                std::string const label = fmt::format("{} {}", integers ? text : fmt::format("{}", v), unit);
+                p.labels.push_back(label);
+                p.toml.push_back(fmt::format("\"{}\"", escape_basic_string(label)));
+            }
+        }
+    }
+
+    //! Expands output.file ({index}, {name}, scanned keys); checks that scan points write distinct files.
+    void expand_output_file(DeckConfig& cfg, std::vector<Diagnostic>& problems) const
+    {
+        OutputConfig& out = cfg.output;
+        if (!cfg.scan.empty() && !output_file_given_) out.file = cfg.run.name + "_{index}.h5";
+        out.file_template = out.file;
+        std::string const key = "output.file";
+        try {
+            if (cfg.scan.empty()) {
+                out.file = expand_output_name(out.file_template, cfg.run.name, cfg.scan, std::nullopt);
+                return;
+            }
+            std::uint64_t const n = cfg.scan.size();
+            out.file =
+                expand_output_name(out.file_template, cfg.run.name, cfg.scan, cfg.scan_index.value_or(0));
+            if (!cfg.scan_index) out.file = out.file_template;
+            if (!output_name_uses_scan(out.file_template)) {
+                problems.push_back(
+                    {out.where, key,
+                     fmt::format("every point of the scan would write '{}': put {{index}} (or the "
+                                 "scanned keys) in output.file, e.g. \"{}_{{index}}.h5\"",
+                                 out.file_template, cfg.run.name)});
+                return;
+            }
+            if (n > 100000) return;  // too many to compare one by one: {index} is the usual case
+            std::map<std::string, std::uint64_t> names;
+            for (std::uint64_t p = 0; p < n; ++p) {
+                std::string name = expand_output_name(out.file_template, cfg.run.name, cfg.scan, p);
+                auto const [it, fresh] = names.emplace(std::move(name), p);
+                if (!fresh) {
+                    problems.push_back(
+                        {out.where, key,
+                         fmt::format("scan points {} and {} would both write '{}': add {{index}} "
+                                     "to output.file",
+                                     it->second, p, it->first)});
+                    return;
+                }
+            }
+        } catch (ScanError const& e) {
+            problems.push_back({out.where, key, e.what()});
+        }
     }
 
     // ---- typed values ----------------------------------------------------------------------------
@@ -456,11 +926,6 @@ class DeckParser {
                 error(where(k, v), std::string(k.str()),
                       fmt::format("unknown section '{}'{}", k.str(), did_you_mean(k.str(), sections)));
             }
-        }
-        if (toml::node const* scan = root.get("scan")) {
-            error(where(*scan), "scan",
-                  "parameter scans are not supported by this version yet: run one deck per point with "
-                  "--set KEY=VALUE");
         }
         if (auto const* beam = table_at(root, "", "beam", true)) read_beam(*beam, cfg.beam);
         if (auto const* elements = table_at(root, "", "elements", true)) read_elements(*elements, cfg);
@@ -1097,10 +1562,16 @@ class DeckParser {
         std::string const path = "output";
         out.file = cfg.run.name + ".h5";
         out.phase_space = {"end"};
+        out.where = t ? where(*t) : SourceLocation{file_, 0, 0};
+        output_file_given_ = false;
         if (!t) return;
         check_keys(*t, path, {"file", "phase_space", "stats"});
         if (toml::node const* n = t->get("file")) {
-            if (auto f = string_of(*n, "output.file")) out.file = *f;
+            out.where = where(*n);
+            if (auto f = string_of(*n, "output.file")) {
+                out.file = *f;
+                output_file_given_ = true;
+            }
         }
         if (toml::node const* n = t->get("phase_space")) {
             out.phase_space.clear();
@@ -1146,6 +1617,10 @@ class DeckParser {
 
     std::string file_;
     std::vector<Diagnostic> diagnostics_;
+    //! Where each [scan] value is in the deck, by the source path its applied nodes carry.
+    std::map<std::string, SourceLocation> scan_where_;
+    bool scan_errors_ = false;        //!< reading [scan] found problems
+    bool output_file_given_ = false;  //!< the deck (or --set) gave output.file
     //! Tables made to hold a --set value ("--set elements.NEW.type=..." makes elements.NEW).
     std::map<toml::node const*, std::string> created_;
     //! Every name defined in [elements], valid or not, so that a broken element is reported once
@@ -1156,12 +1631,13 @@ class DeckParser {
 }  // namespace
 
 DeckConfig read_deck_text(std::string const& text, std::string const& name,
-                          std::vector<std::string> const& overrides)
+                          std::vector<std::string> const& overrides, std::optional<std::uint64_t> scan_index)
 {
-    return DeckParser(name).parse(text, overrides);
+    return DeckParser(name).parse(text, overrides, scan_index);
 }
 
-DeckConfig read_deck(std::string const& path, std::vector<std::string> const& overrides)
+DeckConfig read_deck(std::string const& path, std::vector<std::string> const& overrides,
+                     std::optional<std::uint64_t> scan_index)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -1169,7 +1645,7 @@ DeckConfig read_deck(std::string const& path, std::vector<std::string> const& ov
                         fmt::format("cannot read the deck: {}", std::strerror(errno)));
     std::ostringstream text;
     text << in.rdbuf();
-    return read_deck_text(text.str(), path, overrides);
+    return read_deck_text(text.str(), path, overrides, scan_index);
 }
 
 }  // namespace gt

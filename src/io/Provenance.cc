@@ -39,6 +39,11 @@ void write_provenance(OutputFile& out, Provenance const& p)
         p, [&](char const* name, std::string const& value) { h5::write_attribute(group, name, value); });
     h5::write_attribute(group, "seed", p.seed);
     h5::write_attribute(group, "overrides", std::span<std::string const>(p.overrides));
+    h5::write_attribute(group, "scan_index", p.scan_index);
+    h5::write_attribute(group, "scan_size", p.scan_size);
+    h5::write_attribute(group, "scan_mode", p.scan_mode);
+    h5::write_attribute(group, "scan_parameters", std::span<std::string const>(p.scan_parameters));
+    h5::write_attribute(group, "scan_values", std::span<std::string const>(p.scan_values));
 }
 
 Provenance read_provenance(std::string const& path)
@@ -53,6 +58,14 @@ Provenance read_provenance(std::string const& path)
         p, [&](char const* name, std::string& value) { value = h5::read_string_attribute(group, name); });
     p.seed = h5::read_uint64_attribute(group, "seed");
     p.overrides = h5::read_string_array_attribute(group, "overrides");
+    // Files written before scans existed have no scan attributes: they are not scan points.
+    if (h5::has_attribute(group, "scan_index")) {
+        p.scan_index = h5::read_int64_attribute(group, "scan_index");
+        p.scan_size = h5::read_uint64_attribute(group, "scan_size");
+        p.scan_mode = h5::read_string_attribute(group, "scan_mode");
+        p.scan_parameters = h5::read_string_array_attribute(group, "scan_parameters");
+        p.scan_values = h5::read_string_array_attribute(group, "scan_values");
+    }
     return p;
 }
 

@@ -25,6 +25,12 @@ struct Provenance {
     std::string end_time;                //!< ISO 8601 UTC
     std::uint64_t seed = 0;              //!< run seed (Philox key)
     std::vector<std::string> overrides;  //!< --set KEY=VALUE, in order
+    // A point of a [scan] (docs/output.md): scan_index -1 when the run was not one.
+    std::int64_t scan_index = -1;              //!< the point's stable index
+    std::uint64_t scan_size = 0;               //!< points in the scan
+    std::string scan_mode;                     //!< "cartesian" or "zip" ("" when not a scan point)
+    std::vector<std::string> scan_parameters;  //!< the scanned key paths, in deck order
+    std::vector<std::string> scan_values;      //!< this point's value of each, as written in the deck
 
     bool operator==(Provenance const&) const = default;
 };

@@ -36,16 +36,6 @@ BackendChoice backend_choice(DeckConfig const& deck, RunOptions const& options)
     throw std::runtime_error(fmt::format("--backend: expected auto, cpu or gpu, got '{}'", options.backend));
 }
 
-//! The reference particle after table entry `entry` of `turn` (entry -1: at the entrance).
-ReferenceParticle reference_at(Lattice const& lattice, OutputPoint const& p)
-{
-    ReferenceParticle r = p.entry < 0 ? lattice.reference_begin : lattice.reference_after[std::size_t(p.entry)];
-    double const turn_time = lattice.reference_end().t - lattice.reference_begin.t;
-    r.t += double(p.turn) * turn_time;
-    r.s = p.s;
-    return r;
-}
-
 //! The live particles, on the host, for a phase-space snapshot.
 PhaseSpaceHost live_particles(ParticleView v)
 {
@@ -123,6 +113,15 @@ std::string format_si(double v, char const* unit)
 }
 
 }  // namespace
+
+ReferenceParticle reference_at(Lattice const& lattice, OutputPoint const& p)
+{
+    ReferenceParticle r = p.entry < 0 ? lattice.reference_begin : lattice.reference_after[std::size_t(p.entry)];
+    double const turn_time = lattice.reference_end().t - lattice.reference_begin.t;
+    r.t += double(p.turn) * turn_time;
+    r.s = p.s;
+    return r;
+}
 
 std::unique_ptr<BeamKernels> select_beam_backend(DeckConfig const& deck, RunOptions const& options)
 {
@@ -305,6 +304,13 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     prov.device_name = kernels->description();
     prov.seed = deck.run.seed;
     prov.overrides = deck.overrides;
+    if (deck.scan_index) {
+        prov.scan_index = static_cast<std::int64_t>(*deck.scan_index);
+        prov.scan_size = deck.scan.size();
+        prov.scan_mode = deck.scan.mode_name();
+        for (auto const& p : deck.scan.parameters) prov.scan_parameters.push_back(p.key);
+        prov.scan_values = deck.scan.labels_at(*deck.scan_index);
+    }
     prov.end_time = iso8601_utc_now();
     write_provenance(out, prov);
     out.commit();

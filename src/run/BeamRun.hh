@@ -9,6 +9,7 @@
 #include "deck/Config.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/core/ParticleState.hh"
+#include "run/BeamTracker.hh"
 
 namespace gt {
 
@@ -31,6 +32,9 @@ ReferenceParticle initial_reference(DeckConfig const& deck);
 
 //! The initial beam in `kernels`' memory: sampled there, or read from the deck's openPMD file.
 ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels);
+
+//! The reference particle at output point `p` (after its table entry, in its turn; entry -1: the entrance).
+ReferenceParticle reference_at(Lattice const& lattice, OutputPoint const& p);
 
 //! Runs a beamline deck and writes its output file; returns the exit status.
 int run_beamline(DeckConfig const& deck, RunOptions const& options);
