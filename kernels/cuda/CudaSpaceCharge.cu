@@ -29,7 +29,8 @@ struct Iota {
 //! Warp-aggregated deposition (AVASX's thread aggregation, Tian et al. 2025): the lanes of a warp
 //! that hold particles of the same cell sum their W^3 weights by a segmented reduction over runs of
 //! equal keys (shuffles), and the first lane of each run adds the sums with one atomic per node.
-//! Correct for any order; effective when the particles are sorted by cell, so that runs are long.
+//! Correct for any order (a run is a set of *adjacent* lanes with one key); effective when the
+//! particles are sorted by cell, so that runs are long.
 template <int W, class Acc>
 __global__ void deposit_aggregated_kernel(ParticleView p, DepositGeometry g, Acc* grid)
 {
@@ -55,17 +56,21 @@ __global__ void deposit_aggregated_kernel(ParticleView p, DepositGeometry g, Acc
             value[m] = in ? w : 0.0;
         }
     }
-    // After the step with offset o, lane l holds the sum over lanes [l, l + 2o) of its run.
+    // Runs: maximal sets of consecutive lanes with equal keys (equal keys that are not adjacent, as
+    // between two sorts, make separate runs, each with its own atomics). A run ends at the next head.
+    std::uint32_t const previous = __shfl_up_sync(k_full, key, 1);
+    bool const head = lane == 0 || previous != key;
+    unsigned const heads = __ballot_sync(k_full, head);
+    unsigned const later_heads = heads & ~((2u << lane) - 1u);  // heads after this lane (2u << 31 == 0)
+    unsigned const run_end = later_heads ? unsigned(__ffs(later_heads)) - 1u : 32u;
+    // After the step with offset o, lane l holds the sum over lanes [l, min(l + 2o, run_end)).
     for (unsigned offset = 1; offset < 32; offset <<= 1) {
-        std::uint32_t const other = __shfl_down_sync(k_full, key, offset);
-        bool const take = lane + offset < 32 && other == key;
+        bool const take = lane + offset < run_end;
         for (int m = 0; m < k_nodes; ++m) {
             Acc const v = __shfl_down_sync(k_full, value[m], offset);
             if (take) value[m] += v;
         }
     }
-    std::uint32_t const previous = __shfl_up_sync(k_full, key, 1);
-    bool const head = lane == 0 || previous != key;
     if (in && head) {
         for (int m = 0; m < k_nodes; ++m) {
             size_type index = 0;
