@@ -89,10 +89,13 @@ for deck in inputs/*.toml; do
     extra=()
     grep -qE '^turns *= *[0-9]' "$deck" && extra=(--set lattice.turns=20)
     # Space charge: cuFFT and FFTW round differently (~1e-16 of the potential), so the GPU's kicks
-    # differ from the CPU's in the last bits and the difference grows along the line; the charge grids
-    # are bit-identical only for identical coordinates. Compare within a tolerance there.
+    # differ from the CPU's in the last bits, a fixed-point weight can then round the other way
+    # (2^-32 of a macroparticle), and the difference grows along the line (the charge grids are
+    # bit-identical only for identical coordinates). A first choice of tolerance, far below what a
+    # wrong factor would give: relative 1e-5, absolute 1e-9 for coordinates (they cross zero: m, rad)
+    # and the centroids, none for the other statistics. Check it against the validate report.
     if awk '/^\[space_charge\]/ { s = 1; next } /^\[/ { s = 0 } s && /^enabled *= *true/ { f = 1 } END { exit !f }' "$deck"; then
-        extra+=(--rtol 1e-6 --atol 1e-12)
+        extra+=(--rtol 1e-5 --atol 1e-9 --atol 'stats/*=0' --atol 'stats/mean_*=1e-9')
     fi
     ./$build/gtrack validate "$deck" --set beam.macroparticles=20000 "${extra[@]}" \
         --report "$out/validate/$name-validate.md" >"$out/validate/$name.txt" 2>&1
