@@ -246,3 +246,46 @@ TEST_CASE("truncate_sigma: the grid covers the core, a far halo particle feels t
     double const e = d.inside_charge / (4 * constants::pi * constants::eps0 * (50 * R) * (50 * R));
     CHECK(v.px[halo] == doctest::Approx(frame.transverse_kick(1.0) * e).epsilon(1e-9));
 }
+
+TEST_CASE(
+    "the transformed Green's function is reused while the grid spacing stays, recomputed when it changes")
+{
+    double const R = 1e-3;
+    auto points = lattice_ellipsoid(R, R, R, 0.2e-3);
+    BeamFrame const frame = proton_frame(20.0, 1e-15);
+    ParticleState state = beam_at(points, frame);
+    auto sc = make_cpu_space_charge();
+    SpaceChargeSettings s;
+    s.grid = {16, 16, 16};
+    auto const first = sc->kick(state.view(), s, frame, 0.0);
+    auto const same = sc->kick(state.view(), s, frame, 0.0);
+    CHECK(first.green_recomputed);
+    CHECK_FALSE(same.green_recomputed);
+    CHECK(same.t_green == 0.0);
+    // 8 % larger: still fits the kept spacing (chosen with 10 % headroom, GridSizing.hh).
+    ParticleView v = state.view();
+    for (size_type i = 0; i < v.size; ++i) {
+        v.x[i] *= 1.08;
+        v.y[i] *= 1.08;
+        v.t[i] *= 1.08;
+    }
+    auto const grown = sc->kick(v, s, frame, 0.0);
+    CHECK_FALSE(grown.green_recomputed);
+    CHECK(grown.grid.hx == first.grid.hx);
+    // Twice the size no longer fits: a new spacing, a new Green's function.
+    for (size_type i = 0; i < v.size; ++i) {
+        v.x[i] *= 2.0;
+        v.y[i] *= 2.0;
+        v.t[i] *= 2.0;
+    }
+    auto const doubled = sc->kick(v, s, frame, 0.0);
+    CHECK(doubled.green_recomputed);
+    CHECK(doubled.grid.hx > first.grid.hx);
+    // Shrinking by half: the old spacing would waste resolution (> 30 % coarser): recomputed.
+    for (size_type i = 0; i < v.size; ++i) {
+        v.x[i] *= 0.5;
+        v.y[i] *= 0.5;
+        v.t[i] *= 0.5;
+    }
+    CHECK(sc->kick(v, s, frame, 0.0).green_recomputed);
+}

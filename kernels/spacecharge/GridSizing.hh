@@ -1,13 +1,12 @@
 // Sizing the charge grid to the bunch each kick: extent (or rms) reductions and the spacing rule.
 //
 // Spacing: the bunch extent times (1 + 2 margin), over the node intervals the shape leaves inside
-// (n - 1 for CIC, n - 2 for TSC, whose stencil reaches half a cell further), then rounded *up* to
-// the ladder 2^(k/16). The grid is centred on the bunch. Rounding up keeps the margin at least the
-// asked one and makes the spacing, hence the Green's function, constant while the bunch changes size
-// by less than 4.4 %: the transformed Green's function is then reused (SpaceChargeSolver).
-// With a previous grid, a spacing is also kept while the bunch still fits it with the asked margin
-// and it is at most k_spacing_slack times the spacing the bunch needs (a breathing beam then does
-// not recompute the Green's function every kick; the resolution lost is bounded by that factor).
+// (n - 1 for CIC, n - 2 for TSC, whose stencil reaches half a cell further), times a headroom of
+// 10 %, rounded *up* to the ladder 2^(k/16); the grid is centred on the bunch. A previous grid's
+// spacing is kept while the bunch still fits it with the asked margin and it is at most
+// k_spacing_slack times the spacing the bunch needs. So the spacing, hence the Green's function, stays
+// the same while the bunch breathes by about +-10 %, and its transform is reused (SpaceChargeSolver);
+// the resolution given away is bounded by those factors.
 #pragma once
 
 #include <algorithm>
@@ -87,8 +86,10 @@ inline double ladder_spacing(double h)
     return q;
 }
 
+//! A new spacing is this much coarser than needed: room for the bunch to grow.
+inline constexpr double k_spacing_headroom = 1.1;
 //! How much coarser than needed a previous grid's spacing may be and still be kept.
-inline constexpr double k_spacing_slack = 1.25;
+inline constexpr double k_spacing_slack = 1.3;
 
 //! The grid of n[3] nodes covering `box` with `margin` (a fraction of the extent) on each side.
 //! A dimension of zero extent (one particle, a flat bunch) borrows the largest other extent, or
@@ -125,7 +126,7 @@ inline GridGeometry size_grid(BunchBox const& box, int const n[3], double margin
         bool const same_nodes =
             previous != nullptr && previous->nx == g.nx && previous->ny == g.ny && previous->nz == g.nz;
         bool const keep = same_nodes && before >= needed && before <= k_spacing_slack * needed;
-        *h[d] = keep ? before : ladder_spacing(needed);
+        *h[d] = keep ? before : ladder_spacing(k_spacing_headroom * needed);
         double const centre = 0.5 * (box.lo[d] + box.hi[d]);
         *origin[d] = centre - 0.5 * double(n[d] - 1) * *h[d];
     }
