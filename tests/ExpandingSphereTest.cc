@@ -50,7 +50,7 @@ TEST_CASE("a cold uniform sphere expands as the envelope equation says, at low a
     // reference. Over 1 m the radius grows by ~2x. Tolerance 1 % (the issue's): the split-step
     // error is O(ds^2) ~ 1e-4 with 40 kicks, the sphere's rms from sampling ~0.2 %, and the grid
     // smooths the sphere's edge over a cell (~1/30 of the radius), which lags the edge particles by a
-    // fraction of a per cent of the rms. Measured: 0.5 % low at 32^3 and 40 kicks, 0.13 % low at
+    // fraction of a per cent of the rms. Measured: 0.5 % low at 32^3 and 40 kicks, 0.14 % low at
     // 64^3 and 80 kicks (the grid term converging).
     for (double kinetic_mev : {2.0, 2000.0}) {
         CAPTURE(kinetic_mev);
