@@ -9,6 +9,7 @@
 #include "deck/DeckReader.hh"
 #include "detector/DetectorRun.hh"
 #include "run/BeamRun.hh"
+#include "run/SpaceChargeSchedule.hh"
 
 namespace gt {
 
@@ -65,8 +66,19 @@ int check_command(CommandOptions const& options)
             text += fmt::format(" {} = [{}]", p.key, fmt::join(p.labels, ", "));
         text += fmt::format("\n      list them with 'gtrack scan {} --list'\n", options.deck);
     }
-    if (deck.space_charge.enabled)
-        text += "space charge: enabled in the deck, but not available in this version (run will refuse)\n";
+    if (deck.space_charge.enabled) {
+        SpaceChargeConfig const& sc = deck.space_charge;
+        DeckConfig const sliced = with_space_charge_slices(deck);
+        auto const kicks = space_charge_schedule(build_lattice(sliced, ref), sliced);
+        text += fmt::format(
+            "space charge: {}, grid {}x{}x{}, {} kicks per pass ({}), {} deposition, {} shape, sorted every {} "
+            "kicks, margin {:g}{}\n",
+            sc.solver == "2.5d" ? "2.5D" : "3D", sc.grid[0], sc.grid[1], sc.grid[2], kicks.size(),
+            sc.kicks_per_element > 0 ? fmt::format("{} per element", sc.kicks_per_element)
+                                     : fmt::format("{:g} per metre", sc.kicks_per_meter),
+            sc.deposition, sc.shape, sc.sort_every, sc.margin,
+            sc.truncate_sigma > 0 ? fmt::format(", grid over +-{:g} rms", sc.truncate_sigma) : std::string());
+    }
     std::fputs(text.c_str(), stdout);
     std::printf("deck OK\n");
     return 0;

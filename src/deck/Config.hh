@@ -96,7 +96,14 @@ struct LatticeConfig {
 struct SpaceChargeConfig {
     bool enabled = false;
     std::array<int, 3> grid = {64, 64, 64};
-    double kicks_per_meter = 10;
+    double kicks_per_meter = 10;          //!< [1/m] kicks per metre of lattice
+    std::int64_t kicks_per_element = 0;   //!< > 0: this many kicks in every element with a length instead
+    std::string solver = "3d";            //!< 3d | 2.5d (long bunches: transverse field x line density)
+    std::string deposition = "deterministic";  //!< deterministic | atomic | aggregated
+    std::string shape = "cic";            //!< cic | tsc
+    std::int64_t sort_every = 4;          //!< sort particles by cell every N kicks (0: never)
+    double margin = 0.05;                 //!< [1] empty space around the bunch, fraction of its extent
+    double truncate_sigma = 0;            //!< [1] > 0: the grid spans +- this many rms; particles beyond feel a point charge
     SourceLocation where;
 };
 

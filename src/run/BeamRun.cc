@@ -21,6 +21,7 @@
 #include "kernels/cpu/Executor.hh"
 #include "run/BeamTracker.hh"
 #include "run/Progress.hh"
+#include "run/SpaceChargeSchedule.hh"
 
 namespace gt {
 
@@ -197,12 +198,12 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
     cpu::set_thread_count(options.threads);
-    if (deck.space_charge.enabled)
-        throw DeckError(deck.space_charge.where, "space_charge.enabled",
-                        "space charge is not available in this version of gtrack: set enabled = false");
 
     ReferenceParticle const ref = initial_reference(deck);
-    Lattice const lattice = build_lattice(deck, ref);
+    // With space charge, elements are cut so that kicks can sit between their slices.
+    DeckConfig const sliced = with_space_charge_slices(deck);
+    Lattice const lattice = build_lattice(sliced, ref);
+    std::vector<SpaceChargeKickPoint> const kicks = space_charge_schedule(lattice, sliced);
     std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
     bool const on_gpu = kernels->memory() == MemSpace::device;
 
@@ -230,6 +231,30 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     std::int64_t iteration = 0;
     Progress progress(!options.quiet);
     BeamTracker tracker(lattice, deck.output, deck.lattice.turns, *kernels, particles);
+
+    // Space charge: the backend beside the beam's (same memory), a kick after each scheduled entry.
+    std::unique_ptr<SpaceChargeKernels> space_charge;
+    Table sc_table(space_charge_columns());
+    if (deck.space_charge.enabled) {
+        space_charge = on_gpu ? make_cuda_space_charge() : make_cpu_space_charge();
+        SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
+        std::vector<std::int64_t> entries;
+        std::map<std::int64_t, double> ds_at;
+        for (auto const& k : kicks) {
+            entries.push_back(k.entry);
+            ds_at[k.entry] = k.ds;
+        }
+        tracker.set_kicks(entries, [&, settings, ds_at](std::int64_t entry, std::int64_t turn) {
+            ReferenceParticle const& r = lattice.reference_after[std::size_t(entry)];
+            double const ds = ds_at.at(entry);
+            SpaceChargeDiagnostics const d = space_charge->kick(
+                particles, settings, beam_frame(r, deck.beam.bunch_charge, macroparticles), ds);
+            double const s = lattice.reference_begin.s + double(turn) * lattice.length +
+                             lattice.info[std::size_t(entry)].s_end;
+            auto const row = space_charge_row(d, s, turn, entry, ds);
+            sc_table.append_row(row);
+        });
+    }
     double alive = double(macroparticles);
     auto const at_point = [&](OutputPoint const& p) {
         ReferenceParticle const r = reference_at(lattice, p);
@@ -267,6 +292,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
 
     write_table(out, "stats", stats);
     write_table(out, "lost", lost);
+    if (space_charge) write_table(out, "space_charge", sc_table);
     write_lattice(out, lattice);
     prov.gtrack_version = build::version;
     prov.git_hash = build::git_hash;
@@ -290,7 +316,9 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     out.commit();
 
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    auto const& records = kernels->timer().records();
+    auto records = kernels->timer().records();
+    if (space_charge)
+        for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
     if (!options.quiet) {
         double track_s = 0, pushes = 0;
         if (auto it = records.find("track"); it != records.end()) {
@@ -307,6 +335,17 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             for (auto e : el) ++by_name[lattice.info[std::size_t(e)].name];
             for (auto const& [name, count] : by_name)
                 where_lost += fmt::format("{}{} at {}", where_lost.empty() ? ": " : ", ", count, name);
+        }
+        if (space_charge) {
+            double total = 0;
+            std::string stages;
+            for (char const* stage : {"sort", "deposit", "green", "solve", "field", "gather", "kick"}) {
+                auto const it = records.find(std::string("sc.") + stage);
+                double const t = it == records.end() ? 0.0 : it->second.seconds;
+                total += t;
+                stages += fmt::format("{}{} {:.3f}", stages.empty() ? "" : ", ", stage, t);
+            }
+            std::printf("space charge: %zu kicks in %.3f s (%s s)\n", sc_table.rows(), total, stages.c_str());
         }
         std::printf("alive %llu of %llu (%llu lost%s)\n", static_cast<unsigned long long>(final_alive),
                     static_cast<unsigned long long>(macroparticles), static_cast<unsigned long long>(n_lost),

@@ -2,6 +2,7 @@
 #include "run/BeamTracker.hh"
 
 #include <algorithm>
+#include <utility>
 
 namespace gt {
 
@@ -23,12 +24,26 @@ BeamTracker::BeamTracker(Lattice const& lattice, OutputConfig const& output, std
     point_.s = lattice.reference_begin.s;
 }
 
+void BeamTracker::set_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after)
+{
+    kick_entries_ = std::move(entries);
+    kick_ = std::move(after);
+}
+
 bool BeamTracker::advance()
 {
     if (done_) return false;
     auto const n = static_cast<std::int64_t>(lattice_.elements.size());
     auto const segment = [&](std::int64_t end) {
-        if (end > pos_) kernels_.track(particles_, size_type(pos_), size_type(end), std::int32_t(turn_));
+        // Split at the kicks in [pos_, end): track up to and including the kicked entry, kick, go on.
+        while (end > pos_) {
+            auto const k = std::lower_bound(kick_entries_.begin(), kick_entries_.end(), pos_);
+            bool const kick = k != kick_entries_.end() && *k < end;
+            std::int64_t const stop = kick ? *k + 1 : end;
+            kernels_.track(particles_, size_type(pos_), size_type(stop), std::int32_t(turn_));
+            pos_ = stop;
+            if (kick) kick_(*k, turn_);
+        }
         pos_ = end;
     };
     point_ = OutputPoint{};

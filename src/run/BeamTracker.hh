@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ class BeamTracker {
     BeamTracker(Lattice const& lattice, OutputConfig const& output, std::int64_t turns, BeamKernels& kernels,
                 ParticleView particles);
 
+    //! Collective steps inside segments (space-charge kicks): `after(entry, turn)` runs after each of
+    //! `entries` (ascending table indices) in every turn, splitting the segment tracking there.
+    void set_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after);
+
     //! Tracks to the next output point; false once the end has been reached (and reported).
     bool advance();
     //! The point reached by the last advance() (before the first: the initial beam, entry -1).
@@ -52,6 +57,8 @@ class BeamTracker {
     StatsWhere stats_;
     bool phase_space_at_end_;
     std::vector<PassPoint> pass_points_;
+    std::vector<std::int64_t> kick_entries_;
+    std::function<void(std::int64_t, std::int64_t)> kick_;
     std::size_t next_ = 0;   //!< next pass point in this turn
     std::int64_t pos_ = 0;   //!< first entry not yet tracked in this turn
     std::int64_t turn_ = 0;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include "deck/DeckError.hh"
 #include "run/BeamRun.hh"
 #include "run/BeamTracker.hh"
+#include "run/SpaceChargeSchedule.hh"
 #include "run/TextTable.hh"
 
 namespace gt {
@@ -41,6 +44,30 @@ struct HostView {
             copy = ParticleState(s, MemSpace::host);
             view = copy.view();
         }
+    }
+    //! Particles in id order, in a copy (space-charge kicks sort particles by grid cell: a rounding
+    //! difference in a coordinate can put two particles in another order on the other backend).
+    void order_by_id()
+    {
+        std::vector<size_type> order(view.size);
+        for (size_type i = 0; i < view.size; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_type a, size_type b) { return view.id[a] < view.id[b]; });
+        ParticleState sorted(view.size, MemSpace::host);
+        ParticleView out = sorted.view();
+        for (size_type i = 0; i < view.size; ++i) {
+            size_type const j = order[i];
+            out.x[i] = view.x[j];
+            out.px[i] = view.px[j];
+            out.y[i] = view.y[j];
+            out.py[i] = view.py[j];
+            out.t[i] = view.t[j];
+            out.pt[i] = view.pt[j];
+            out.id[i] = view.id[j];
+            out.lost_element[i] = view.lost_element[j];
+            out.lost_turn[i] = view.lost_turn[j];
+        }
+        copy = std::move(sorted);
+        view = copy.view();
     }
 };
 
@@ -190,11 +217,10 @@ StageComparison const* ValidationResult::first_failure() const
 ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& reference, BeamKernels& candidate,
                                    ValidationOptions const& options)
 {
-    if (deck.space_charge.enabled)
-        throw DeckError(deck.space_charge.where, "space_charge.enabled",
-                        "space charge is not available in this version of gtrack: set enabled = false");
     ReferenceParticle const ref = initial_reference(deck);
-    Lattice const lattice = build_lattice(deck, ref);
+    // With space charge, elements are cut for the kicks as in the run (run/SpaceChargeSchedule.hh).
+    DeckConfig const sliced = with_space_charge_slices(deck);
+    Lattice const lattice = build_lattice(sliced, ref);
     OutputConfig schedule = deck.output;
     schedule.stats = options.stages;
     schedule.phase_space.clear();  // snapshots add no stages: every stage compares the whole state
@@ -222,6 +248,38 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     BeamTracker ref_tracker(lattice, schedule, deck.lattice.turns, reference, ref_view);
     BeamTracker cand_tracker(lattice, schedule, deck.lattice.turns, candidate, cand_view);
 
+    // Space charge: each backend kicks with the solver beside it (the same memory).
+    std::unique_ptr<SpaceChargeKernels> ref_sc, cand_sc;
+    if (deck.space_charge.enabled) {
+        auto const solver_for = [](BeamKernels const& k) {
+            return k.memory() == MemSpace::device ? make_cuda_space_charge() : make_cpu_space_charge();
+        };
+        ref_sc = solver_for(reference);
+        cand_sc = solver_for(candidate);
+        SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
+        std::vector<std::int64_t> entries;
+        std::map<std::int64_t, double> ds_at;
+        for (auto const& k : space_charge_schedule(lattice, sliced)) {
+            entries.push_back(k.entry);
+            ds_at[k.entry] = k.ds;
+        }
+        auto const kicker = [&, settings, ds_at](SpaceChargeKernels& sc, ParticleView v) {
+            return [&sc, &lattice, &deck, settings, ds_at, v, n = ref_state.size()](std::int64_t entry, std::int64_t) {
+                BeamFrame const frame =
+                    beam_frame(lattice.reference_after[std::size_t(entry)], deck.beam.bunch_charge, n);
+                sc.kick(v, settings, frame, ds_at.at(entry));
+            };
+        };
+        ref_tracker.set_kicks(entries, kicker(*ref_sc, ref_view));
+        cand_tracker.set_kicks(entries, kicker(*cand_sc, cand_view));
+    }
+    auto const sc_seconds = [](std::unique_ptr<SpaceChargeKernels> const& sc) {
+        double s = 0;
+        if (sc)
+            for (auto const& [name, r] : sc->timer().records()) s += r.seconds;
+        return s;
+    };
+
     auto const compare_here = [&](OutputPoint const& p) {
         StageComparison st;
         st.index = result.stages.size();
@@ -237,7 +295,8 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
         }
         auto const ref_stats = statistics_at(reference, ref_view, lattice, p, st.alive_reference);
         auto const cand_stats = statistics_at(candidate, cand_view, lattice, p, st.alive_candidate);
-        double const ref_now = busy_seconds(reference), cand_now = busy_seconds(candidate);
+        double const ref_now = busy_seconds(reference) + sc_seconds(ref_sc);
+        double const cand_now = busy_seconds(candidate) + sc_seconds(cand_sc);
         st.reference_seconds = ref_now - ref_busy;
         st.candidate_seconds = cand_now - cand_busy;
         ref_busy = ref_now;
@@ -245,7 +304,11 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
         result.reference_seconds += st.reference_seconds;
         result.candidate_seconds += st.candidate_seconds;
         {
-            HostView const a(ref_state), b(cand_state);
+            HostView a(ref_state), b(cand_state);
+            if (deck.space_charge.enabled) {
+                a.order_by_id();
+                b.order_by_id();
+            }
             comparer.compare_particles(a.view, b.view, st);
         }
         comparer.compare_statistics(ref_stats, cand_stats, st);
@@ -266,6 +329,10 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     }
     result.reference_kernels = reference.timer().records();
     result.candidate_kernels = candidate.timer().records();
+    if (ref_sc)
+        for (auto const& [name, r] : ref_sc->timer().records()) result.reference_kernels[name] = r;
+    if (cand_sc)
+        for (auto const& [name, r] : cand_sc->timer().records()) result.candidate_kernels[name] = r;
     return result;
 }
 

@@ -1,0 +1,236 @@
+// The CUDA space-charge backend: CUB radix sort, warp-aggregated deposition, cuFFT, CUDA-event timing.
+#include <cufft.h>
+#include <cub/device/device_radix_sort.cuh>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/core/Device.hh"
+#include "kernels/cuda/Executor.cuh"
+#include "kernels/spacecharge/SpaceChargeSolver.hh"
+
+#define GT_CUFFT_CHECK(call)                                                                            \
+    do {                                                                                                \
+        cufftResult const gt_cufft_res_ = (call);                                                       \
+        if (gt_cufft_res_ != CUFFT_SUCCESS)                                                             \
+            throw std::runtime_error(std::string("cuFFT error ") + std::to_string(int(gt_cufft_res_)) + \
+                                     " in " #call " at " __FILE__ ":" + std::to_string(__LINE__));      \
+    } while (0)
+
+namespace gt {
+namespace {
+
+struct Iota {
+    std::uint32_t* out;
+    __device__ void operator()(size_type i) const { out[i] = static_cast<std::uint32_t>(i); }
+};
+
+//! Warp-aggregated deposition (AVASX's thread aggregation, Tian et al. 2025): the lanes of a warp
+//! that hold particles of the same cell sum their W^3 weights by a segmented reduction over runs of
+//! equal keys (shuffles), and the first lane of each run adds the sums with one atomic per node.
+//! Correct for any order (a run is a set of *adjacent* lanes with one key); effective when the
+//! particles are sorted by cell, so that runs are long.
+template <int W, class Acc>
+__global__ void deposit_aggregated_kernel(ParticleView p, DepositGeometry g, Acc* grid)
+{
+    constexpr int k_nodes = W * W * W;
+    constexpr unsigned k_full = 0xffffffffu;
+    size_type const i = size_type(blockIdx.x) * blockDim.x + threadIdx.x;
+    unsigned const lane = threadIdx.x & 31u;
+    ParticleStencil s{};
+    bool const in = i < p.size && p.alive(i) && particle_stencil(g, p.x[i], p.y[i], p.t[i], s);
+    std::uint32_t const key = in ? stencil_key(g.grid, s) : g.outside_key();
+    Acc value[k_nodes];
+    if constexpr (std::is_integral_v<Acc>) {
+        if (in) {
+            fixed_point_weights<W>(s, value);
+        } else {
+            for (int m = 0; m < k_nodes; ++m) value[m] = 0;
+        }
+    } else {
+        for (int m = 0; m < k_nodes; ++m) {
+            size_type index = 0;
+            double w = 0;
+            if (in) stencil_node<W>(g.grid, s, m, index, w);
+            value[m] = in ? w : 0.0;
+        }
+    }
+    // Runs: maximal sets of consecutive lanes with equal keys (equal keys that are not adjacent, as
+    // between two sorts, make separate runs, each with its own atomics). A run ends at the next head.
+    std::uint32_t const previous = __shfl_up_sync(k_full, key, 1);
+    bool const head = lane == 0 || previous != key;
+    unsigned const heads = __ballot_sync(k_full, head);
+    unsigned const later_heads = heads & ~((2u << lane) - 1u);  // heads after this lane (2u << 31 == 0)
+    unsigned const run_end = later_heads ? unsigned(__ffs(later_heads)) - 1u : 32u;
+    // After the step with offset o, lane l holds the sum over lanes [l, min(l + 2o, run_end)).
+    for (unsigned offset = 1; offset < 32; offset <<= 1) {
+        bool const take = lane + offset < run_end;
+        for (int m = 0; m < k_nodes; ++m) {
+            Acc const v = __shfl_down_sync(k_full, value[m], offset);
+            if (take) value[m] += v;
+        }
+    }
+    if (in && head) {
+        for (int m = 0; m < k_nodes; ++m) {
+            size_type index = 0;
+            double w = 0;
+            stencil_node<W>(g.grid, s, m, index, w);
+            atomic_add(grid + index, value[m]);
+        }
+    }
+}
+
+class CufftPlans {
+  public:
+    CufftPlans() = default;
+    CufftPlans(CufftPlans const&) = delete;
+    CufftPlans& operator=(CufftPlans const&) = delete;
+    ~CufftPlans() { destroy(); }
+
+    void forward(DoubledGrid d, double* in, Complex* out)
+    {
+        prepare(d);
+        GT_CUFFT_CHECK(cufftExecD2Z(forward_, in, reinterpret_cast<cufftDoubleComplex*>(out)));
+    }
+    void inverse(DoubledGrid d, Complex* in, double* out)
+    {
+        prepare(d);
+        GT_CUFFT_CHECK(cufftExecZ2D(inverse_, reinterpret_cast<cufftDoubleComplex*>(in), out));
+    }
+
+  private:
+    void prepare(DoubledGrid d)
+    {
+        if (ready_ && d.nx2 == dims_.nx2 && d.ny2 == dims_.ny2 && d.nz2 == dims_.nz2) return;
+        destroy();
+        // cufftPlan3d(nx, ny, nz): nz varies fastest, so our (z, y, x) row-major order is (nz2, ny2, nx2).
+        if (d.nz2 == 1) {  // the 2.5D solver's transverse plane
+            GT_CUFFT_CHECK(cufftPlan2d(&forward_, d.ny2, d.nx2, CUFFT_D2Z));
+            GT_CUFFT_CHECK(cufftPlan2d(&inverse_, d.ny2, d.nx2, CUFFT_Z2D));
+        } else {
+            GT_CUFFT_CHECK(cufftPlan3d(&forward_, d.nz2, d.ny2, d.nx2, CUFFT_D2Z));
+            GT_CUFFT_CHECK(cufftPlan3d(&inverse_, d.nz2, d.ny2, d.nx2, CUFFT_Z2D));
+        }
+        ready_ = true;
+        dims_ = d;
+    }
+    void destroy()
+    {
+        if (!ready_) return;
+        cufftDestroy(forward_);
+        cufftDestroy(inverse_);
+        ready_ = false;
+    }
+
+    cufftHandle forward_ = 0, inverse_ = 0;
+    bool ready_ = false;
+    DoubledGrid dims_{};
+};
+
+struct CudaBackend {
+    static constexpr MemSpace memory = MemSpace::device;
+
+    CudaBackend()
+    {
+        GT_CUDA_CHECK(cudaEventCreate(&start_));
+        GT_CUDA_CHECK(cudaEventCreate(&stop_));
+    }
+    CudaBackend(CudaBackend const&) = delete;
+    CudaBackend& operator=(CudaBackend const&) = delete;
+    ~CudaBackend()
+    {
+        (void)cudaEventDestroy(start_);
+        (void)cudaEventDestroy(stop_);
+    }
+
+    template <class F>
+    void for_each(size_type n, F const& f)
+    {
+        cuda::for_each(n, f);
+    }
+    template <int N, class Op, class F>
+    std::array<double, N> reduce(size_type n, F const& f)
+    {
+        return cuda::reduce<N, Op>(n, f);
+    }
+
+    //! CUB's radix sort is stable: the same permutation as the CPU's counting sort.
+    void sort_by_key(std::uint32_t const* keys, std::uint32_t* perm, size_type n, std::uint32_t key_bound)
+    {
+        if (sorted_keys_.size() < n) {
+            sorted_keys_ = Buffer<std::uint32_t>(n, MemSpace::device);
+            iota_ = Buffer<std::uint32_t>(n, MemSpace::device);
+        }
+        cuda::for_each(n, Iota{iota_.data()});
+        int end_bit = 1;
+        while (end_bit < 32 && (std::uint64_t(1) << end_bit) < std::uint64_t(key_bound)) ++end_bit;
+        std::size_t bytes = 0;
+        int const count = static_cast<int>(n);
+        GT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys_.data(), iota_.data(),
+                                                      perm, count, 0, end_bit));
+        if (sort_temp_.size() < bytes) sort_temp_ = Buffer<unsigned char>(bytes, MemSpace::device);
+        GT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), bytes, keys, sorted_keys_.data(),
+                                                      iota_.data(), perm, count, 0, end_bit));
+        GT_CUDA_CHECK_LAUNCH();
+    }
+
+    template <int W, class Acc>
+    void deposit_aggregated(ParticleView p, DepositGeometry const& g, Acc* grid)
+    {
+        if (p.size == 0) return;
+        auto const blocks = static_cast<unsigned>((p.size + cuda::k_block_size - 1) / cuda::k_block_size);
+        deposit_aggregated_kernel<W, Acc><<<blocks, cuda::k_block_size>>>(p, g, grid);
+        GT_CUDA_CHECK_LAUNCH();
+    }
+
+    void fft_forward(DoubledGrid d, double* in, Complex* out) { plans_.forward(d, in, out); }
+    void fft_inverse(DoubledGrid d, Complex* in, double* out) { plans_.inverse(d, in, out); }
+
+    void timer_start() { GT_CUDA_CHECK(cudaEventRecord(start_)); }
+    double timer_stop()
+    {
+        GT_CUDA_CHECK(cudaEventRecord(stop_));
+        GT_CUDA_CHECK(cudaEventSynchronize(stop_));
+        float ms = 0;
+        GT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+        return 1e-3 * double(ms);
+    }
+
+    CufftPlans plans_;
+    Buffer<std::uint32_t> sorted_keys_, iota_;
+    Buffer<unsigned char> sort_temp_;
+    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+class CudaSpaceCharge final : public SpaceChargeKernels {
+  public:
+    MemSpace memory() const override { return MemSpace::device; }
+    std::string description() const override { return "gpu (" + device::name() + ", cuFFT)"; }
+    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
+                                BeamFrame const& frame, double ds) override
+    {
+        return solver_.kick(particles, settings, frame, ds);
+    }
+    SpaceChargeDiagnostics probe_field(ParticleView particles, SpaceChargeSettings const& settings,
+                                       BeamFrame const& frame, std::vector<FieldProbe>& probes) override
+    {
+        return solver_.probe_field(particles, settings, frame, probes);
+    }
+    std::vector<double> charge_grid() const override { return solver_.charge_grid(); }
+    KernelTimer const& timer() const override { return solver_.timer(); }
+
+  private:
+    SpaceChargeSolver<CudaBackend> solver_;
+};
+
+}  // namespace
+
+std::unique_ptr<SpaceChargeKernels> make_cuda_space_charge()
+{
+    if (device::count() == 0)
+        throw std::runtime_error("no GPU found: the CUDA space-charge solver needs one");
+    return std::make_unique<CudaSpaceCharge>();
+}
+
+}  // namespace gt

@@ -1,0 +1,419 @@
+// One space-charge kick written once over a backend (CPU: OpenMP + FFTW; CUDA: cuFFT + CUB).
+//
+// A kick: size the grid to the bunch (GridSizing.hh); every `sort_every` kicks sort the particles by
+// cell; deposit (ChargeDeposit.hh); transform the integrated Green's function when the grid spacing
+// changed (IntegratedGreenFunction.hh); convolve (HockneyConvolution.hh); E = -grad phi
+// (FieldFromPotential.hh); gather (FieldGather.hh); kick (SpaceChargeKick.hh).
+//
+// A Backend provides:
+//   static constexpr MemSpace memory;
+//   for_each(n, f), reduce<N, Op>(n, f)                        the executor;
+//   sort_by_key(keys, perm, n, key_bound)                      a stable sort: perm[i] = source of slot i;
+//   deposit_aggregated<W, Acc>(particles, geometry, grid)       sorted deposition with aggregation;
+//   fft_forward(DoubledGrid, double*, Complex*), fft_inverse(DoubledGrid, Complex*, double*)
+//                                                              unnormalized r2c / c2r (plans cached);
+//   timer_start(), timer_stop() -> seconds                     wall time of the work in between.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/core/Buffer.hh"
+#include "kernels/core/KernelTimer.hh"
+#include "kernels/core/ParticleState.hh"
+#include "kernels/core/Reduction.hh"
+#include "kernels/spacecharge/BeamFrame.hh"
+#include "kernels/spacecharge/ChargeDeposit.hh"
+#include "kernels/spacecharge/FieldFromPotential.hh"
+#include "kernels/spacecharge/FieldGather.hh"
+#include "kernels/spacecharge/GridSizing.hh"
+#include "kernels/spacecharge/HockneyConvolution.hh"
+#include "kernels/spacecharge/IntegratedGreenFunction.hh"
+#include "kernels/spacecharge/IntegratedGreenFunction2D.hh"
+#include "kernels/spacecharge/SliceProjection.hh"
+#include "kernels/spacecharge/SpaceChargeKernels.hh"
+#include "kernels/spacecharge/SpaceChargeKick.hh"
+
+namespace gt {
+
+namespace sc_detail {
+template <class T>
+struct FillValue {
+    T* target;
+    T value;
+    GT_HOST_DEVICE void operator()(size_type i) const { target[i] = value; }
+};
+//! The particles in sorted order into scratch arrays: slot i takes particle perm[i].
+struct GatherParticles {
+    ParticleView p;
+    std::uint32_t const* perm;
+    double* f64;         //!< 6 n: x, px, y, py, t, pt
+    std::uint64_t* u64;  //!< n: id
+    std::int32_t* i32;   //!< 2 n: lost_element, lost_turn
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        size_type const j = perm[i], n = p.size;
+        f64[i] = p.x[j];
+        f64[n + i] = p.px[j];
+        f64[2 * n + i] = p.y[j];
+        f64[3 * n + i] = p.py[j];
+        f64[4 * n + i] = p.t[j];
+        f64[5 * n + i] = p.pt[j];
+        u64[i] = p.id[j];
+        i32[i] = p.lost_element[j];
+        i32[n + i] = p.lost_turn[j];
+    }
+};
+//! ... and back into the particle arrays.
+struct StoreParticles {
+    ParticleView p;
+    double const* f64;
+    std::uint64_t const* u64;
+    std::int32_t const* i32;
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        size_type const n = p.size;
+        p.x[i] = f64[i];
+        p.px[i] = f64[n + i];
+        p.y[i] = f64[2 * n + i];
+        p.py[i] = f64[3 * n + i];
+        p.t[i] = f64[4 * n + i];
+        p.pt[i] = f64[5 * n + i];
+        p.id[i] = u64[i];
+        p.lost_element[i] = i32[i];
+        p.lost_turn[i] = i32[n + i];
+    }
+};
+}  // namespace sc_detail
+
+template <class Backend>
+class SpaceChargeSolver {
+  public:
+    static constexpr MemSpace memory = Backend::memory;
+
+    Backend& backend() { return backend_; }
+    KernelTimer const& timer() const { return timer_; }
+
+    SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& settings, BeamFrame const& frame,
+                                double ds)
+    {
+        SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, true);
+        if (diag.inside + diag.outside == 0.0) return diag;
+        size_type const n = p.size;
+        ensure(fx_, n);
+        ensure(fy_, n);
+        ensure(fz_, n);
+        bool const fixed_point = settings.deposition == DepositionMethod::deterministic;
+        backend_.timer_start();
+        backend_.for_each(n, FieldGather{geometry_, p.x, p.y, p.t, p.lost_element, ex_.data(), ey_.data(),
+                                         ez_.data(), point_, fixed_point, sliced_ ? line_.data() : nullptr,
+                                         fx_.data(), fy_.data(), fz_.data()});
+        diag.t_gather = backend_.timer_stop();
+        int const w = shape_width(settings.shape);
+        // Reads 3 coordinates + the loss flag and W^3 nodes x 3 fields per particle; writes 3 fields.
+        timer_.add("sc.gather", diag.t_gather, double(n) * (28.0 + 24.0 + 24.0 * w * w * w), double(n));
+
+        backend_.timer_start();
+        backend_.for_each(n, SpaceChargeKick{p, fx_.data(), fy_.data(), fz_.data(), frame.transverse_kick(ds),
+                                             frame.longitudinal_kick(ds)});
+        diag.t_kick = backend_.timer_stop();
+        timer_.add("sc.kick", diag.t_kick, double(n) * (4.0 + 24.0 + 48.0), double(n));
+        ++kicks_;
+        return diag;
+    }
+
+    SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& settings,
+                                       BeamFrame const& frame, std::vector<FieldProbe>& probes)
+    {
+        SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, false);
+        size_type const m = probes.size();
+        if (m == 0) return diag;
+        Buffer<double> host(3 * m, MemSpace::host);
+        for (size_type i = 0; i < m; ++i) {
+            host[i] = probes[i].x;
+            host[m + i] = probes[i].y;
+            host[2 * m + i] = probes[i].z;
+        }
+        Buffer<double> pos(3 * m, memory), field(3 * m, memory);
+        pos.copy_from(host);
+        DepositGeometry g = geometry_;
+        g.rest_z = 1.0;  // probe positions are rest-frame z already
+        if (diag.inside + diag.outside > 0.0) {
+            backend_.for_each(m, FieldGather{g, pos.data(), pos.data() + m, pos.data() + 2 * m, nullptr,
+                                             ex_.data(), ey_.data(), ez_.data(), point_,
+                                             settings.deposition == DepositionMethod::deterministic,
+                                             sliced_ ? line_.data() : nullptr, field.data(), field.data() + m,
+                                             field.data() + 2 * m});
+        }
+        host.copy_from(field);
+        for (size_type i = 0; i < m; ++i) {
+            probes[i].ex = host[i];
+            probes[i].ey = host[m + i];
+            probes[i].ez = host[2 * m + i];
+        }
+        return diag;
+    }
+
+    std::vector<double> charge_grid() const
+    {
+        size_type const n = geometry_.grid.nodes();
+        std::vector<double> out(n);
+        if (n == 0) return out;
+        Buffer<double> host(n, MemSpace::host);
+        host.copy_raw(charge_.data(), memory);
+        for (size_type i = 0; i < n; ++i) out[i] = host[i];
+        return out;
+    }
+
+  private:
+    template <class T>
+    static void ensure(Buffer<T>& b, size_type n)
+    {
+        if (b.size() < n) b = Buffer<T>(n, memory);
+    }
+
+    //! The grid of this kick: fixed, or sized to the live particles (false: no live particle).
+    bool choose_grid(ParticleView p, SpaceChargeSettings const& s, double rest_z, GridGeometry& grid)
+    {
+        if (s.fixed_grid) {
+            grid = *s.fixed_grid;
+            return true;
+        }
+        auto const ext = backend_.template reduce<6, reduce::Max>(p.size, ExtentTerms{p, rest_z});
+        if (!(ext[0] > -HUGE_VAL)) return false;
+        BunchBox box{};
+        for (int d = 0; d < 3; ++d) {
+            box.hi[d] = ext[d];
+            box.lo[d] = -ext[d + 3];
+        }
+        if (s.truncate_sigma > 0.0) {
+            auto const c = backend_.template reduce<4, reduce::Sum>(p.size, CentroidTerms3{p, rest_z});
+            SpreadTerms3 spread{p, rest_z, {c[1] / c[0], c[2] / c[0], c[3] / c[0]}};
+            auto const v = backend_.template reduce<3, reduce::Sum>(p.size, spread);
+            for (int d = 0; d < 3; ++d) {
+                double const half = s.truncate_sigma * std::sqrt(v[d] / c[0]);
+                box.lo[d] = std::max(box.lo[d], spread.mean[d] - half);
+                box.hi[d] = std::min(box.hi[d], spread.mean[d] + half);
+            }
+        }
+        int const n[3] = {s.grid[0], s.grid[1], s.grid[2]};
+        grid = size_grid(box, n, s.margin, s.shape, green_valid_ ? &green_grid_ : nullptr);
+        return true;
+    }
+
+    void sort(ParticleView p, SpaceChargeDiagnostics& diag)
+    {
+        size_type const n = p.size;
+        if (n >= size_type(std::numeric_limits<std::uint32_t>::max()))
+            throw std::runtime_error("space charge: sorting supports fewer than 2^32 particles");
+        ensure(keys_, n);
+        ensure(perm_, n);
+        ensure(scratch_f64_, 6 * n);
+        ensure(scratch_u64_, n);
+        ensure(scratch_i32_, 2 * n);
+        backend_.timer_start();
+        backend_.for_each(n, CellKeys{p, geometry_, keys_.data()});
+        backend_.sort_by_key(keys_.data(), perm_.data(), n, geometry_.outside_key() + 1u);
+        backend_.for_each(n, sc_detail::GatherParticles{p, perm_.data(), scratch_f64_.data(),
+                                                        scratch_u64_.data(), scratch_i32_.data()});
+        backend_.for_each(
+            n, sc_detail::StoreParticles{p, scratch_f64_.data(), scratch_u64_.data(), scratch_i32_.data()});
+        diag.t_sort = backend_.timer_stop();
+        diag.sorted = true;
+        // Keys: 28 B read + 4 written; the sort ~4 passes over key + value; 9 arrays permuted (read twice,
+        // written twice).
+        timer_.add("sc.sort", diag.t_sort, double(n) * (32.0 + 4.0 * 16.0 + 2.0 * 2.0 * 64.0), double(n));
+    }
+
+    template <int W>
+    void deposit(ParticleView p, SpaceChargeSettings const& s, bool sorted_now)
+    {
+        size_type const nodes = geometry_.grid.nodes();
+        if (s.deposition == DepositionMethod::deterministic) {
+            backend_.for_each(nodes, sc_detail::FillValue<std::int64_t>{fixed_.data(), 0});
+            if (s.sort_every > 0 || sorted_now)
+                backend_.template deposit_aggregated<W, std::int64_t>(p, geometry_, fixed_.data());
+            else
+                backend_.for_each(p.size, DepositAtomic<W, std::int64_t>{p, geometry_, fixed_.data()});
+            return;
+        }
+        backend_.for_each(nodes, sc_detail::FillValue<double>{weights_.data(), 0.0});
+        if (s.deposition == DepositionMethod::aggregated)
+            backend_.template deposit_aggregated<W, double>(p, geometry_, weights_.data());
+        else
+            backend_.for_each(p.size, DepositAtomic<W, double>{p, geometry_, weights_.data()});
+    }
+
+    SpaceChargeDiagnostics prepare_field(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& frame,
+                                         bool may_sort)
+    {
+        SpaceChargeDiagnostics diag;
+        GridGeometry grid;
+        if (!choose_grid(p, s, frame.rest_z(), grid)) return diag;  // no live particle: nothing to do
+        geometry_ = DepositGeometry{grid, s.shape, frame.rest_z()};
+        diag.grid = grid;
+        size_type const nodes = grid.nodes();
+        DoubledGrid const dg = DoubledGrid::of(grid);
+        ensure(weights_, nodes);
+        ensure(fixed_, nodes);
+        ensure(charge_, nodes);
+        ensure(ex_, nodes);
+        ensure(ey_, nodes);
+        ensure(ez_, nodes);
+        ensure(real_, dg.real_size());
+        ensure(spectrum_, dg.complex_size());
+
+        bool const sort_now = may_sort && s.sort_every > 0 && kicks_ % s.sort_every == 0;
+        if (sort_now) sort(p, diag);
+
+        // Deposit, then node charges [C].
+        int const w = shape_width(s.shape);
+        backend_.timer_start();
+        if (w == 2)
+            deposit<2>(p, s, sort_now);
+        else
+            deposit<3>(p, s, sort_now);
+        if (s.deposition == DepositionMethod::deterministic)
+            backend_.for_each(nodes,
+                              NodeCharge<std::int64_t>{fixed_.data(), frame.macro_charge / k_fixed_point_unit,
+                                                       charge_.data()});
+        else
+            backend_.for_each(nodes, NodeCharge<double>{weights_.data(), frame.macro_charge, charge_.data()});
+        diag.t_deposit = backend_.timer_stop();
+        timer_.add("sc.deposit", diag.t_deposit,
+                   double(p.size) * (28.0 + 16.0 * w * w * w) + 24.0 * double(nodes), double(p.size));
+
+        auto const in = backend_.template reduce<5, reduce::Sum>(p.size, InsideTerms{p, geometry_});
+        diag.inside = in[0];
+        diag.outside = in[1];
+        diag.inside_charge = in[0] * frame.macro_charge;
+        diag.deposited_charge =
+            backend_.template reduce<1, reduce::Sum>(nodes, NodeSumTerms{charge_.data()})[0];
+        point_ = PointCharge{};
+        if (in[0] > 0.0)
+            point_ = PointCharge{diag.inside_charge, in[2] / in[0], in[3] / in[0], in[4] / in[0]};
+        sliced_ = s.model == SpaceChargeModel::two_and_half_d;
+        if (sliced_) {
+            solve_sliced(grid, diag);
+            return diag;
+        }
+
+        // The transformed Green's function, while the spacing and node counts stay the same.
+        if (!green_valid_ || green_sliced_ || !grid.same_green_function(green_grid_)) {
+            backend_.timer_start();
+            size_type const corners =
+                size_type(grid.nx + 2) * size_type(grid.ny + 2) * size_type(grid.nz + 2);
+            ensure(corners_, corners);
+            ensure(green_, dg.complex_size());
+            backend_.for_each(corners, IgfCorners{grid, corners_.data()});
+            backend_.for_each(dg.real_size(), IgfDoubledGrid{grid, corners_.data(), real_.data()});
+            backend_.fft_forward(dg, real_.data(), green_.data());
+            diag.t_green = backend_.timer_stop();
+            diag.green_recomputed = true;
+            green_grid_ = grid;
+            green_valid_ = true;
+            green_sliced_ = false;
+            timer_.add(
+                "sc.green", diag.t_green,
+                8.0 * double(corners) + 16.0 * double(dg.real_size()) + 32.0 * double(dg.complex_size()),
+                double(dg.real_size()));
+        }
+
+        // phi = G * Q on the doubled grid.
+        backend_.timer_start();
+        backend_.for_each(dg.real_size(), PadCharge{grid, charge_.data(), real_.data()});
+        backend_.fft_forward(dg, real_.data(), spectrum_.data());
+        backend_.for_each(dg.complex_size(), SpectralProduct{spectrum_.data(), green_.data()});
+        backend_.fft_inverse(dg, spectrum_.data(), real_.data());
+        diag.t_solve = backend_.timer_stop();
+        // Pad (read 1, write 8 per node), two FFTs (each ~ read + write of both arrays), the product.
+        timer_.add("sc.solve", diag.t_solve,
+                   8.0 * double(nodes) +
+                       2.0 * (8.0 * double(dg.real_size()) + 16.0 * double(dg.complex_size())) * 2.0 +
+                       48.0 * double(dg.complex_size()),
+                   double(dg.real_size()));
+
+        // E = -grad phi, and the field energy.
+        double const scale = potential_scale(grid);
+        backend_.timer_start();
+        backend_.for_each(nodes,
+                          FieldFromPotential{grid, real_.data(), scale, ex_.data(), ey_.data(), ez_.data()});
+        diag.t_field = backend_.timer_stop();
+        timer_.add("sc.field", diag.t_field, 48.0 * double(nodes), double(nodes));
+        diag.field_energy = backend_.template reduce<1, reduce::Sum>(
+            nodes, FieldEnergyTerms{grid, charge_.data(), real_.data(), 0.5 * scale})[0];
+        return diag;
+    }
+
+    //! 2.5D: the 2D field of the transverse distribution (unit line charge) and the line density.
+    void solve_sliced(GridGeometry const& grid, SpaceChargeDiagnostics& diag)
+    {
+        DoubledGrid const d2{2 * grid.nx, 2 * grid.ny, 1};
+        size_type const plane = size_type(grid.nx) * size_type(grid.ny);
+        ensure(line_, size_type(grid.nz));
+        ensure(padded2_, d2.real_size());
+        bool const same = green_valid_ && green_sliced_ && grid.nx == green_grid_.nx &&
+                          grid.ny == green_grid_.ny && grid.hx == green_grid_.hx && grid.hy == green_grid_.hy;
+        if (!same) {
+            backend_.timer_start();
+            size_type const corners = size_type(grid.nx + 2) * size_type(grid.ny + 2);
+            ensure(corners_, corners);
+            ensure(green_, d2.complex_size());
+            backend_.for_each(corners, IgfCorners2D{grid, corners_.data()});
+            backend_.for_each(d2.real_size(), IgfDoubledGrid2D{grid, corners_.data(), real_.data()});
+            backend_.fft_forward(d2, real_.data(), green_.data());
+            diag.t_green = backend_.timer_stop();
+            diag.green_recomputed = true;
+            green_grid_ = grid;
+            green_valid_ = true;
+            green_sliced_ = true;
+            timer_.add(
+                "sc.green", diag.t_green,
+                8.0 * double(corners) + 16.0 * double(d2.real_size()) + 32.0 * double(d2.complex_size()),
+                double(d2.real_size()));
+        }
+        backend_.timer_start();
+        double const inv_total = diag.deposited_charge != 0.0 ? 1.0 / diag.deposited_charge : 0.0;
+        backend_.for_each(d2.real_size(), PadTransverse{grid, charge_.data(), inv_total, padded2_.data()});
+        backend_.for_each(size_type(grid.nz), LineDensity{grid, charge_.data(), line_.data()});
+        backend_.fft_forward(d2, padded2_.data(), spectrum_.data());
+        backend_.for_each(d2.complex_size(), SpectralProduct{spectrum_.data(), green_.data()});
+        backend_.fft_inverse(d2, spectrum_.data(), real_.data());
+        diag.t_solve = backend_.timer_stop();
+        timer_.add("sc.solve", diag.t_solve,
+                   16.0 * double(grid.nodes()) +
+                       2.0 * (8.0 * double(d2.real_size()) + 16.0 * double(d2.complex_size())) * 2.0 +
+                       48.0 * double(d2.complex_size()),
+                   double(d2.real_size()));
+        backend_.timer_start();
+        double const scale = -1.0 / (2.0 * constants::pi * constants::eps0 * double(d2.real_size()));
+        backend_.for_each(plane, TransverseField{grid, real_.data(), scale, ex_.data(), ey_.data()});
+        diag.t_field = backend_.timer_stop();
+        timer_.add("sc.field", diag.t_field, 32.0 * double(plane), double(plane));
+        // The 2D potential of a line charge has no zero: the model's energy is not defined.
+        diag.field_energy = std::numeric_limits<double>::quiet_NaN();
+    }
+
+    Backend backend_;
+    KernelTimer timer_;
+    DepositGeometry geometry_{};
+    PointCharge point_{};
+    GridGeometry green_grid_{};
+    bool green_valid_ = false;
+    bool green_sliced_ = false;  //!< the cached Green's function is the 2D one
+    bool sliced_ = false;        //!< the last field is the 2.5D one
+    long kicks_ = 0;
+    Buffer<double> line_, padded2_;
+    Buffer<double> weights_, charge_, ex_, ey_, ez_, real_, corners_, fx_, fy_, fz_, scratch_f64_;
+    Buffer<std::int64_t> fixed_;
+    Buffer<Complex> spectrum_, green_;
+    Buffer<std::uint32_t> keys_, perm_;
+    Buffer<std::uint64_t> scratch_u64_;
+    Buffer<std::int32_t> scratch_i32_;
+};
+
+}  // namespace gt

@@ -1,0 +1,173 @@
+// Charge deposition: conservation, the three variants against each other, determinism, sorting.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "kernels/cpu/Executor.hh"
+#include "tests/SpaceChargeTestSupport.hh"
+
+using namespace gt;
+using namespace gt::test;
+
+namespace {
+
+//! A lumpy bunch: a Gaussian core plus a uniform halo, so that cells hold very different counts.
+std::vector<Point3> lumpy_bunch(size_type n, std::uint64_t seed)
+{
+    Lcg rng{seed};
+    std::vector<Point3> out(n);
+    for (size_type i = 0; i < n; ++i) {
+        if (i % 5 == 0) {
+            out[i] = {4e-3 * (rng.next() - 0.5), 3e-3 * (rng.next() - 0.5), 8e-3 * (rng.next() - 0.5)};
+        } else {
+            double const r = std::sqrt(-2.0 * std::log(1.0 - rng.next())), a = constants::two_pi * rng.next();
+            double const r2 = std::sqrt(-2.0 * std::log(1.0 - rng.next())),
+                         b = constants::two_pi * rng.next();
+            out[i] = {0.5e-3 * r * std::cos(a), 0.4e-3 * r * std::sin(a), 1.0e-3 * r2 * std::cos(b)};
+        }
+    }
+    return out;
+}
+
+double sum(std::vector<double> const& v)
+{
+    double s = 0.0;
+    for (double x : v) s += x;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("deposition conserves charge: every variant and shape, grid sized to the bunch or smaller")
+{
+    auto const points = lumpy_bunch(100000, 11);
+    BeamFrame const frame = proton_frame(50.0, 1e-15);
+    for (auto shape : {ParticleShape::cic, ParticleShape::tsc}) {
+        for (auto method :
+             {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
+            CAPTURE(int(shape));
+            CAPTURE(int(method));
+            ParticleState state = beam_at(points, frame);
+            auto sc = make_cpu_space_charge();
+            SpaceChargeSettings s;
+            s.grid = {32, 24, 40};
+            s.shape = shape;
+            s.deposition = method;
+            s.sort_every = 1;
+            std::vector<FieldProbe> none;
+            auto const d = sc->probe_field(state.view(), s, frame, none);
+            // Sized to the bunch: everybody is inside. The total is a sum of 1e5 x 8 (27) positive
+            // terms of similar size: round-off below 1e-12 relative.
+            CHECK(d.inside == 100000.0);
+            CHECK(d.outside == 0.0);
+            CHECK(d.deposited_charge == doctest::Approx(d.inside_charge).epsilon(1e-12));
+            CHECK(sum(sc->charge_grid()) == doctest::Approx(100000.0 * frame.macro_charge).epsilon(1e-12));
+
+            // A fixed grid covering only the core: the deposited charge is that of the particles
+            // inside it, no more, no less.
+            s.fixed_grid =
+                GridGeometry{16, 16, 16, -1e-3, -1e-3, -2e-3 * 1.2, 2e-3 / 15, 2e-3 / 15, 4.8e-3 / 15};
+            auto const f = sc->probe_field(state.view(), s, frame, none);
+            CHECK(f.inside > 10000.0);
+            CHECK(f.outside > 1000.0);
+            CHECK(f.inside + f.outside == 100000.0);
+            CHECK(f.deposited_charge == doctest::Approx(f.inside_charge).epsilon(1e-12));
+        }
+    }
+}
+
+TEST_CASE("the deterministic deposition is bit-identical across runs, thread counts and particle order")
+{
+    auto const points = lumpy_bunch(60000, 12);
+    BeamFrame const frame = proton_frame(10.0, 3e-15);
+    for (auto shape : {ParticleShape::cic, ParticleShape::tsc}) {
+        CAPTURE(int(shape));
+        SpaceChargeSettings s;
+        s.grid = {20, 20, 30};
+        s.shape = shape;
+        s.deposition = DepositionMethod::deterministic;
+        std::vector<FieldProbe> none;
+        auto grid_of = [&](std::vector<Point3> const& pts, int sort_every) {
+            ParticleState state = beam_at(pts, frame);
+            auto sc = make_cpu_space_charge();
+            s.sort_every = sort_every;
+            sc->kick(state.view(), s, frame, 0.0);  // ds = 0: sorts (when asked) and deposits, kicks nothing
+            return sc->charge_grid();
+        };
+        auto const reference = grid_of(points, 0);
+        CHECK(grid_of(points, 0) == reference);
+        CHECK(grid_of(points, 1) == reference);  // sorted by cell, aggregated sums
+        std::vector<Point3> reversed(points.rbegin(), points.rend());
+        CHECK(grid_of(reversed, 0) == reference);
+        int const threads = cpu::thread_count();
+        cpu::set_thread_count(1);
+        CHECK(grid_of(points, 1) == reference);
+        cpu::set_thread_count(threads);
+    }
+}
+
+TEST_CASE("the three deposition variants agree to round-off")
+{
+    auto const points = lumpy_bunch(80000, 13);
+    BeamFrame const frame = proton_frame(200.0, 1e-15);
+    for (auto shape : {ParticleShape::cic, ParticleShape::tsc}) {
+        CAPTURE(int(shape));
+        std::vector<std::vector<double>> grids;
+        for (auto method :
+             {DepositionMethod::atomic, DepositionMethod::aggregated, DepositionMethod::deterministic}) {
+            ParticleState state = beam_at(points, frame);
+            auto sc = make_cpu_space_charge();
+            SpaceChargeSettings s;
+            s.grid = {24, 24, 24};
+            s.shape = shape;
+            s.deposition = method;
+            s.sort_every = 1;
+            sc->kick(state.view(), s, frame, 0.0);
+            grids.push_back(sc->charge_grid());
+        }
+        double const peak = *std::max_element(grids[0].begin(), grids[0].end());
+        // Doubles: differences only from the order of additions (~1e-16 of a node's charge). Fixed
+        // point: each weight rounded to 2^-32 of a macroparticle, so a node is off by at most
+        // (count) x 2^-32 macro charges, < 1e-9 of the peak node here.
+        double worst_aggregated = 0.0, worst_fixed = 0.0;
+        for (size_type i = 0; i < grids[0].size(); ++i) {
+            worst_aggregated = std::max(worst_aggregated, std::abs(grids[1][i] - grids[0][i]));
+            worst_fixed = std::max(worst_fixed, std::abs(grids[2][i] - grids[0][i]));
+        }
+        CHECK(worst_aggregated <= 1e-13 * peak);
+        CHECK(worst_fixed <= 1e-9 * peak);
+    }
+}
+
+TEST_CASE("sorting orders the particles by cell and keeps every particle")
+{
+    auto const points = lumpy_bunch(30000, 14);
+    BeamFrame const frame = proton_frame(5.0, 1e-15);
+    ParticleState state = beam_at(points, frame);
+    ParticleView v = state.view();
+    v.lost_element[7] = 3;  // a lost particle is kept (and sorted last), not deposited
+    auto sc = make_cpu_space_charge();
+    SpaceChargeSettings s;
+    s.grid = {16, 16, 16};
+    s.sort_every = 1;
+    auto const d = sc->kick(v, s, frame, 0.0);
+    CHECK(d.sorted);
+    CHECK(d.inside == 29999.0);
+    // Keys nondecreasing, the lost particle last, every id present once with its own coordinates.
+    DepositGeometry const g{d.grid, s.shape, frame.rest_z()};
+    std::vector<std::uint32_t> keys(v.size);
+    cpu::for_each(v.size, CellKeys{v, g, keys.data()});
+    CHECK(std::is_sorted(keys.begin(), keys.end()));
+    CHECK(v.id[v.size - 1] == 7);
+    CHECK(v.lost_element[v.size - 1] == 3);
+    std::vector<int> seen(v.size, 0);
+    bool coordinates_follow = true;
+    for (size_type i = 0; i < v.size; ++i) {
+        seen[v.id[i]] += 1;
+        coordinates_follow = coordinates_follow && v.x[i] == points[v.id[i]].x && v.y[i] == points[v.id[i]].y;
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+    CHECK(coordinates_follow);
+}
