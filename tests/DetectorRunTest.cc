@@ -9,6 +9,7 @@
 #include "detector/DetectorRun.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
+#include "run/ScanOutputs.hh"
 #include "kernels/cpu/Executor.hh"
 
 using namespace gt;
@@ -131,4 +132,49 @@ TEST_CASE("the output file holds the sorted hits, the tallies, the counters and 
     CHECK(p.command_line == "gtrack run sts.toml");
     CHECK(p.deck_text == cfg.text);
     std::filesystem::remove(path);
+}
+
+TEST_CASE("a detector deck scans like a beamline deck: points run, are recognized and collected")
+{
+    std::string const deck = R"([run]
+kind = "detector"
+seed = 4
+track_slots = 64
+[geometry.world]
+shape = "box"
+half_size = [1, 1, 1]
+material = "air"
+[[geometry.volume]]
+name = "slab"
+shape = "box"
+half_size = [0.5, 0.5, 0.01]
+material = "silicon"
+sensitive = true
+[gun]
+particle = "mu-"
+energy = "1 GeV"
+events = 20
+position = [0, 0, -0.5]
+[scan]
+"gun.energy" = ["100 MeV", "1 GeV"]
+)";
+    auto const dir = std::filesystem::temp_directory_path();
+    double slab_edep[2] = {0, 0};
+    for (std::uint64_t point : {0u, 1u}) {
+        DeckConfig const cfg = read_deck_text(deck, "scan.toml", {"run.backend=cpu"}, point);
+        CHECK(cfg.detector.gun.energy == (point == 0 ? 100.0 : 1000.0));
+        std::string const path = (dir / ("gtrack_detector_scan_" + std::to_string(point) + ".h5")).string();
+        DetectorRunOptions opt;
+        opt.output = path;
+        opt.quiet = true;
+        run_detector_deck(cfg, opt);
+        CHECK(scan_output_status(path, cfg.scan, point).state == OutputState::complete);
+        auto const stats = final_statistics(path);
+        REQUIRE(stats.size() == 2);
+        CHECK(stats[1].name == "edep_slab");
+        slab_edep[point] = stats[1].value;
+        std::filesystem::remove(path);
+    }
+    // 100 MeV muons lose more in 2 cm of silicon than 1 GeV ones (1/beta^2 below the minimum)
+    CHECK(slab_edep[0] > slab_edep[1]);
 }

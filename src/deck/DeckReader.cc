@@ -565,8 +565,13 @@ class DeckParser {
     bool check_scan_path(std::string const& key, SourceLocation const& at, std::string const& diag_key,
                          toml::table const& root)
     {
-        static std::vector<std::string> const sections = {"run",     "beam",         "elements",
+        static std::vector<std::string> const beamline = {"run",     "beam",         "elements",
                                                           "lattice", "space_charge", "output"};
+        static std::vector<std::string> const detector = {"run",         "materials", "geometry", "field",
+                                                          "propagation", "gun",       "physics",  "output"};
+        toml::node const* kind = root.at_path("run.kind").node();
+        bool const is_detector = kind && kind->is_string() && kind->as_string()->get() == "detector";
+        auto const& sections = is_detector ? detector : beamline;
         auto const segments = split_key(key);
         if (std::any_of(segments.begin(), segments.end(), [](auto const& s) { return s.empty(); })) {
             error(at, diag_key, fmt::format("'{}' is not a key path such as \"elements.QF.k1\"", key));

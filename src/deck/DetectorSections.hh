@@ -57,10 +57,10 @@ class DetectorSections {
 
     void read(toml::table const& root)
     {
+        // [scan] is read by the deck parser for either kind of deck
         static std::vector<std::string> const sections = {"run",         "materials", "geometry", "field",
-                                                          "propagation", "gun",       "physics",  "output"};
-        static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge",
-                                                          "scan"};
+                                                          "propagation", "gun",       "physics",  "output", "scan"};
+        static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge"};
         for (auto&& [k, v] : root) {
             std::string const key(k.str());
             if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;

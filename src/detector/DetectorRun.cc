@@ -105,6 +105,13 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     p.end_time = iso8601_utc_now();
     p.seed = cfg.run.seed;
     p.overrides = cfg.overrides;
+    if (cfg.scan_index) {
+        p.scan_index = static_cast<std::int64_t>(*cfg.scan_index);
+        p.scan_size = cfg.scan.size();
+        p.scan_mode = cfg.scan.mode_name();
+        for (auto const& sp : cfg.scan.parameters) p.scan_parameters.push_back(sp.key);
+        p.scan_values = cfg.scan.labels_at(*cfg.scan_index);
+    }
     write_provenance(out, p);
     out.commit();
 }

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "deck/Units.hh"
+#include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 #include "io/TableWriter.hh"
 
@@ -40,8 +41,11 @@ OutputStatus scan_output_status(std::string const& path, ScanConfig const& scan,
     }
     try {
         status.provenance = read_provenance(path);
-        Table const stats = read_table(path, "stats");
-        if (stats.rows() == 0) throw IoError(fmt::format("'{}': /stats has no rows", path));
+        // a beamline run's /stats, or a detector run's /tallies (one row per volume, always written)
+        bool const detector = h5::exists(h5::open_file_readonly(path).get(), "detector");
+        char const* const table = detector ? "tallies" : "stats";
+        Table const stats = read_table(path, table);
+        if (stats.rows() == 0) throw IoError(fmt::format("'{}': /{} has no rows", path, table));
     } catch (std::exception const& e) {
         status.state = OutputState::broken;
         status.reason = fmt::format("not a complete gtrack output: {}", e.what());
@@ -69,6 +73,22 @@ OutputStatus scan_output_status(std::string const& path, ScanConfig const& scan,
 
 std::vector<FinalStatistic> final_statistics(std::string const& path)
 {
+    {
+        // a detector run: the energy deposited in each volume (docs/output.md)
+        h5::File file = h5::open_file_readonly(path);
+        if (h5::exists(file.get(), "detector")) {
+            Table const tallies = read_table(path, "tallies");
+            h5::Object group = h5::open_object(file.get(), "tallies");
+            auto const names = h5::read_string_array_attribute(group.get(), "volume_names");
+            auto const& edep = tallies.doubles("edep");
+            if (names.size() != edep.size())
+                throw IoError(fmt::format("'{}': /tallies has {} rows but {} volume names", path, edep.size(),
+                                          names.size()));
+            std::vector<FinalStatistic> out;
+            for (std::size_t i = 0; i < edep.size(); ++i) out.push_back({"edep_" + names[i], "MeV", edep[i]});
+            return out;
+        }
+    }
     Table const stats = read_table(path, "stats");
     std::size_t const rows = stats.rows();
     if (rows == 0) throw IoError(fmt::format("'{}': /stats has no rows", path));
