@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckReader.hh"
+#include "detector/DetectorRun.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
 #include "run/Validation.hh"
@@ -56,11 +57,6 @@ int validate_with_backends(DeckConfig const& deck, ValidateOptions const& option
 int validate_command(CommandOptions const& options, ValidateOptions const& validate)
 {
     DeckConfig const deck = read_deck(options.deck, options.overrides);
-    if (deck.run.kind == "detector")
-        throw std::runtime_error(fmt::format(
-            "{}: validate compares beamline runs stage by stage; for a detector deck run it with --backend cpu "
-            "and --backend gpu and compare the hits (the GPU test gpu_DetectorTest does so)",
-            options.deck));
     cpu::set_thread_count(options.threads);
     if (!device::compiled_in() || device::count() == 0) {
         std::fprintf(
@@ -70,6 +66,7 @@ int validate_command(CommandOptions const& options, ValidateOptions const& valid
                                   : "this gtrack was built without CUDA");
         return 77;
     }
+    if (deck.run.kind == "detector") return validate_detector(deck, validate.report);
     std::unique_ptr<BeamKernels> cpu = make_cpu_beam_kernels();
     std::unique_ptr<BeamKernels> gpu = make_cuda_beam_kernels();
     return validate_with_backends(deck, validate, *cpu, *gpu);

@@ -2,6 +2,7 @@
 // sorted hits, tallies and provenance in one HDF5 file.
 #include "detector/DetectorRun.hh"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -186,6 +187,64 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
                     r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0);
     }
     return 0;
+}
+
+int validate_detector(DeckConfig const& cfg, std::string const& report_path)
+{
+    DetectorRunOptions opt;
+    opt.write_output = false;
+    opt.quiet = true;
+    opt.backend = "cpu";
+    DetectorRunResult const cpu = run_detector_deck(cfg, opt);
+    opt.backend = "gpu";
+    DetectorRunResult const gpu = run_detector_deck(cfg, opt);
+    auto same = [](Hit const& x, Hit const& y) {
+        return x.event == y.event && x.track == y.track && x.volume == y.volume && x.replica == y.replica &&
+               x.step == y.step && x.pre.x == y.pre.x && x.pre.y == y.pre.y && x.pre.z == y.pre.z &&
+               x.post.x == y.post.x && x.post.y == y.post.y && x.post.z == y.post.z && x.time == y.time &&
+               x.edep == y.edep && x.momentum.x == y.momentum.x && x.momentum.y == y.momentum.y &&
+               x.momentum.z == y.momentum.z;
+    };
+    std::size_t differ = 0, first = 0;
+    std::size_t const common = std::min(cpu.hits.size(), gpu.hits.size());
+    for (std::size_t i = 0; i < common; ++i) {
+        if (same(cpu.hits[i], gpu.hits[i])) continue;
+        if (differ == 0) first = i;
+        ++differ;
+    }
+    differ += std::max(cpu.hits.size(), gpu.hits.size()) - common;
+    bool const identical = differ == 0 && cpu.tallies == gpu.tallies && cpu.counters == gpu.counters;
+    std::string text = fmt::format("validate {} (detector): CPU {} against GPU {}\n", cfg.path, cpu.backend, gpu.backend);
+    text += fmt::format("hits: {} on the CPU, {} on the GPU, {} differing\n", cpu.hits.size(), gpu.hits.size(), differ);
+    if (differ > 0 && first < common) {
+        Hit const &a = cpu.hits[first], &b = gpu.hits[first];
+        text += fmt::format("first difference at row {}: event {} track {} step {}: edep {:.17g} / {:.17g}, post "
+                            "({:.17g}, {:.17g}, {:.17g}) / ({:.17g}, {:.17g}, {:.17g})\n",
+                            first, a.event, a.track, a.step, a.edep, b.edep, a.post.x, a.post.y, a.post.z, b.post.x,
+                            b.post.y, b.post.z);
+    }
+    text += fmt::format("tallies: {}; counters (steps {} / {}, substeps {} / {}): {}\n",
+                        cpu.tallies == gpu.tallies ? "identical" : "DIFFERENT", cpu.counters[k_steps],
+                        gpu.counters[k_steps], cpu.counters[k_substeps], gpu.counters[k_substeps],
+                        cpu.counters == gpu.counters ? "identical" : "DIFFERENT");
+    text += fmt::format("| kernel | cpu [s] | gpu [s] | speedup |\n|---|---|---|---|\n");
+    for (auto const& [name, rc] : cpu.timer.records()) {
+        auto const it = gpu.timer.records().find(name);
+        double const g = it == gpu.timer.records().end() ? 0.0 : it->second.seconds;
+        text += fmt::format("| {} | {:.4g} | {:.4g} | {} |\n", name, rc.seconds, g,
+                            g > 0 ? fmt::format("{:.3g}", rc.seconds / g) : std::string("-"));
+    }
+    text += fmt::format("| stepping loop | {:.4g} | {:.4g} | {} |\n", cpu.seconds, gpu.seconds,
+                        gpu.seconds > 0 ? fmt::format("{:.3g}", cpu.seconds / gpu.seconds) : std::string("-"));
+    text += fmt::format("verdict: {}\n", identical ? "identical (bit for bit)" : "DIFFERENT");
+    std::fputs(text.c_str(), stdout);
+    if (!report_path.empty()) {
+        std::FILE* f = std::fopen(report_path.c_str(), "w");
+        if (!f) throw std::runtime_error(fmt::format("cannot write the report '{}'", report_path));
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+    }
+    return identical ? 0 : 1;
 }
 
 std::string describe_geometry(DeckConfig const& cfg, std::size_t* problem_count)

@@ -42,6 +42,11 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
 //! `gtrack run` for a detector deck: runs, writes, prints a summary; returns the exit status.
 int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options);
 
+//! `gtrack validate` for a detector deck: runs it on the CPU and on the GPU (no output files) and
+//! compares hits bit for bit, tallies and counters; prints the per-kernel times of both and a
+//! verdict (also written to report_path when given). Returns 0 when identical, 1 otherwise.
+int validate_detector(DeckConfig const& cfg, std::string const& report_path);
+
 //! `gtrack check` for a detector deck: the geometry summary and any overlaps or protrusions found.
 //! `problems` receives their number.
 std::string describe_geometry(DeckConfig const& cfg, std::size_t* problems = nullptr);
