@@ -10,11 +10,12 @@ gtrack=$build/gtrack
 cores=$(nproc)
 
 # run NAME DECK BACKEND EVENTS SUBSTEPS: prints "NAME backend events substeps steps/s propagate-s iterations"
+# (hits are collected and sorted on the device as in any run, but not written: output.hits=false)
 run() {
     local name=$1 deck=$2 backend=$3 events=$4 substeps=$5
     local log="$out/bench-$name-$backend-$events-$substeps.log"
     "$gtrack" run "$deck" --backend "$backend" --quiet -o "$out/bench-detector.h5" --set gun.events="$events" \
-        --set propagation.max_substeps="$substeps" --set run.track_slots=262144 --timing >"$log" 2>&1 ||
+        --set propagation.max_substeps="$substeps" --set run.track_slots=262144 --set output.hits=false --timing >"$log" 2>&1 ||
         { echo "$name $backend FAILED"; tail -5 "$log"; return 1; }
     grep -q '^steps_per_second ' "$log" || { echo "$name $backend: no timing in the output"; return 1; }
     awk -v name="$name" -v be="$backend" -v ev="$events" -v ss="$substeps" '
@@ -28,8 +29,8 @@ echo "== detector benchmark: $(date -u +%FT%TZ), $cores host cores =="
 printf "%-12s %-4s %8s %9s %14s %12s %10s\n" deck dev events substeps track-steps/s propagate-s iterations
 run tracker inputs/tracker.toml gpu 100000 10
 run tracker inputs/tracker.toml cpu 10000 10
-run calorimeter inputs/calorimeter.toml gpu 100000 10
-run calorimeter inputs/calorimeter.toml cpu 10000 10
+run calorimeter inputs/calorimeter.toml gpu 20000 10
+run calorimeter inputs/calorimeter.toml cpu 2000 10
 # the substep cap: along-step (propagation) time and iterations with 10 and 1000 substeps per iteration
 run tracker-cap inputs/tracker.toml gpu 100000 1000
 run tracker-cap inputs/tracker.toml cpu 10000 1000

@@ -178,3 +178,33 @@ position = [0, 0, -0.5]
     // 100 MeV muons lose more in 2 cm of silicon than 1 GeV ones (1/beta^2 below the minimum)
     CHECK(slab_edep[0] > slab_edep[1]);
 }
+
+TEST_CASE("a track circling in vacuum is ended by the step limit and counted as looping")
+{
+    std::string const deck = R"([run]
+kind = "detector"
+track_slots = 64
+[geometry.world]
+shape = "box"
+half_size = [1, 1, 1]
+material = "vacuum"
+[field]
+type = "uniform"
+B = [0, 0, "2 T"]
+[propagation]
+max_steps = 50
+[gun]
+particle = "e-"
+energy = "10 MeV"
+events = 3
+direction = [1, 0, 0]
+)";
+    // r = p / (0.3 B) = 1.8 cm: the electrons never reach the world's surface
+    DetectorRunOptions opt;
+    opt.write_output = false;
+    opt.quiet = true;
+    auto const r = run_detector_deck(read_deck_text(deck, "loop.toml", {"run.backend=cpu"}), opt);
+    CHECK(r.counters[k_looping] == 3);
+    CHECK(r.counters[k_escaped] == 0);
+    CHECK(r.counters[k_steps] == 150);
+}

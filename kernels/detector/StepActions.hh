@@ -16,6 +16,9 @@ namespace gt {
 //! Run-wide counters, incremented atomically by the actions.
 enum Counter : int { k_hit_count = 0, k_escaped, k_stopped, k_looping, k_steps, k_substeps, k_num_counters };
 
+//! Longest step of a charged track in a magnetic field [m] (in vacuum nothing else limits it).
+inline constexpr double k_max_field_step = 1.0;
+
 //! Energy tallies are integers in units of k_tally_unit, so that their sums do not depend on order.
 inline constexpr double k_tally_unit = 1.0e-9;  //!< [MeV]
 
@@ -87,6 +90,8 @@ struct LimitStep {
                 s = s_loss < s ? s_loss : s;
             }
         }
+        // a charged track in a field may circle in vacuum for ever: bounded steps let max_steps end it
+        if (pt.charge != 0 && params.field.type != FieldType::none && s > k_max_field_step) s = k_max_field_step;
         t.remaining[i] = s;
         t.step_length[i] = 0;
         t.pre_pos[i] = t.pos[i];
