@@ -9,8 +9,8 @@
 #include "detector/DetectorRun.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
-#include "run/ScanOutputs.hh"
 #include "kernels/cpu/Executor.hh"
+#include "run/ScanOutputs.hh"
 
 using namespace gt;
 

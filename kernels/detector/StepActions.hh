@@ -91,7 +91,8 @@ struct LimitStep {
             }
         }
         // a charged track in a field may circle in vacuum for ever: bounded steps let max_steps end it
-        if (pt.charge != 0 && params.field.type != FieldType::none && s > k_max_field_step) s = k_max_field_step;
+        if (pt.charge != 0 && params.field.type != FieldType::none && s > k_max_field_step)
+            s = k_max_field_step;
         t.remaining[i] = s;
         t.step_length[i] = 0;
         t.pre_pos[i] = t.pos[i];

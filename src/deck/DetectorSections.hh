@@ -58,8 +58,8 @@ class DetectorSections {
     void read(toml::table const& root)
     {
         // [scan] is read by the deck parser for either kind of deck
-        static std::vector<std::string> const sections = {"run",         "materials", "geometry", "field",
-                                                          "propagation", "gun",       "physics",  "output", "scan"};
+        static std::vector<std::string> const sections = {
+            "run", "materials", "geometry", "field", "propagation", "gun", "physics", "output", "scan"};
         static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge"};
         for (auto&& [k, v] : root) {
             std::string const key(k.str());

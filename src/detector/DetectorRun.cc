@@ -214,14 +214,17 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path)
     }
     differ += std::max(cpu.hits.size(), gpu.hits.size()) - common;
     bool const identical = differ == 0 && cpu.tallies == gpu.tallies && cpu.counters == gpu.counters;
-    std::string text = fmt::format("validate {} (detector): CPU {} against GPU {}\n", cfg.path, cpu.backend, gpu.backend);
-    text += fmt::format("hits: {} on the CPU, {} on the GPU, {} differing\n", cpu.hits.size(), gpu.hits.size(), differ);
+    std::string text =
+        fmt::format("validate {} (detector): CPU {} against GPU {}\n", cfg.path, cpu.backend, gpu.backend);
+    text += fmt::format("hits: {} on the CPU, {} on the GPU, {} differing\n", cpu.hits.size(),
+                        gpu.hits.size(), differ);
     if (differ > 0 && first < common) {
         Hit const &a = cpu.hits[first], &b = gpu.hits[first];
-        text += fmt::format("first difference at row {}: event {} track {} step {}: edep {:.17g} / {:.17g}, post "
-                            "({:.17g}, {:.17g}, {:.17g}) / ({:.17g}, {:.17g}, {:.17g})\n",
-                            first, a.event, a.track, a.step, a.edep, b.edep, a.post.x, a.post.y, a.post.z, b.post.x,
-                            b.post.y, b.post.z);
+        text += fmt::format(
+            "first difference at row {}: event {} track {} step {}: edep {:.17g} / {:.17g}, post "
+            "({:.17g}, {:.17g}, {:.17g}) / ({:.17g}, {:.17g}, {:.17g})\n",
+            first, a.event, a.track, a.step, a.edep, b.edep, a.post.x, a.post.y, a.post.z, b.post.x, b.post.y,
+            b.post.z);
     }
     text += fmt::format("tallies: {}; counters (steps {} / {}, substeps {} / {}): {}\n",
                         cpu.tallies == gpu.tallies ? "identical" : "DIFFERENT", cpu.counters[k_steps],
@@ -234,8 +237,9 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path)
         text += fmt::format("| {} | {:.4g} | {:.4g} | {} |\n", name, rc.seconds, g,
                             g > 0 ? fmt::format("{:.3g}", rc.seconds / g) : std::string("-"));
     }
-    text += fmt::format("| stepping loop | {:.4g} | {:.4g} | {} |\n", cpu.seconds, gpu.seconds,
-                        gpu.seconds > 0 ? fmt::format("{:.3g}", cpu.seconds / gpu.seconds) : std::string("-"));
+    text +=
+        fmt::format("| stepping loop | {:.4g} | {:.4g} | {} |\n", cpu.seconds, gpu.seconds,
+                    gpu.seconds > 0 ? fmt::format("{:.3g}", cpu.seconds / gpu.seconds) : std::string("-"));
     text += fmt::format("verdict: {}\n", identical ? "identical (bit for bit)" : "DIFFERENT");
     std::fputs(text.c_str(), stdout);
     if (!report_path.empty()) {
