@@ -530,7 +530,6 @@ TEST_CASE("[space_charge] and [output] checks")
     CHECK(cfg.output.phase_space == std::vector<std::string>{"end"});
 }
 
-
 TEST_CASE("read_deck: an unreadable file is a located error")
 {
     try {
