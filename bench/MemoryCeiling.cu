@@ -18,7 +18,7 @@ __global__ void scale_add(double* a, double const* b, std::size_t n)
 }
 
 //! Median of `reps` timed launches of f, in seconds.
-template<class F>
+template <class F>
 double median_seconds(F&& f, int reps)
 {
     cudaEvent_t start, stop;

@@ -121,8 +121,8 @@ stats = "every_element"
     Setup s(text);
     BeamTracker tracker(s.lattice, s.deck.output, 1, *s.kernels, s.state.view());
     // Expected Twiss after each entry: transport through the entries so far.
-    std::vector<std::pair<M2, M2>> steps = {{half_f, half_d_y}, {dr, dr}, {full_d, full_f_y}, {dr, dr},
-                                            {half_f, half_d_y}};
+    std::vector<std::pair<M2, M2>> steps = {
+        {half_f, half_d_y}, {dr, dr}, {full_d, full_f_y}, {dr, dr}, {half_f, half_d_y}};
     Twiss ex = tx, ey = ty;
     double worst = 0;
     int points = 0;
@@ -132,7 +132,8 @@ stats = "every_element"
         auto const& step = steps[std::size_t(p.entry) % steps.size()];
         ex = transport(ex, step.first);
         ey = transport(ey, step.second);
-        BeamStatistics const st = derive_statistics(s.kernels->moments(s.state.view()), s.lattice.reference_after[0]);
+        BeamStatistics const st =
+            derive_statistics(s.kernels->moments(s.state.view()), s.lattice.reference_after[0]);
         worst = std::max({worst, std::abs(st.beta[0] / ex.beta - 1), std::abs(st.beta[1] / ey.beta - 1)});
         ++points;
     }

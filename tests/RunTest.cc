@@ -132,8 +132,8 @@ TEST_CASE("a beam written by one run is read back bit for bit by the next (distr
     std::string second = k_deck;
     second.replace(second.find("[beam.twiss]"), second.find("[elements]") - second.find("[beam.twiss]"), "");
     second.replace(second.find("macroparticles = 5000"), 21,
-                   "macroparticles = " + std::to_string(first.beam.size()) + "\ndistribution = \"file\"\nfile = \"" +
-                       dir.file("first.h5") + "\"");
+                   "macroparticles = " + std::to_string(first.beam.size()) +
+                       "\ndistribution = \"file\"\nfile = \"" + dir.file("first.h5") + "\"");
     second += "[elements.M]\ntype = \"marker\"\n";
     second.replace(second.find("line = [\"cell*3\", \"COL\"]"), 24, "line = [\"M\"]");
     second.replace(second.find("turns = 2"), 9, "turns = 1");

@@ -41,7 +41,8 @@ class CpuBeamKernels final : public BeamKernels {
         Stopwatch w;
         BeamMoments m = beam_driver::moments<cpu::Policy>(particles);
         // Three passes, each reading the six coordinates and the loss flag.
-        timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4), double(particles.size));
+        timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),
+                   double(particles.size));
         return m;
     }
 

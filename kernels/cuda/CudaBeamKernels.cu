@@ -73,7 +73,8 @@ class CudaBeamKernels final : public BeamKernels {
     {
         EventTimer t;
         BeamMoments m = beam_driver::moments<cuda::Policy>(particles);
-        timer_.add("moments", t.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4), double(particles.size));
+        timer_.add("moments", t.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),
+                   double(particles.size));
         return m;
     }
 

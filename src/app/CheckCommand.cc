@@ -30,13 +30,13 @@ int check_command(CommandOptions const& options)
     ReferenceParticle const ref = initial_reference(deck);
     Lattice const lattice = build_lattice(deck, ref);
     std::string text = fmt::format("deck {}: run '{}', seed {}\n", deck.path, deck.run.name, deck.run.seed);
-    text += fmt::format("beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), {:.9g} MeV kinetic, p c = {:.9g} MeV, "
-                        "gamma = {:.9g}, beta = {:.9g}\n",
-                        beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev, ref.pc_mev, ref.gamma,
-                        ref.beta);
-    text += fmt::format("      {} macroparticles, distribution {}{}, bunch charge {:g} C\n", beam.macroparticles,
-                        beam.distribution, beam.distribution == "file" ? " (" + beam.file + ")" : "",
-                        beam.bunch_charge);
+    text += fmt::format(
+        "beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), {:.9g} MeV kinetic, p c = {:.9g} MeV, "
+        "gamma = {:.9g}, beta = {:.9g}\n",
+        beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev, ref.pc_mev, ref.gamma, ref.beta);
+    text += fmt::format("      {} macroparticles, distribution {}{}, bunch charge {:g} C\n",
+                        beam.macroparticles, beam.distribution,
+                        beam.distribution == "file" ? " (" + beam.file + ")" : "", beam.bunch_charge);
     if (beam.distribution != "file") {
         Matrix6 const sigma = beam_sigma_matrix(beam);
         cholesky_lower(sigma, beam);  // throws where the matrix is not positive semi-definite
@@ -45,19 +45,24 @@ int check_command(CommandOptions const& options)
         text += "\n";
     }
     text += describe(lattice);
-    text += fmt::format("turns: {}; output: {} (statistics {}, phase space at {})\n", deck.lattice.turns,
-                        options.output.empty() ? deck.output.file : options.output,
-                        [&] {
-                            switch (deck.output.stats) {
-                                case StatsWhere::every_element: return "after every element";
-                                case StatsWhere::every_slice: return "after every slice";
-                                case StatsWhere::end: return "at the end";
-                                case StatsWhere::turn: return "after every turn";
-                            }
-                            return "";
-                        }(),
-                        deck.output.phase_space.empty() ? std::string("nowhere")
-                                                        : fmt::format("{}", fmt::join(deck.output.phase_space, ", ")));
+    text += fmt::format(
+        "turns: {}; output: {} (statistics {}, phase space at {})\n", deck.lattice.turns,
+        options.output.empty() ? deck.output.file : options.output,
+        [&] {
+            switch (deck.output.stats) {
+                case StatsWhere::every_element:
+                    return "after every element";
+                case StatsWhere::every_slice:
+                    return "after every slice";
+                case StatsWhere::end:
+                    return "at the end";
+                case StatsWhere::turn:
+                    return "after every turn";
+            }
+            return "";
+        }(),
+        deck.output.phase_space.empty() ? std::string("nowhere")
+                                        : fmt::format("{}", fmt::join(deck.output.phase_space, ", ")));
     if (!deck.scan.empty()) {
         text +=
             fmt::format("scan: {} points ({}; values checked, tables above for point 0):", deck.scan.size(),
@@ -71,7 +76,8 @@ int check_command(CommandOptions const& options)
         DeckConfig const sliced = with_space_charge_slices(deck);
         auto const kicks = space_charge_schedule(build_lattice(sliced, ref), sliced);
         text += fmt::format(
-            "space charge: {}, grid {}x{}x{}, {} kicks per pass ({}), {} deposition, {} shape, sorted every {} "
+            "space charge: {}, grid {}x{}x{}, {} kicks per pass ({}), {} deposition, {} shape, sorted every "
+            "{} "
             "kicks, margin {:g}{}\n",
             sc.solver == "2.5d" ? "2.5D" : "3D", sc.grid[0], sc.grid[1], sc.grid[2], kicks.size(),
             sc.kicks_per_element > 0 ? fmt::format("{} per element", sc.kicks_per_element)

@@ -22,14 +22,13 @@
 
 #include <fmt/format.h>
 
-#include "BuildInfo.hh"
 #include "app/Commands.hh"
-#include "app/VersionInfo.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
+#include "run/RunProvenance.hh"
 #include "run/ScanOutputs.hh"
 
 namespace gt {
@@ -285,16 +284,8 @@ int collect_command(CommandOptions const& options)
         for (std::size_t k = 0; k < scan.parameters.size(); ++k)
             out.set_attribute("summary", "labels_" + columns[k],
                               std::span<std::string const>(scan.parameters[k].labels));
-        Provenance prov;
-        prov.gtrack_version = build::version;
-        prov.git_hash = build::git_hash;
-        prov.build_options = build_options();
-        prov.deck_path = deck.path;
-        prov.deck_text = deck.text;
-        prov.command_line = options.command_line;
+        Provenance prov = run_provenance(deck, options.command_line);
         prov.backend = "none (gtrack collect)";
-        prov.seed = deck.run.seed;
-        prov.overrides = deck.overrides;
         prov.start_time = prov.end_time = iso8601_utc_now();
         prov.scan_size = n;
         prov.scan_mode = scan.mode_name();

@@ -15,7 +15,8 @@ namespace {
 void add_deck_options(CLI::App& cmd, gt::CommandOptions& o)
 {
     cmd.add_option("deck", o.deck, "the TOML input deck")->required();
-    cmd.add_option("--set", o.overrides, "override a deck key: --set beam.kinetic_energy=\"300 MeV\" (repeatable)")
+    cmd.add_option("--set", o.overrides,
+                   "override a deck key: --set beam.kinetic_energy=\"300 MeV\" (repeatable)")
         ->allow_extra_args(false);
     cmd.add_option("-o,--output", o.output, "output HDF5 file (default: the deck's output.file)");
 }
@@ -36,7 +37,8 @@ int main(int argc, char** argv)
     add_deck_options(*run, options);
     run->add_option("--backend", options.backend, "where to track: auto (GPU if present), cpu or gpu")
         ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
-    run->add_option("--threads", options.threads, "CPU threads (default: all cores)")->check(CLI::NonNegativeNumber);
+    run->add_option("--threads", options.threads, "CPU threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
     run->add_option(
@@ -47,18 +49,24 @@ int main(int argc, char** argv)
     add_deck_options(*check, options);
 
     gt::ValidateOptions validate_options;
-    CLI::App* validate =
-        app.add_subcommand("validate", "track the deck on the CPU and the GPU and compare them after every stage");
+    CLI::App* validate = app.add_subcommand(
+        "validate", "track the deck on the CPU and the GPU and compare them after every stage");
     validate->add_option("deck", options.deck, "the TOML input deck")->required();
-    validate->add_option("--set", options.overrides, "override a deck key (repeatable)")->allow_extra_args(false);
-    validate->add_option("--rtol", validate_options.rtol,
-                         "relative tolerance: VALUE (all quantities) or QUANTITY=VALUE (x, px, y, py, t, pt, "
-                         "stats/<column>, globs allowed); repeatable, later ones win; default 0 (bitwise)")
+    validate->add_option("--set", options.overrides, "override a deck key (repeatable)")
         ->allow_extra_args(false);
-    validate->add_option("--atol", validate_options.atol, "absolute tolerance, as --rtol")->allow_extra_args(false);
-    validate->add_option("--tolerances", validate_options.tolerance_file,
-                         "TOML file of [[tolerance]] rules (match, rtol, atol), applied before --rtol/--atol");
-    validate->add_option("--stages", validate_options.stages, "where to compare: slice (default), element, turn, end")
+    validate
+        ->add_option("--rtol", validate_options.rtol,
+                     "relative tolerance: VALUE (all quantities) or QUANTITY=VALUE (x, px, y, py, t, pt, "
+                     "stats/<column>, globs allowed); repeatable, later ones win; default 0 (bitwise)")
+        ->allow_extra_args(false);
+    validate->add_option("--atol", validate_options.atol, "absolute tolerance, as --rtol")
+        ->allow_extra_args(false);
+    validate->add_option(
+        "--tolerances", validate_options.tolerance_file,
+        "TOML file of [[tolerance]] rules (match, rtol, atol), applied before --rtol/--atol");
+    validate
+        ->add_option("--stages", validate_options.stages,
+                     "where to compare: slice (default), element, turn, end")
         ->check(CLI::IsMember({"slice", "element", "turn", "end"}));
     validate->add_option("--report", validate_options.report,
                          "the markdown report with every stage (default: <run name>-validate.md)");
@@ -72,11 +80,14 @@ int main(int argc, char** argv)
         "compare", "compare two gtrack output files, every numeric dataset and attribute, within tolerances");
     compare->add_option("a", compare_options.a, "the reference output file")->required();
     compare->add_option("b", compare_options.b, "the output file to check against it")->required();
-    compare->add_option("--rtol", compare_options.rtol,
-                        "relative tolerance: VALUE (every dataset) or PATTERN=VALUE (a glob over paths such as "
-                        "stats/sigma_x, data/*/particles/beam/position/x); repeatable, later ones win; default 0")
+    compare
+        ->add_option(
+            "--rtol", compare_options.rtol,
+            "relative tolerance: VALUE (every dataset) or PATTERN=VALUE (a glob over paths such as "
+            "stats/sigma_x, data/*/particles/beam/position/x); repeatable, later ones win; default 0")
         ->allow_extra_args(false);
-    compare->add_option("--atol", compare_options.atol, "absolute tolerance, as --rtol")->allow_extra_args(false);
+    compare->add_option("--atol", compare_options.atol, "absolute tolerance, as --rtol")
+        ->allow_extra_args(false);
     compare->add_option("--only", compare_options.only, "compare only paths matching this glob (repeatable)")
         ->allow_extra_args(false);
     compare->add_option("--tolerances", compare_options.tolerance_file,

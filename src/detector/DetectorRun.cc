@@ -11,8 +11,6 @@
 
 #include <fmt/format.h>
 
-#include "BuildInfo.hh"
-#include "app/VersionInfo.hh"
 #include "detector/DetectorSetup.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
@@ -21,6 +19,7 @@
 #include "kernels/cpu/Executor.hh"
 #include "kernels/detector/DetectorKernels.hh"
 #include "run/Progress.hh"
+#include "run/RunProvenance.hh"
 
 namespace gt {
 
@@ -93,26 +92,11 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     out.set_attribute("detector", "iterations", r.iterations);
     out.set_attribute("detector", "backend", r.backend);
 
-    Provenance p;
-    p.gtrack_version = build::version;
-    p.git_hash = build::git_hash;
-    p.build_options = build_options();
-    p.deck_path = cfg.path;
-    p.deck_text = cfg.text;
-    p.command_line = options.command_line;
+    Provenance p = run_provenance(cfg, options.command_line);
     p.backend = r.backend.rfind("gpu", 0) == 0 ? "gpu" : "cpu";
     p.device_name = r.backend;
     p.start_time = start_time;
     p.end_time = iso8601_utc_now();
-    p.seed = cfg.run.seed;
-    p.overrides = cfg.overrides;
-    if (cfg.scan_index) {
-        p.scan_index = static_cast<std::int64_t>(*cfg.scan_index);
-        p.scan_size = cfg.scan.size();
-        p.scan_mode = cfg.scan.mode_name();
-        for (auto const& sp : cfg.scan.parameters) p.scan_parameters.push_back(sp.key);
-        p.scan_values = cfg.scan.labels_at(*cfg.scan_index);
-    }
     write_provenance(out, p);
     out.commit();
 }

@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "BuildInfo.hh"
-#include "app/VersionInfo.hh"
 #include "beam/BeamSetup.hh"
 #include "beam/BeamStatistics.hh"
 #include "deck/DeckError.hh"
@@ -21,6 +19,7 @@
 #include "kernels/cpu/Executor.hh"
 #include "run/BeamTracker.hh"
 #include "run/Progress.hh"
+#include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
 
 namespace gt {
@@ -107,16 +106,14 @@ void write_lattice(OutputFile& out, Lattice const& lattice)
     out.set_attribute("lattice", "length", lattice.length);
 }
 
-std::string format_si(double v, char const* unit)
-{
-    return fmt::format("{:.4g} {}", v, unit);
-}
+std::string format_si(double v, char const* unit) { return fmt::format("{:.4g} {}", v, unit); }
 
 }  // namespace
 
 ReferenceParticle reference_at(Lattice const& lattice, OutputPoint const& p)
 {
-    ReferenceParticle r = p.entry < 0 ? lattice.reference_begin : lattice.reference_after[std::size_t(p.entry)];
+    ReferenceParticle r =
+        p.entry < 0 ? lattice.reference_begin : lattice.reference_after[std::size_t(p.entry)];
     double const turn_time = lattice.reference_end().t - lattice.reference_begin.t;
     r.t += double(p.turn) * turn_time;
     r.s = p.s;
@@ -130,9 +127,11 @@ std::unique_ptr<BeamKernels> select_beam_backend(DeckConfig const& deck, RunOpti
             return make_cpu_beam_kernels();
         case BackendChoice::gpu:
             if (!device::compiled_in())
-                throw std::runtime_error("--backend gpu: this gtrack was built without CUDA (GTRACK_CUDA=OFF)");
+                throw std::runtime_error(
+                    "--backend gpu: this gtrack was built without CUDA (GTRACK_CUDA=OFF)");
             if (device::count() == 0)
-                throw std::runtime_error("--backend gpu: no GPU found on this machine (use --backend cpu or auto)");
+                throw std::runtime_error(
+                    "--backend gpu: no GPU found on this machine (use --backend cpu or auto)");
             return make_cuda_beam_kernels();
         case BackendChoice::automatic:
             break;
@@ -147,21 +146,23 @@ std::unique_ptr<BeamKernels> select_beam_backend(DeckConfig const& deck, RunOpti
 ReferenceParticle initial_reference(DeckConfig const& deck)
 {
     BeamConfig const& beam = deck.beam;
-    ReferenceParticle ref =
-        ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e, beam.kinetic_energy_mev);
+    ReferenceParticle ref = ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e,
+                                                            beam.kinetic_energy_mev);
     if (beam.distribution != "file") return ref;
     PhaseSpaceFile const file = read_phase_space(beam.file);
     auto const differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::abs(b); };
     if (differs(file.ref.mass_mev, ref.mass_mev) || differs(file.ref.charge_e, ref.charge_e))
-        throw DeckError(beam.where, "beam.particle",
-                        fmt::format("the particles in '{}' have rest energy {:.9g} MeV and charge {:g} e, the "
-                                    "deck's species {:.9g} MeV and {:g} e",
-                                    beam.file, file.ref.mass_mev, file.ref.charge_e, ref.mass_mev, ref.charge_e));
+        throw DeckError(
+            beam.where, "beam.particle",
+            fmt::format("the particles in '{}' have rest energy {:.9g} MeV and charge {:g} e, the "
+                        "deck's species {:.9g} MeV and {:g} e",
+                        beam.file, file.ref.mass_mev, file.ref.charge_e, ref.mass_mev, ref.charge_e));
     if (differs(file.ref.kinetic_mev, ref.kinetic_mev))
-        throw DeckError(beam.where, "beam.kinetic_energy",
-                        fmt::format("the reference in '{}' has {:.12g} MeV kinetic energy, the deck {:.12g} MeV: "
-                                    "set the deck's energy to the file's",
-                                    beam.file, file.ref.kinetic_mev, ref.kinetic_mev));
+        throw DeckError(
+            beam.where, "beam.kinetic_energy",
+            fmt::format("the reference in '{}' has {:.12g} MeV kinetic energy, the deck {:.12g} MeV: "
+                        "set the deck's energy to the file's",
+                        beam.file, file.ref.kinetic_mev, ref.kinetic_mev));
     return file.ref;
 }
 
@@ -209,7 +210,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
 
     std::string const path = options.output.empty() ? deck.output.file : options.output;
     OutputFile out(path);  // fails here, before tracking, when the directory is not writable
-    Provenance prov;
+    Provenance prov = run_provenance(deck, options.command_line);
     prov.start_time = iso8601_utc_now();
 
     ParticleState state = initial_beam(deck, *kernels);
@@ -269,8 +270,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
         }
         if (p.phase_space) {
             ParticleState host(state, MemSpace::host);
-            std::string const where =
-                p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
+            std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
             write_phase_space(out, iteration++, species, live_particles(host.view()), r, where,
                               deck.beam.bunch_charge, macroparticles);
         }
@@ -294,23 +294,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     write_table(out, "lost", lost);
     if (space_charge) write_table(out, "space_charge", sc_table);
     write_lattice(out, lattice);
-    prov.gtrack_version = build::version;
-    prov.git_hash = build::git_hash;
-    prov.build_options = build_options();
-    prov.deck_path = deck.path;
-    prov.deck_text = deck.text;
-    prov.command_line = options.command_line;
     prov.backend = on_gpu ? "gpu" : "cpu";
     prov.device_name = kernels->description();
-    prov.seed = deck.run.seed;
-    prov.overrides = deck.overrides;
-    if (deck.scan_index) {
-        prov.scan_index = static_cast<std::int64_t>(*deck.scan_index);
-        prov.scan_size = deck.scan.size();
-        prov.scan_mode = deck.scan.mode_name();
-        for (auto const& p : deck.scan.parameters) prov.scan_parameters.push_back(p.key);
-        prov.scan_values = deck.scan.labels_at(*deck.scan_index);
-    }
     prov.end_time = iso8601_utc_now();
     write_provenance(out, prov);
     out.commit();
@@ -351,12 +336,13 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
                     static_cast<unsigned long long>(macroparticles), static_cast<unsigned long long>(n_lost),
                     where_lost.c_str());
         if (last.alive > 0)
-            std::printf("last statistics (s = %.6g m): sigma_x %s, sigma_y %s, emittance_xn %s, emittance_yn %s, "
-                        "sigma_t %s, sigma_pt %.4g\n",
-                        last.s, format_si(last.sigma[0], "m").c_str(), format_si(last.sigma[2], "m").c_str(),
-                        format_si(last.normalized_emittance[0], "m rad").c_str(),
-                        format_si(last.normalized_emittance[1], "m rad").c_str(),
-                        format_si(last.sigma[4], "m").c_str(), last.sigma[5]);
+            std::printf(
+                "last statistics (s = %.6g m): sigma_x %s, sigma_y %s, emittance_xn %s, emittance_yn %s, "
+                "sigma_t %s, sigma_pt %.4g\n",
+                last.s, format_si(last.sigma[0], "m").c_str(), format_si(last.sigma[2], "m").c_str(),
+                format_si(last.normalized_emittance[0], "m rad").c_str(),
+                format_si(last.normalized_emittance[1], "m rad").c_str(),
+                format_si(last.sigma[4], "m").c_str(), last.sigma[5]);
         std::printf("wrote %s (%zu statistics rows, %lld phase-space snapshots, %zu lost particles)\n",
                     path.c_str(), stats.rows(), static_cast<long long>(iteration), lost.rows());
     }

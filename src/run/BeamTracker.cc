@@ -16,7 +16,8 @@ BeamTracker::BeamTracker(Lattice const& lattice, OutputConfig const& output, std
     for (std::int64_t i = 0; i < n; ++i) {
         ElementInfo const& info = lattice.info[static_cast<std::size_t>(i)];
         bool const last_slice = info.slice + 1 == info.slices;
-        bool const stats = stats_ == StatsWhere::every_slice || (stats_ == StatsWhere::every_element && last_slice);
+        bool const stats =
+            stats_ == StatsWhere::every_slice || (stats_ == StatsWhere::every_element && last_slice);
         bool const snapshot = last_slice && std::find(ps.begin(), ps.end(), info.name) != ps.end();
         if (stats || snapshot) pass_points_.push_back(PassPoint{i, stats, snapshot});
     }
@@ -24,7 +25,8 @@ BeamTracker::BeamTracker(Lattice const& lattice, OutputConfig const& output, std
     point_.s = lattice.reference_begin.s;
 }
 
-void BeamTracker::set_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after)
+void BeamTracker::set_kicks(std::vector<std::int64_t> entries,
+                            std::function<void(std::int64_t, std::int64_t)> after)
 {
     kick_entries_ = std::move(entries);
     kick_ = std::move(after);

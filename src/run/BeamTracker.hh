@@ -59,8 +59,8 @@ class BeamTracker {
     std::vector<PassPoint> pass_points_;
     std::vector<std::int64_t> kick_entries_;
     std::function<void(std::int64_t, std::int64_t)> kick_;
-    std::size_t next_ = 0;   //!< next pass point in this turn
-    std::int64_t pos_ = 0;   //!< first entry not yet tracked in this turn
+    std::size_t next_ = 0;  //!< next pass point in this turn
+    std::int64_t pos_ = 0;  //!< first entry not yet tracked in this turn
     std::int64_t turn_ = 0;
     bool done_ = false;
     OutputPoint point_;

@@ -65,12 +65,15 @@ void check_deck(std::string const& deck_path, std::vector<std::string> const& ov
     }
     std::size_t flags = 0, lost = 0;
     for (size_type i = 0; i < c.size; ++i) {
-        flags += c.lost_element[i] != g.lost_element[i] || c.lost_turn[i] != g.lost_turn[i] || c.id[i] != g.id[i];
+        flags +=
+            c.lost_element[i] != g.lost_element[i] || c.lost_turn[i] != g.lost_turn[i] || c.id[i] != g.id[i];
         lost += !c.alive(i);
     }
-    MESSAGE(deck_path, ": ", points, " comparison points, ", c.size, " particles (", lost, " lost); coordinates "
-            "differing: ", coords.differing, " (max rel ", coords.max_rel, "), moments differing: ",
-            moments.differing, " (max rel ", moments.max_rel, ")");
+    MESSAGE(deck_path, ": ", points, " comparison points, ", c.size, " particles (", lost,
+            " lost); coordinates "
+            "differing: ",
+            coords.differing, " (max rel ", coords.max_rel, "), moments differing: ", moments.differing,
+            " (max rel ", moments.max_rel, ")");
     CHECK(points > 0);
     // The backends are built to agree bit for bit (no FMA, portable math, one reduction tree).
     CHECK(coords.differing == 0);
