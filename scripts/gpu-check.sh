@@ -147,6 +147,15 @@ else
     status=1
 fi
 
+# The nightly script end to end on this machine (CPU and GPU regression, validate, plots), on this build.
+if scripts/nightly.sh --build "$build" --report "$out/nightly" >"$out/nightly.log" 2>&1; then
+    note "nightly.sh" "ok ($(grep -c . "$out/nightly/summary.md" 2>/dev/null) report lines, $(ls "$out/nightly/plots" 2>/dev/null | wc -l) plots)"
+else
+    note "nightly.sh" "FAILED (nightly.log)"
+    status=1
+fi
+tail -n 25 "$out/nightly.log"
+
 {
     echo
     echo "== gpu-check summary =="
