@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Plots each regression deck's beam-size evolution against its reference.
+"""Plots each regression deck's results against its reference.
 
 For every deck under regression/ that has both a reference (regression/NAME/reference.h5) and a new
-output (RUNS/NAME.h5), writes OUT/NAME.png: rms sizes sigma_x and sigma_y along s, reference dashed
-and new solid, and below them the relative difference |new - reference| / reference.
+output (RUNS/NAME.h5), writes OUT/NAME.png. Beamline decks: rms sizes sigma_x and sigma_y along s,
+reference dashed and new solid, and below them the relative difference |new - reference| / reference.
+Detector decks: the energy deposited in each volume, new against reference, and the hit counts.
 
 Usage: scripts/plot_regression.py --runs DIR --out DIR [NAME ...]
 Needs h5py, numpy and matplotlib (scripts/install-deps.sh --python).
@@ -70,6 +71,45 @@ def plot_deck(name, reference, new, out):
     plt.close(fig)
 
 
+def read_tallies(path):
+    with h5py.File(path, "r") as f:
+        g = f["tallies"]
+        names = [n.decode() for n in g.attrs["volume_names"]]
+        hits = f["hits"]["edep"].shape[0] if "hits" in f else 0
+        return names, g["edep"][:], hits
+
+
+def plot_detector(name, reference, new, out):
+    names, ref, ref_hits = read_tallies(reference)
+    _, cur, cur_hits = read_tallies(new)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), gridspec_kw={"height_ratios": [3, 1.3]})
+    x = np.arange(len(names))
+    top.bar(x - 0.2, ref, width=0.4, color="0.6", label="reference")
+    top.bar(x + 0.2, cur, width=0.4, color="tab:blue", label="new")
+    top.set_xticks(x, names, rotation=30, ha="right", fontsize=8)
+    top.set_ylabel("energy deposited [MeV]")
+    top.set_title(f"{name}: energy per volume; hits: {cur_hits} new, {ref_hits} reference")
+    top.legend(fontsize=8)
+    top.grid(alpha=0.3, axis="y")
+    if len(ref) == len(cur):
+        d = relative(cur, ref)
+        bottom.semilogy(x, np.maximum(d, 1e-18), "o", color="tab:blue")
+        bottom.set_ylim(1e-18, 1.0)
+        bottom.axhline(1e-12, color="grey", lw=0.8, ls=":")
+        if not d.any() and cur_hits == ref_hits:
+            bottom.text(0.5, 0.5, "tallies identical to the reference, bit for bit", ha="center",
+                        va="center", transform=bottom.transAxes, fontsize=9)
+        bottom.set_xticks(x, names, rotation=30, ha="right", fontsize=8)
+        bottom.set_ylabel("|new - ref| / ref")
+    else:
+        bottom.text(0.5, 0.5, f"different volumes: reference {len(ref)}, new {len(cur)}", ha="center",
+                    va="center", transform=bottom.transAxes, color="red")
+    bottom.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=90)
+    plt.close(fig)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", required=True, help="directory holding the new outputs NAME.h5")
@@ -89,7 +129,9 @@ def main():
             failed += 1
             continue
         png = out / f"{name}.png"
-        plot_deck(name, reference, new, png)
+        with h5py.File(reference, "r") as f:
+            detector = "tallies" in f
+        (plot_detector if detector else plot_deck)(name, reference, new, png)
         print(png)
     return 1 if failed else 0
 
