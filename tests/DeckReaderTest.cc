@@ -11,6 +11,7 @@
 #include "deck/DeckReader.hh"
 #include "deck/ElementSchema.hh"
 #include "kernels/core/Types.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -103,10 +104,7 @@ Diagnostic one_error(std::string const& text, int line, std::string const& key,
     return ds[0];
 }
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
 }  // namespace
 

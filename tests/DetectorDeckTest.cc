@@ -7,6 +7,7 @@
 
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -94,10 +95,7 @@ Diagnostic one_error(std::string const& text, int line, std::string const& key)
     return ds[0];
 }
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "io/TableWriter.hh"
 #include "run/FileComparison.hh"
 #include "run/Tolerance.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 using gt::test::TempDir;
@@ -67,10 +68,7 @@ std::string write_file(TempDir const& dir, std::string const& name, Planted cons
     return path;
 }
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
 std::string refusal(std::string const& a, std::string const& b, CompareOptions const& o = {})
 {

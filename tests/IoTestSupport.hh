@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "io/H5Handle.hh"
+
 namespace gt::test {
 
 //! A fresh directory made by mkdtemp, removed with its contents when the test ends.
@@ -48,6 +50,18 @@ inline bool file_exists(std::string const& path)
 {
     struct stat st {};
     return ::lstat(path.c_str(), &st) == 0;
+}
+
+//! The message of the IoError `f` throws ("" if it throws nothing).
+template <class F>
+std::string io_error_of(F&& f)
+{
+    try {
+        f();
+    } catch (IoError const& e) {
+        return e.what();
+    }
+    return {};
 }
 
 }  // namespace gt::test

@@ -22,6 +22,7 @@
 #include "io/H5Access.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 using gt::test::file_exists;
@@ -37,22 +38,9 @@ std::string read_bytes(std::string const& path)
     return s.str();
 }
 
-//! The message of the IoError `f` throws ("" if it throws nothing).
-template <class F>
-std::string io_error_of(F&& f)
-{
-    try {
-        f();
-    } catch (IoError const& e) {
-        return e.what();
-    }
-    return {};
-}
+using gt::test::io_error_of;
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
 }  // namespace
 

@@ -18,6 +18,7 @@
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "run/ScanOutputs.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -51,10 +52,7 @@ std::string gtrack(std::string const& args)
     return fmt::format("{}{} {}", k_no_array_env, GTRACK_BINARY, args);
 }
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
 ino_t inode(std::string const& path)
 {

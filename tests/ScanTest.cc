@@ -9,6 +9,7 @@
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -74,10 +75,7 @@ Diagnostic one_error(std::string const& text, int line, std::optional<std::uint6
     return ds[0];
 }
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
 std::string scan_of(std::string const& body) { return k_deck + "[scan]\n" + body; }
 

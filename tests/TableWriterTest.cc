@@ -11,27 +11,16 @@
 #include "io/H5Access.hh"
 #include "io/OutputFile.hh"
 #include "io/TableWriter.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 using gt::test::TempDir;
 
 namespace {
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
-template <class F>
-std::string io_error_of(F&& f)
-{
-    try {
-        f();
-    } catch (IoError const& e) {
-        return e.what();
-    }
-    return {};
-}
+using gt::test::io_error_of;
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "deck/DeckReader.hh"
 #include "kernels/core/Device.hh"
 #include "run/Validation.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -101,10 +102,7 @@ std::string slurp(std::string const& path)
     return s.str();
 }
 
-bool contains(std::string const& text, std::string const& part)
-{
-    return text.find(part) != std::string::npos;
-}
+using gt::test::contains;
 
 }  // namespace
 

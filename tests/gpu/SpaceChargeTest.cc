@@ -13,23 +13,6 @@ using namespace gt::test;
 
 namespace {
 
-std::vector<Point3> lumpy_bunch(size_type n, std::uint64_t seed)
-{
-    Lcg rng{seed};
-    std::vector<Point3> out(n);
-    for (size_type i = 0; i < n; ++i) {
-        if (i % 5 == 0) {
-            out[i] = {4e-3 * (rng.next() - 0.5), 3e-3 * (rng.next() - 0.5), 8e-3 * (rng.next() - 0.5)};
-        } else {
-            double const r = std::sqrt(-2.0 * std::log(1.0 - rng.next())), a = constants::two_pi * rng.next();
-            double const r2 = std::sqrt(-2.0 * std::log(1.0 - rng.next())),
-                         b = constants::two_pi * rng.next();
-            out[i] = {0.5e-3 * r * std::cos(a), 0.4e-3 * r * std::sin(a), 1.0e-3 * r2 * std::cos(b)};
-        }
-    }
-    return out;
-}
-
 struct Run {
     SpaceChargeDiagnostics diag;
     std::vector<double> grid;
