@@ -2,21 +2,20 @@
 // files that are not gtrack outputs or differ in structure, and the tolerance rules themselves.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "TextTestSupport.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "run/FileComparison.hh"
 #include "run/Tolerance.hh"
-#include "TextTestSupport.hh"
 
 using namespace gt;
 using gt::test::TempDir;
@@ -80,17 +79,8 @@ std::string refusal(std::string const& a, std::string const& b, CompareOptions c
     return {};
 }
 
-//! Runs the gtrack binary, returns (exit status, stdout + stderr).
-std::pair<int, std::string> gtrack(std::string const& args)
-{
-    std::string const cmd = std::string(GTRACK_BINARY) + " " + args + " 2>&1";
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    std::string output;
-    char buf[4096];
-    while (pipe && std::fgets(buf, sizeof buf, pipe)) output += buf;
-    int const status = pipe ? ::pclose(pipe) : -1;
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using gt::test::CommandResult;
+using gt::test::run_gtrack;
 
 }  // namespace
 
@@ -221,18 +211,18 @@ TEST_CASE("gtrack compare: exit status 0 within tolerance, 1 outside, 2 refused"
     plain.provenance = false;
     auto const c = write_file(dir, "plain.h5", plain);
 
-    auto [status, out] = gtrack("compare " + a + " " + b + " --rtol 1e-12");
-    CHECK(status == 1);
-    CHECK(contains(out, "verdict: FAIL"));
-    std::tie(status, out) = gtrack("compare " + a + " " + b + " --rtol 3e-12");
-    CHECK(status == 0);
-    CHECK(contains(out, "verdict: PASS"));
-    std::tie(status, out) = gtrack("compare " + a + " " + c);
-    CHECK(status == 2);
-    CHECK(contains(out, "not a gtrack output file"));
-    std::tie(status, out) = gtrack("compare " + a + " " + b + " --rtol minus-one");
-    CHECK(status != 0);
-    CHECK(contains(out, "expected a number >= 0"));
+    CommandResult r = run_gtrack("compare " + a + " " + b + " --rtol 1e-12");
+    CHECK(r.status == 1);
+    CHECK(contains(r.output, "verdict: FAIL"));
+    r = run_gtrack("compare " + a + " " + b + " --rtol 3e-12");
+    CHECK(r.status == 0);
+    CHECK(contains(r.output, "verdict: PASS"));
+    r = run_gtrack("compare " + a + " " + c);
+    CHECK(r.status == 2);
+    CHECK(contains(r.output, "not a gtrack output file"));
+    r = run_gtrack("compare " + a + " " + b + " --rtol minus-one");
+    CHECK(r.status != 0);
+    CHECK(contains(r.output, "expected a number >= 0"));
 }
 
 TEST_CASE("tolerance: zero is bitwise; rtol and atol; NaN agrees only with NaN")

@@ -2,13 +2,13 @@
 // and failed runs that leave nothing behind.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
 
+#include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
@@ -53,24 +53,7 @@ phase_space = ["BPM", "end"]
 stats = "every_element"
 )";
 
-struct Result {
-    int status = 0;
-    std::string output;
-};
-
-//! Runs the gtrack executable with `args`, capturing stdout and stderr together.
-Result gtrack(std::string const& args)
-{
-    std::string const cmd = std::string(GTRACK_BINARY) + " " + args + " 2>&1";
-    Result r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), int(buf.size()), p)) r.output += buf.data();
-    int const st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+using Result = CommandResult;
 
 }  // namespace
 
@@ -175,37 +158,37 @@ TEST_CASE("the command line: exit codes and messages a user reads")
     std::string const deck = dir.file("t.toml");
     std::ofstream(deck) << k_deck;
 
-    Result ok = gtrack("run " + deck + " --backend cpu -o " + dir.file("out.h5"));
+    Result ok = run_gtrack("run " + deck + " --backend cpu -o " + dir.file("out.h5"));
     CHECK(ok.status == 0);
     CHECK(ok.output.find("alive") != std::string::npos);
     CHECK(file_exists(dir.file("out.h5")));
 
-    Result bad = gtrack("check " + deck + " --set elements.Q.k2=1 --set 'beam.kinetic_energy=3 mm'");
+    Result bad = run_gtrack("check " + deck + " --set elements.Q.k2=1 --set 'beam.kinetic_energy=3 mm'");
     CHECK(bad.status == 2);
     CHECK(bad.output.find("elements.Q.k2: unknown key 'k2' (did you mean 'k1'?)") != std::string::npos);
     CHECK(bad.output.find("beam.kinetic_energy: expected an energy") != std::string::npos);
     CHECK(bad.output.find("2 problems in the deck") != std::string::npos);
 
-    Result check = gtrack("check " + deck);
+    Result check = run_gtrack("check " + deck);
     CHECK(check.status == 0);
     CHECK(check.output.find("deck OK") != std::string::npos);
     CHECK(check.output.find("sbend") == std::string::npos);
     CHECK(check.output.find("quadrupole") != std::string::npos);
 
-    Result missing = gtrack("run " + dir.file("nope.toml"));
+    Result missing = run_gtrack("run " + dir.file("nope.toml"));
     CHECK(missing.status == 2);
     CHECK(missing.output.find("nope.toml") != std::string::npos);
 
     if (device::count() == 0) {
-        Result gpu = gtrack("run " + deck + " --backend gpu -o " + dir.file("gpu.h5"));
+        Result gpu = run_gtrack("run " + deck + " --backend gpu -o " + dir.file("gpu.h5"));
         CHECK(gpu.status == 1);
         CHECK(gpu.output.find("--backend gpu") != std::string::npos);
         CHECK_FALSE(file_exists(dir.file("gpu.h5")));
-        Result autob = gtrack("run " + deck + " -o " + dir.file("auto.h5"));
+        Result autob = run_gtrack("run " + deck + " -o " + dir.file("auto.h5"));
         CHECK(autob.status == 0);
         CHECK(autob.output.find("running on the CPU") != std::string::npos);
     }
-    Result version = gtrack("--version");
+    Result version = run_gtrack("--version");
     CHECK(version.status == 0);
     CHECK(version.output.find("gtrack 0.1.0") != std::string::npos);
 }

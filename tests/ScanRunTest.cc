@@ -13,12 +13,13 @@
 
 #include <fmt/format.h>
 
+#include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "TextTestSupport.hh"
 #include "deck/DeckReader.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "run/ScanOutputs.hh"
-#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -30,22 +31,8 @@ std::string const k_fast = "--backend cpu --threads 1 --set beam.macroparticles=
 std::string const k_no_array_env =
     "env -u SLURM_ARRAY_TASK_ID -u PBS_ARRAYID -u PBS_ARRAY_INDEX -u LSB_JOBINDEX -u SGE_TASK_ID ";
 
-struct Result {
-    int status = -1;
-    std::string output;  //!< stdout and stderr
-};
-
-Result shell(std::string const& command)
-{
-    Result r;
-    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.output.append(buffer, n);
-    int const status = ::pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using Result = gt::test::CommandResult;
+using gt::test::run_shell;
 
 std::string gtrack(std::string const& args)
 {
@@ -70,8 +57,8 @@ std::uint64_t run_as_job_array(test::TempDir const& dir)
         std::string const index = i % 2 == 0 ? "env" : fmt::format("{}", i);
         std::string const env = i % 2 == 0 ? fmt::format("SLURM_ARRAY_TASK_ID={} ", i) : "";
         Result const r =
-            shell(fmt::format("{}{} {} run {} --scan-index {} {} --quiet -o '{}/fodo_scan_{{index}}.h5'",
-                              k_no_array_env, env, GTRACK_BINARY, k_deck, index, k_fast, dir.path()));
+            run_shell(fmt::format("{}{} {} run {} --scan-index {} {} --quiet -o '{}/fodo_scan_{{index}}.h5'",
+                                  k_no_array_env, env, GTRACK_BINARY, k_deck, index, k_fast, dir.path()));
         INFO(r.output);
         REQUIRE(r.status == 0);
     }
@@ -100,7 +87,7 @@ TEST_CASE("the example scan runs as a job array; collect makes the summary table
         CHECK(scan_output_status(file, scan, i).state == OutputState::complete);
     }
 
-    Result const r = shell(gtrack(
+    Result const r = run_shell(gtrack(
         fmt::format("collect '{0}/fodo_scan_*.h5' -o {0}/summary.h5 --csv {0}/summary.csv", dir.path())));
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -135,7 +122,7 @@ TEST_CASE("scan --local: skips complete outputs, runs a truncated, a missing and
 {
     test::TempDir dir;
     std::string const out = fmt::format("-o '{}/p{{index}}.h5'", dir.path());
-    Result r = shell(gtrack(fmt::format("scan {} --local -j 2 {} {}", k_deck, k_fast, out)));
+    Result r = run_shell(gtrack(fmt::format("scan {} --local -j 2 {} {}", k_deck, k_fast, out)));
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(contains(r.output, "10 run, 0 skipped (complete), 0 failed"));
@@ -149,13 +136,13 @@ TEST_CASE("scan --local: skips complete outputs, runs a truncated, a missing and
                                std::filesystem::copy_options::overwrite_existing);
     before[9] = inode(dir.file("p9.h5"));
 
-    r = shell(gtrack(fmt::format("scan {} --list {} {}", k_deck, k_fast, out)));
+    r = run_shell(gtrack(fmt::format("scan {} --list {} {}", k_deck, k_fast, out)));
     CHECK(r.status == 0);
     CHECK(contains(r.output, "p4.h5  broken"));
     CHECK(contains(r.output, "p7.h5  missing"));
     CHECK(contains(r.output, "p9.h5  other point"));
 
-    r = shell(gtrack(fmt::format("scan {} --local -j 2 {} {}", k_deck, k_fast, out)));
+    r = run_shell(gtrack(fmt::format("scan {} --local -j 2 {} {}", k_deck, k_fast, out)));
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(contains(r.output, "3 run, 7 skipped (complete), 0 failed"));
@@ -186,7 +173,7 @@ TEST_CASE("collect lists missing and broken points, and still writes the table")
                                 "collect --deck {0} --set beam.macroparticles=200 '{1}/fodo_scan_*.h5' -o "
                                 "{1}/s.h5",
                                 k_deck, dir.path());
-        Result const r = shell(gtrack(args));
+        Result const r = run_shell(gtrack(args));
         INFO(r.output);
         CHECK(r.status == 3);
         CHECK(contains(r.output, "collected 8 of 10 points"));
@@ -207,16 +194,16 @@ TEST_CASE("collect lists missing and broken points, and still writes the table")
 
 TEST_CASE("scan decks in gtrack run: --scan-index needed, in range, and 'env' needs a job array")
 {
-    Result r = shell(gtrack(fmt::format("run {} {}", k_deck, k_fast)));
+    Result r = run_shell(gtrack(fmt::format("run {} {}", k_deck, k_fast)));
     CHECK(r.status == 1);
     CHECK(contains(r.output, "has a [scan] table of 10 points: run one with --scan-index N (0 to 9"));
-    r = shell(gtrack(fmt::format("run {} --scan-index 10 {}", k_deck, k_fast)));
+    r = run_shell(gtrack(fmt::format("run {} --scan-index 10 {}", k_deck, k_fast)));
     CHECK(r.status == 2);
     CHECK(contains(r.output, "fodo_scan.toml:45:1: scan: --scan-index 10: the scan has 10 points (0 to 9)"));
-    r = shell(gtrack(fmt::format("run {} --scan-index env {}", k_deck, k_fast)));
+    r = run_shell(gtrack(fmt::format("run {} --scan-index env {}", k_deck, k_fast)));
     CHECK(r.status == 1);
     CHECK(contains(r.output, "--scan-index env: no job-array task index in the environment"));
-    r = shell(gtrack(fmt::format("run {} --scan-index -3 {}", k_deck, k_fast)));
+    r = run_shell(gtrack(fmt::format("run {} --scan-index -3 {}", k_deck, k_fast)));
     CHECK(r.status != 0);
 }
 
@@ -239,9 +226,9 @@ TEST_CASE("scripts/slurm-array.sh submits one task per point; each task runs its
     std::filesystem::permissions(sbatch, std::filesystem::perms::owner_all);
     std::string const script = GTRACK_SOURCE_DIR "/scripts/slurm-array.sh";
     Result r =
-        shell(fmt::format("cd {0} && {1} PATH={0}:$PATH GTRACK={2} {3} --submit {4} --backend cpu --set "
-                          "beam.macroparticles=200 --set 'output.file=\"pt{{index}}.h5\"'",
-                          dir.path(), k_no_array_env, GTRACK_BINARY, script, k_deck));
+        run_shell(fmt::format("cd {0} && {1} PATH={0}:$PATH GTRACK={2} {3} --submit {4} --backend cpu --set "
+                              "beam.macroparticles=200 --set 'output.file=\"pt{{index}}.h5\"'",
+                              dir.path(), k_no_array_env, GTRACK_BINARY, script, k_deck));
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(contains(r.output, "submitting 10 tasks: sbatch --array=0-9"));
@@ -252,7 +239,7 @@ TEST_CASE("scripts/slurm-array.sh submits one task per point; each task runs its
         CHECK(read_provenance(file).scan_index == static_cast<std::int64_t>(i));
     }
     // Outside a job array the script refuses, saying why.
-    r = shell(fmt::format("{} {} {}", k_no_array_env, script, k_deck));
+    r = run_shell(fmt::format("{} {} {}", k_no_array_env, script, k_deck));
     CHECK(r.status == 2);
     CHECK(contains(r.output, "not a job-array task (SLURM_ARRAY_TASK_ID is not set)"));
 }

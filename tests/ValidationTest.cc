@@ -3,7 +3,6 @@
 // backend argument of validate_beamline / validate_with_backends).
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
@@ -11,12 +10,13 @@
 #include <sstream>
 #include <string>
 
+#include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "TextTestSupport.hh"
 #include "app/ValidateCommand.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/core/Device.hh"
 #include "run/Validation.hh"
-#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -230,22 +230,18 @@ TEST_CASE("gtrack validate without a GPU says so and exits non-zero; with one, t
 {
     gt::test::TempDir dir;
     std::string const report = dir.file("fodo-validate.md");
-    std::string const cmd = std::string(GTRACK_BINARY) + " validate " + GTRACK_SOURCE_DIR +
-                            "/inputs/fodo.toml --set beam.macroparticles=500 --report " + report + " 2>&1";
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string output;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, pipe)) output += buf;
-    int const status = ::pclose(pipe);
-    REQUIRE(WIFEXITED(status));
+    gt::test::CommandResult const r =
+        gt::test::run_gtrack(std::string("validate ") + GTRACK_SOURCE_DIR +
+                             "/inputs/fodo.toml --set beam.macroparticles=500 --report " + report);
+    std::string const& output = r.output;
+    REQUIRE(r.status >= 0);
     if (device::count() == 0) {
-        CHECK(WEXITSTATUS(status) == 77);
+        CHECK(r.status == 77);
         CHECK(contains(output, "no GPU to validate against"));
         CHECK(!gt::test::file_exists(report));
     } else {
         INFO(output);
-        CHECK(WEXITSTATUS(status) == 0);
+        CHECK(r.status == 0);
         CHECK(contains(output, "verdict: PASS"));
         CHECK(gt::test::file_exists(report));
     }
