@@ -47,20 +47,7 @@ int check_command(CommandOptions const& options)
     text += describe(lattice);
     text += fmt::format(
         "turns: {}; output: {} (statistics {}, phase space at {})\n", deck.lattice.turns,
-        options.output.empty() ? deck.output.file : options.output,
-        [&] {
-            switch (deck.output.stats) {
-                case StatsWhere::every_element:
-                    return "after every element";
-                case StatsWhere::every_slice:
-                    return "after every slice";
-                case StatsWhere::end:
-                    return "at the end";
-                case StatsWhere::turn:
-                    return "after every turn";
-            }
-            return "";
-        }(),
+        options.output.empty() ? deck.output.file : options.output, describe(deck.output.stats),
         deck.output.phase_space.empty() ? std::string("nowhere")
                                         : fmt::format("{}", fmt::join(deck.output.phase_space, ", ")));
     if (!deck.scan.empty()) {

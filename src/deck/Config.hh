@@ -109,6 +109,22 @@ struct SpaceChargeConfig {
 
 enum class StatsWhere { every_element, every_slice, end, turn };
 
+//! Where statistics are taken, as a phrase: "after every element", ...
+inline char const* describe(StatsWhere w)
+{
+    switch (w) {
+        case StatsWhere::every_element:
+            return "after every element";
+        case StatsWhere::every_slice:
+            return "after every slice";
+        case StatsWhere::end:
+            return "at the end";
+        case StatsWhere::turn:
+            return "after every turn";
+    }
+    return "";
+}
+
 struct OutputConfig {
     std::string file;           //!< default "<run.name>.h5" ("<run.name>_{index}.h5" in a scan); expanded
     std::string file_template;  //!< output.file as written, before {index}, {name}... are expanded

@@ -71,21 +71,6 @@ struct HostView {
     }
 };
 
-char const* stages_description(StatsWhere w)
-{
-    switch (w) {
-        case StatsWhere::every_slice:
-            return "after every slice";
-        case StatsWhere::every_element:
-            return "after every element";
-        case StatsWhere::turn:
-            return "after every turn";
-        case StatsWhere::end:
-            return "at the end";
-    }
-    return "";
-}
-
 std::string num(double v)
 {
     if (v == 0) return "0";
@@ -230,7 +215,7 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     result.reference_name = reference.description();
     result.candidate_name = candidate.description();
     result.turns = deck.lattice.turns;
-    result.stages_where = stages_description(options.stages);
+    result.stages_where = describe(options.stages);
     result.tolerances = options.tolerances.describe();
     StageComparer const comparer(options);
     for (int k = 0; k < 6; ++k)
