@@ -4,42 +4,11 @@
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/core/Device.hh"
+#include "kernels/cuda/EventTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 
 namespace gt {
 namespace {
-
-//! Times the work queued on the default stream between construction and seconds().
-class EventTimer {
-  public:
-    EventTimer()
-    {
-        GT_CUDA_CHECK(cudaEventCreate(&start_));
-        GT_CUDA_CHECK(cudaEventCreate(&stop_));
-        GT_CUDA_CHECK(cudaEventRecord(start_));
-    }
-    ~EventTimer()
-    {
-        (void)cudaEventDestroy(start_);
-        (void)cudaEventDestroy(stop_);
-    }
-    EventTimer(EventTimer const&) = delete;
-    EventTimer& operator=(EventTimer const&) = delete;
-
-    //! Waits for the queued work; its duration in seconds. Execution errors surface here.
-    double seconds()
-    {
-        GT_CUDA_CHECK(cudaEventRecord(stop_));
-        GT_CUDA_CHECK(cudaEventSynchronize(stop_));
-        float ms = 0;
-        GT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-        return 1e-3 * double(ms);
-    }
-
-  private:
-    cudaEvent_t start_ = nullptr;
-    cudaEvent_t stop_ = nullptr;
-};
 
 class CudaBeamKernels final : public BeamKernels {
   public:
@@ -49,9 +18,9 @@ class CudaBeamKernels final : public BeamKernels {
 
     void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id) override
     {
-        EventTimer t;
+        events_.start();
         beam_driver::generate<cuda::Policy>(particles, sampler, first_id);
-        timer_.add("generate", t.seconds(), double(particles.size) * k_generate_bytes_per_particle,
+        timer_.add("generate", events_.seconds(), double(particles.size) * k_generate_bytes_per_particle,
                    double(particles.size));
     }
 
@@ -63,17 +32,17 @@ class CudaBeamKernels final : public BeamKernels {
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
-        EventTimer t;
+        events_.start();
         beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn);
-        timer_.add("track", t.seconds(), double(particles.size) * k_track_bytes_per_particle,
+        timer_.add("track", events_.seconds(), double(particles.size) * k_track_bytes_per_particle,
                    double(particles.size) * double(end - begin));
     }
 
     BeamMoments moments(ParticleView particles) override
     {
-        EventTimer t;
+        events_.start();
         BeamMoments m = beam_driver::moments<cuda::Policy>(particles);
-        timer_.add("moments", t.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),
+        timer_.add("moments", events_.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),
                    double(particles.size));
         return m;
     }
@@ -83,6 +52,7 @@ class CudaBeamKernels final : public BeamKernels {
   private:
     Buffer<Element> elements_;
     KernelTimer timer_;
+    cuda::EventTimer events_;
 };
 
 }  // namespace

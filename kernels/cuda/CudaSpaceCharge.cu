@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/core/Device.hh"
+#include "kernels/cuda/EventTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 #include "kernels/spacecharge/SpaceChargeSolver.hh"
 
@@ -131,18 +132,9 @@ class CufftPlans {
 struct CudaBackend {
     static constexpr MemSpace memory = MemSpace::device;
 
-    CudaBackend()
-    {
-        GT_CUDA_CHECK(cudaEventCreate(&start_));
-        GT_CUDA_CHECK(cudaEventCreate(&stop_));
-    }
+    CudaBackend() = default;
     CudaBackend(CudaBackend const&) = delete;
     CudaBackend& operator=(CudaBackend const&) = delete;
-    ~CudaBackend()
-    {
-        (void)cudaEventDestroy(start_);
-        (void)cudaEventDestroy(stop_);
-    }
 
     template <class F>
     void for_each(size_type n, F const& f)
@@ -187,20 +179,13 @@ struct CudaBackend {
     void fft_forward(DoubledGrid d, double* in, Complex* out) { plans_.forward(d, in, out); }
     void fft_inverse(DoubledGrid d, Complex* in, double* out) { plans_.inverse(d, in, out); }
 
-    void timer_start() { GT_CUDA_CHECK(cudaEventRecord(start_)); }
-    double timer_stop()
-    {
-        GT_CUDA_CHECK(cudaEventRecord(stop_));
-        GT_CUDA_CHECK(cudaEventSynchronize(stop_));
-        float ms = 0;
-        GT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-        return 1e-3 * double(ms);
-    }
+    void timer_start() { events_.start(); }
+    double timer_stop() { return events_.seconds(); }
 
     CufftPlans plans_;
     Buffer<std::uint32_t> sorted_keys_, iota_;
     Buffer<unsigned char> sort_temp_;
-    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    cuda::EventTimer events_;
 };
 
 class CudaSpaceCharge final : public SpaceChargeKernels {

@@ -1,0 +1,43 @@
+// Times work queued on the default stream with a pair of CUDA events (created once, reused).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "kernels/cuda/Check.cuh"
+
+namespace gt::cuda {
+
+class EventTimer {
+  public:
+    EventTimer()
+    {
+        GT_CUDA_CHECK(cudaEventCreate(&start_));
+        GT_CUDA_CHECK(cudaEventCreate(&stop_));
+    }
+    ~EventTimer()
+    {
+        (void)cudaEventDestroy(start_);
+        (void)cudaEventDestroy(stop_);
+    }
+    EventTimer(EventTimer const&) = delete;
+    EventTimer& operator=(EventTimer const&) = delete;
+
+    //! Marks the start of the work to be timed.
+    void start() { GT_CUDA_CHECK(cudaEventRecord(start_)); }
+
+    //! Waits for the work queued since start(); its duration in seconds. Execution errors surface here.
+    double seconds()
+    {
+        GT_CUDA_CHECK(cudaEventRecord(stop_));
+        GT_CUDA_CHECK(cudaEventSynchronize(stop_));
+        float ms = 0;
+        GT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+        return 1e-3 * double(ms);
+    }
+
+  private:
+    cudaEvent_t start_ = nullptr;
+    cudaEvent_t stop_ = nullptr;
+};
+
+}  // namespace gt::cuda
