@@ -147,6 +147,15 @@ else
     status=1
 fi
 
+# Each feature's own GPU checks and benchmarks: scripts/gpu-check.d/*.sh, sourced in name order. They
+# see $build, $out and note(), and set status=1 on failure.
+for part in scripts/gpu-check.d/*.sh; do
+    [ -e "$part" ] || continue
+    echo "== $part =="
+    # shellcheck source=/dev/null
+    source "$part"
+done
+
 # The nightly script end to end on this machine (CPU and GPU regression, validate, plots), on this build.
 if scripts/nightly.sh --build "$build" --report "$out/nightly" >"$out/nightly.log" 2>&1; then
     note "nightly.sh" "ok ($(grep -c . "$out/nightly/summary.md" 2>/dev/null) report lines, $(ls "$out/nightly/plots" 2>/dev/null | wc -l) plots)"
