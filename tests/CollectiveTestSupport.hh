@@ -5,11 +5,17 @@
 #include <cmath>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/spacecharge/BeamFrame.hh"
 
 namespace gt::test {
+
+//! v within a fraction eps of itself. (doctest's Approx alone adds 1 to the scale: for values far
+//! below 1 it is an absolute tolerance.)
+inline doctest::Approx relative(double v, double eps) { return doctest::Approx(v).epsilon(eps).scale(0.0); }
 
 //! A beam frame of the species (rest energy [MeV], charge [e]) at `kinetic_mev`; the bunch charge
 //! |bunch_charge| [C] shared by `macroparticles`.

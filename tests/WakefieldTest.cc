@@ -108,13 +108,13 @@ TEST_CASE("a Gaussian bunch loses k Q^2 in a resonator wake, independently of th
         CAPTURE(bins);
         LossRun const r = resonator_energy_change(bins, w, sigma_t, charge);
         // The particles' sum and the reported change are the same sum over nodes (CIC weights).
-        CHECK(r.reported == doctest::Approx(r.from_particles).epsilon(1e-9));
+        CHECK(r.reported == test::relative(r.from_particles, 1e-9));
         losses.push_back(-r.from_particles);
         // <= 1 % (the issue's limit); the binning error is O(h^2), h = 10 sigma / bins.
-        CHECK(-r.from_particles == doctest::Approx(expected).epsilon(0.01));
+        CHECK(-r.from_particles == test::relative(expected, 0.01));
     }
     // Converged: 1000 and 2000 bins agree to 1e-3 (the quiet sample of 4e5 particles and O(h^2)).
-    CHECK(losses[3] == doctest::Approx(losses[2]).epsilon(1e-3));
+    CHECK(losses[3] == test::relative(losses[2], 1e-3));
     CHECK(std::abs(losses[3] - expected) < std::abs(losses[0] - expected) + 1e-6 * expected);
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("an offset bunch gets the transverse kick of the dipole-wake integral"
                                        std::exp(-0.5 * u * u) / std::sqrt(constants::two_pi));
         worst = std::max(worst, std::abs(v.px[i] - expect));
         peak = std::max(peak, std::abs(expect));
-        CHECK(v.py[i] == doctest::Approx(-0.5 * v.px[i]).epsilon(1e-6));
+        CHECK(v.py[i] == test::relative(-0.5 * v.px[i], 1e-6));
         CHECK(v.pt[i] == 0.0);
     }
     // Positive: towards the offset for like charges. Error O(h^2) with h = 0.01 sigma, plus the
@@ -165,14 +165,14 @@ TEST_CASE("the resistive-wall wake: W(0) = Z0 c L / (pi b^2) and the classical l
     double const b = 5e-3, sigma = 5.8e7, length = 2.0;
     WakeFunction const w = resistive_wall_wake(WakePlane::longitudinal, b, sigma, length);
     double const z0 = constants::mu0 * constants::c_light;
-    CHECK(w.w(0.0) == doctest::Approx(z0 * constants::c_light * length / (constants::pi * b * b)).epsilon(1e-4));
+    CHECK(w.w(0.0) == test::relative(z0 * constants::c_light * length / (constants::pi * b * b), 1e-4));
     double const s0 = std::cbrt(2.0 * b * b / (z0 * sigma));
     for (double a : {60.0, 99.0, 150.0, 1000.0}) {
         // Chao eq. 2.75 (SI), valid for s >> s0; the next term of the expansion is ~a^-3 relative.
         double const s = a * s0;
         double const classical = -(constants::c_light * length / (4.0 * constants::pi * b)) *
                                  std::sqrt(z0 / (constants::pi * sigma)) * std::pow(s, -1.5);
-        CHECK(w.w(s) == doctest::Approx(classical).epsilon(1e-4));
+        CHECK(w.w(s) == test::relative(classical, 1e-4));
     }
 }
 
@@ -202,6 +202,6 @@ TEST_CASE("wake tables: units in the header, two increasing columns from 0, erro
     std::string const path = dir.file("t.txt");
     std::ofstream(path) << "# t [s] W [V/C]\n0 2\n1e-9 0\n";
     WakeFunction const w = read_wake_table(path, WakePlane::longitudinal);
-    CHECK(w.w(0.5e-9 * constants::c_light) == doctest::Approx(1.0));
+    CHECK(w.w(0.5e-9 * constants::c_light) == test::relative(1.0, 1e-12));
     CHECK(w.w(2.0) == 0.0);
 }
