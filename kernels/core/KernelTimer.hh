@@ -1,4 +1,5 @@
-// Per-kernel accumulated wall time, calls and bytes moved: the raw material of performance reports.
+// Per-kernel accumulated wall time, calls, bytes moved and FP64 operations: the raw material of
+// performance reports (--timing, --profile).
 #pragma once
 
 #include <map>
@@ -9,19 +10,21 @@ namespace gt {
 struct KernelRecord {
     double seconds = 0;  //!< summed over calls [s]
     long calls = 0;
-    double bytes = 0;    //!< bytes read + written, summed over calls
-    double items = 0;    //!< work items (e.g. particle-element pushes), summed over calls
+    double bytes = 0;  //!< bytes read + written, summed over calls
+    double items = 0;  //!< work items (e.g. particle-element pushes), summed over calls
+    double flops = 0;  //!< counted FP64 operations, summed over calls (0: not counted for this kernel)
 };
 
 class KernelTimer {
   public:
-    void add(std::string const& kernel, double seconds, double bytes, double items)
+    void add(std::string const& kernel, double seconds, double bytes, double items, double flops = 0)
     {
         auto& r = records_[kernel];
         r.seconds += seconds;
         r.calls += 1;
         r.bytes += bytes;
         r.items += items;
+        r.flops += flops;
     }
     std::map<std::string, KernelRecord> const& records() const { return records_; }
     void clear() { records_.clear(); }
