@@ -9,6 +9,9 @@
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
 #include "detector/DetectorRun.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/DeviceBinding.hh"
 #include "run/BeamRun.hh"
 
 namespace gt {
@@ -25,7 +28,10 @@ int run_command(CommandOptions const& options)
     } else if (!options.scan_index.empty()) {
         index = parse_scan_index(options.scan_index);
     }
-    DeckConfig const deck = read_deck(options.deck, options.overrides, index);
+    // Every rank reads the deck; a problem in it is reported once (by the lowest rank that found it).
+    DeckConfig const deck =
+        parallel::all_or_none([&] { return read_deck(options.deck, options.overrides, index); });
+    if (parallel::Communicator::world().size() > 1) parallel::bind_gpu_to_node_rank();
     if (!deck.scan.empty() && !deck.scan_index)
         throw std::runtime_error(fmt::format(
             "{} has a [scan] table of {} points: run one with --scan-index N (0 to {}; --scan-index env in a "
