@@ -26,7 +26,12 @@ class CpuBeamKernels final : public BeamKernels {
                    double(particles.size));
     }
 
-    void set_elements(std::vector<Element> const& elements) override { elements_ = elements; }
+    void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) override
+    {
+        field_data_ = field_data;
+        elements_ = elements;
+        for (Element& e : elements_) bind_field_data(e, field_data_.data());
+    }
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
@@ -58,6 +63,7 @@ class CpuBeamKernels final : public BeamKernels {
     };
 
     std::vector<Element> elements_;
+    std::vector<double> field_data_;
     KernelTimer timer_;
 };
 

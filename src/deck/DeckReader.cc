@@ -1323,6 +1323,11 @@ class DeckParser {
                 if (v) e.arrays[key] = *v;
                 return v.has_value();
             }
+            case ParamType::text: {
+                auto const v = string_of(*n, full);
+                if (v) e.strings[key] = *v;
+                return v.has_value();
+            }
         }
         return false;
     }

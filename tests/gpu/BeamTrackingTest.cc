@@ -40,8 +40,8 @@ void check_deck(std::string const& deck_path, std::vector<std::string> const& ov
     auto cpu = make_cpu_beam_kernels();
     auto gpu = make_cuda_beam_kernels();
     ParticleState cs = initial_beam(deck, *cpu), gs = initial_beam(deck, *gpu);
-    cpu->set_elements(lattice.elements);
-    gpu->set_elements(lattice.elements);
+    cpu->set_elements(lattice.elements, *lattice.field_data);
+    gpu->set_elements(lattice.elements, *lattice.field_data);
     BeamTracker ct(lattice, deck.output, deck.lattice.turns, *cpu, cs.view());
     BeamTracker gt(lattice, deck.output, deck.lattice.turns, *gpu, gs.view());
     Difference moments;
