@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 #include <limits>
 #include <map>
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "beam/AxialFieldMapBuilder.hh"
+#include "beam/OnAxisProfile.hh"
 #include "deck/DeckError.hh"
 
 namespace gt {
@@ -102,7 +102,8 @@ std::map<std::string, TypeKeys> const& keys_by_type()
         {"sextupole", {{"length", "k2", "k2s", "kicks"}, {}, {}}},
         {"octupole", {{"length", "k3", "k3s", "kicks"}, {}, {}}},
         {"solenoid", {{"length", "ks", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
-        {"rfcavity", {{"length", "voltage", "frequency", "phase", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
+        {"rfcavity",
+         {{"length", "voltage", "frequency", "phase", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
         {"kicker", {{"length", "hkick", "vkick"}, {}, {}}},
         {"aperture", {{"half_x", "half_y"}, {"shape"}, {}}},
         {"collimator", {{"length", "half_x", "half_y"}, {"shape"}, {}}},
@@ -244,12 +245,12 @@ Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
     if (cfg.values.count("kicks")) p.kicks = r.count("kicks", 4);
 
     p.profile = cfg.get_string("profile", "");
-    bool const needs_length = t == "quadrupole" || t == "sbend" || t == "sextupole" || t == "octupole" ||
-                              (t == "solenoid" && p.profile.empty());
+    bool const needs_length =
+        t == "quadrupole" || t == "sbend" || t == "sextupole" || t == "octupole" || t == "solenoid";
     if (t == "solenoid" || t == "rfcavity") read_profile_keys(cfg, r, p);
-    if (!p.profile.empty()) {
-        // the length comes from the profile
-    } else if (needs_length)
+    if (!p.profile.empty())
+        ;  // the length is the profile's span
+    else if (needs_length)
         p.length = r.required_positive("length", "a length > 0 [m]");
     else
         p.length = r.at_least("length", 0.0, 0.0, false, "a length >= 0 [m]");
@@ -445,15 +446,13 @@ class TableBuilder {
 //! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
 //! by tracking the reference through them.
 void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
-                            std::string const& deck_dir, Element const& prototype,
+                            std::string const& path, Element const& prototype,
                             std::function<ElementInfo(int, int)> const& info)
 {
     bool const rf = cfg.type == "rfcavity";
     std::string const key = "elements." + cfg.name + ".profile";
-    std::filesystem::path path(p.profile);
-    if (path.is_relative() && !deck_dir.empty()) path = std::filesystem::path(deck_dir) / path;
     AxialMapRequest request;
-    request.profile = read_on_axis_profile(path.string(), rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
+    request.profile = read_on_axis_profile(path, rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
                                            key, cfg.where);
     double const peak = request.profile.peak();
     if (p.amplitude > 0.0) {
@@ -473,7 +472,8 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
     try {
         built = build_axial_field_map(request, table.reference(), table.field_data());
     } catch (AxialMapError const& e) {
-        throw DeckError(cfg.where, key, fmt::format("{} ('{}', scale {:.6g})", e.what(), path.string(), request.scale));
+        throw DeckError(cfg.where, key,
+                        fmt::format("{} ('{}', scale {:.6g})", e.what(), path, request.scale));
     }
     for (int i = 0; i < p.slices; ++i) {
         Element e = prototype;
@@ -483,7 +483,7 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
 }
 
 void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p, int deck_index,
-                    std::string const& deck_dir)
+                    std::string const& profile)
 {
     Misalignment const mis = Misalignment::make(p.dx, p.dy, p.tilt);
     bool const misaligned = p.dx != 0.0 || p.dy != 0.0 || p.tilt != 0.0;
@@ -510,7 +510,7 @@ void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const&
     auto const steps = static_cast<std::int32_t>(p.kicks);  // integration steps per slice
 
     if (!p.profile.empty()) {
-        add_profile_occurrence(table, cfg, p, deck_dir, entry(ElementKind::axial_field_map), info);
+        add_profile_occurrence(table, cfg, p, profile, entry(ElementKind::axial_field_map), info);
     } else if (t == "marker" || t == "monitor") {
         table.add(entry(t == "marker" ? ElementKind::marker : ElementKind::monitor), info(0, 1), 0.0);
     } else if (t == "drift") {
@@ -652,7 +652,6 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
 
     std::vector<std::string> const names = expand_use_line(deck);
     TableBuilder table(begin);
-    std::string const deck_dir = std::filesystem::path(deck.path).parent_path().string();
     double const inf = std::numeric_limits<double>::infinity();
     Aperture const global_aperture =
         Aperture::make(global_shape, lc.global_half_x > 0.0 ? lc.global_half_x : inf,
@@ -660,7 +659,7 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     for (auto const& name : names) {
         int const di = index_of.at(name);
         ElementConfig const& cfg = deck.elements[static_cast<std::size_t>(di)];
-        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, deck_dir);
+        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, profile_path(deck, cfg));
         if (global && cfg.type != "marker" && cfg.type != "monitor") {
             Element e = Element::make(ElementKind::aperture);
             e.aperture = global_aperture;

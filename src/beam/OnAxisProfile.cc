@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -68,6 +69,25 @@ double OnAxisProfile::peak() const
     double m = 0.0;
     for (double v : values) m = std::max(m, std::abs(v));
     return m;
+}
+
+std::string profile_path(DeckConfig const& deck, ElementConfig const& element)
+{
+    std::string const given = element.get_string("profile", "");
+    if (given.empty()) return given;
+    std::filesystem::path path(given);
+    std::filesystem::path const dir = std::filesystem::path(deck.path).parent_path();
+    if (path.is_relative() && !dir.empty()) path = dir / path;
+    return path.string();
+}
+
+double profile_element_length(DeckConfig const& deck, ElementConfig const& element)
+{
+    ProfileQuantity const q =
+        element.type == "rfcavity" ? ProfileQuantity::electric : ProfileQuantity::magnetic;
+    return read_on_axis_profile(profile_path(deck, element), q, "elements." + element.name + ".profile",
+                                element.where)
+        .length();
 }
 
 OnAxisProfile read_on_axis_profile(std::string const& path, ProfileQuantity expected, std::string const& key,

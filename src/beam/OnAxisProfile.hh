@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "deck/Config.hh"
 #include "deck/SourceLocation.hh"
 
 namespace gt {
@@ -31,5 +32,11 @@ struct OnAxisProfile {
 //! naming the file, the line and the problem.
 OnAxisProfile read_on_axis_profile(std::string const& path, ProfileQuantity expected, std::string const& key,
                                    SourceLocation const& deck_where);
+
+//! The profile file of a deck element ("" without one): relative to the deck's directory.
+std::string profile_path(DeckConfig const& deck, ElementConfig const& element);
+
+//! The length of an element given by a profile [m]: the span of its file (read and checked).
+double profile_element_length(DeckConfig const& deck, ElementConfig const& element);
 
 }  // namespace gt
