@@ -95,3 +95,9 @@ TEST_CASE("example decks: the same bits on the GPU and the CPU")
     check_deck("inputs/chicane.toml", {"beam.macroparticles=100000"});
     check_deck("inputs/solenoid_linac.toml", {"beam.macroparticles=100000"});
 }
+
+TEST_CASE("on-axis field maps (profile solenoids and cavities): the same bits on the GPU and the CPU")
+{
+    check_deck("inputs/ion_linac.toml", {"beam.macroparticles=20000", "space_charge.enabled=false"});
+    check_deck("inputs/photoinjector.toml", {"beam.macroparticles=20000", "space_charge.enabled=false"});
+}
