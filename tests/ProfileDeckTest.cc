@@ -12,6 +12,7 @@
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "run/BeamRun.hh"
+#include "run/Validation.hh"
 
 using namespace gt;
 using namespace gt::test;
@@ -101,5 +102,23 @@ TEST_CASE("the example linac decks run on the CPU as a user runs them")
                        ".toml --threads 1 --set beam.macroparticles=500 --output " + out);
         CHECK(run.status == 0);
         CHECK(contains(run.output, "alive 500 of 500"));
+    }
+}
+
+TEST_CASE("validate on the CPU: the example linac decks agree bit for bit between two CPU backends")
+{
+    // What `gtrack validate` does with a GPU, with a second CPU backend as the candidate (no GPU
+    // here): every stage, space charge included, must agree bit for bit (deterministic deposition).
+    for (char const* name : {"photoinjector", "ion_linac"}) {
+        INFO(name);
+        DeckConfig const deck = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/" + name + ".toml",
+                                          {"beam.macroparticles=300", "space_charge.grid=[16, 16, 16]"});
+        auto a = make_cpu_beam_kernels();
+        auto b = make_cpu_beam_kernels();
+        ValidationResult const r = validate_beamline(deck, *a, *b, ValidationOptions{});
+        CHECK(r.ok());
+        CHECK(r.stages.size() > 10);
+        for (auto const& stage : r.stages)
+            for (auto const& c : stage.coordinate) CHECK(c.differing == 0);
     }
 }
