@@ -1323,6 +1323,16 @@ class DeckParser {
                 if (v) e.arrays[key] = *v;
                 return v.has_value();
             }
+            case ParamType::flag: {
+                auto const v = bool_of(*n, full);
+                if (v) e.values[key] = *v ? 1.0 : 0.0;
+                return v.has_value();
+            }
+            case ParamType::text: {
+                auto const v = string_of(*n, full);
+                if (v) e.strings[key] = *v;
+                return v.has_value();
+            }
         }
         return false;
     }
