@@ -107,7 +107,7 @@ struct SpaceChargeConfig {
     SourceLocation where;
 };
 
-//! [collective]: the longitudinal grid shared by wakes, LSC and CSR (docs/physics.md, section 7).
+//! [collective]: the longitudinal grid shared by wakes, LSC and CSR (docs/physics.md §9).
 struct CollectiveConfig {
     std::int64_t bins = 1000;                  //!< nodes of the longitudinal histogram
     std::string histogram = "deterministic";   //!< deterministic | per_block
