@@ -121,6 +121,8 @@ TEST_CASE("deck errors of collective effects name the element and key")
     CHECK(test::contains(plan_error(with(k_deck, "r_shunt = \"10 kOhm\", ", "")),
                          "elements.W.r_shunt: a resonator wake needs 'r_shunt'"));
     CHECK(test::contains(plan_error(with(k_deck, "q = 3", "q = 0.4")), "elements.W.q: a resonator wake needs q > 1/2"));
+    CHECK(test::contains(plan_error(with(k_deck, "[collective]", "[space_charge]\nenabled = true\n[collective]")),
+                         "elements.D.lsc: [space_charge] is enabled"));
     CHECK(test::contains(plan_error(with(k_deck, "model = \"resonator\", r_shunt = \"10 kOhm\", q = 3, frequency = \"1 GHz\"",
                                          "model = \"table\", file = \"missing.wake\"")),
                          "elements.W.file: missing.wake: cannot open the wake table"));

@@ -76,6 +76,10 @@ CollectivePlan::CollectivePlan(Lattice const& lattice, DeckConfig const& deck)
             if (used && !(length > 0.0))
                 throw DeckError(e.where, key_of(e, key),
                                 fmt::format("'{}' acts on elements with a length; '{}' ({}) has none", key, e.name, e.type));
+        if (lsc && deck.space_charge.enabled)
+            throw DeckError(e.where, key_of(e, "lsc"),
+                            "[space_charge] is enabled: its field already holds the longitudinal space charge "
+                            "(lsc would count it twice)");
         if (w != e.strings.end()) {
             ElementConfig const* target = deck.find_element(w->second);
             if (!target || target->type != "wake")
