@@ -159,7 +159,7 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
         std::vector<std::int64_t> entries;
         for (auto const& k : space_charge_schedule(lattice, sliced)) entries.push_back(k.entry);
         long kicks = 0;
-        tracker.set_kicks(entries, [&](std::int64_t, std::int64_t) {
+        tracker.add_kicks(entries, [&](std::int64_t, std::int64_t) {
             add_kick(out, ceilings, settings, double(particles.size), kicks, kicks == 0);
             ++kicks;
         });
