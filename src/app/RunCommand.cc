@@ -9,6 +9,7 @@
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
 #include "detector/DetectorRun.hh"
+#include "kernels/cpu/Stopwatch.hh"
 #include "perf/TraceFile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamRun.hh"
@@ -23,6 +24,7 @@ int run_deck(CommandOptions const& options);
 
 int run_command(CommandOptions const& options)
 {
+    cpu::timer_clock() = options.clock == "cpu" ? cpu::TimerClock::process_cpu : cpu::TimerClock::wall;
     if (options.trace.empty()) return run_deck(options);
     trace_log().enable();
     int status = 0;
