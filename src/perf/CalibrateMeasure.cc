@@ -44,19 +44,29 @@ BeamSampler calibration_sampler()
     return make_beam_sampler(beam, 12345);
 }
 
-//! `entries` exact quadrupoles and drifts alternating, or as many markers.
+//! A FODO-like mix of the element maps the example decks use most (exact quadrupole, exact drift,
+//! sextupole by split steps, sector bend, elliptical aperture), or as many markers.
 std::vector<Element> calibration_lattice(bool maps, int entries)
 {
     ReferenceParticle const ref = calibration_reference();
     std::vector<Element> out;
     for (int i = 0; i < entries; ++i) {
-        Element e = Element::make(maps ? (i % 2 == 0 ? ElementKind::quadrupole : ElementKind::drift)
-                                       : ElementKind::marker);
+        int const slot = i % 5;
+        ElementKind const kinds[5] = {ElementKind::quadrupole, ElementKind::drift,
+                                      ElementKind::thick_multipole, ElementKind::sector_bend,
+                                      ElementKind::aperture};
+        Element e = Element::make(maps ? kinds[slot] : ElementKind::marker);
         e.index = i;
-        if (maps && i % 2 == 0)
-            e.quadrupole = Quadrupole::make(0.5, i % 4 == 0 ? 1.2 : -1.2, QuadrupoleModel::exact, 0, ref);
-        else if (maps)
+        if (maps && slot == 0)
+            e.quadrupole = Quadrupole::make(0.5, i % 10 == 0 ? 1.2 : -1.2, QuadrupoleModel::exact, 0, ref);
+        else if (maps && slot == 1)
             e.drift = Drift::make(1.0, DriftModel::exact, ref);
+        else if (maps && slot == 2)
+            e.thick_multipole = ThickMultipole::make(0.2, 2, 5.0, 0.0, 1, ref);
+        else if (maps && slot == 3)
+            e.sector_bend = SectorBend::make(1.0, 0.05, 0.0, ref);
+        else if (maps)
+            e.aperture = Aperture::make(ApertureShape::ellipse, 0.05, 0.05);
         out.push_back(e);
     }
     return out;
