@@ -45,7 +45,7 @@ class CpuBeamKernels final : public BeamKernels {
     BeamMoments moments(ParticleView particles) override
     {
         cpu::Stopwatch w;
-        BeamMoments m = beam_driver::moments<cpu::Policy>(particles);
+        BeamMoments m = beam_driver::moments<cpu::Policy>(particles, cross_rank());
         // Three passes, each reading the six coordinates and the loss flag.
         timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4), double(particles.size),
                    double(particles.size) * k_moments_flops_per_particle);

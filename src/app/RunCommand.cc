@@ -10,6 +10,9 @@
 #include "deck/Scan.hh"
 #include "detector/DetectorRun.hh"
 #include "kernels/cpu/Stopwatch.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/DeviceBinding.hh"
 #include "perf/TraceFile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamRun.hh"
@@ -51,10 +54,12 @@ int run_deck(CommandOptions const& options)
     } else if (!options.scan_index.empty()) {
         index = parse_scan_index(options.scan_index);
     }
-    DeckConfig const deck = [&] {
+    // Every rank reads the deck; a problem in it is reported once (by the lowest rank that found it).
+    DeckConfig const deck = parallel::all_or_none([&] {
         TraceScope const phase("read deck");
         return read_deck(options.deck, options.overrides, index);
-    }();
+    });
+    if (parallel::Communicator::world().size() > 1) parallel::bind_gpu_to_node_rank();
     if (!deck.scan.empty() && !deck.scan_index)
         throw std::runtime_error(fmt::format(
             "{} has a [scan] table of {} points: run one with --scan-index N (0 to {}; --scan-index env in a "

@@ -11,6 +11,7 @@
 #include "beam/BeamSetup.hh"
 #include "beam/BeamStatistics.hh"
 #include "deck/DeckError.hh"
+#include "io/BeamPhysicsReader.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
@@ -151,6 +152,9 @@ ReferenceParticle initial_reference(DeckConfig const& deck)
     ReferenceParticle ref = ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e,
                                                             beam.kinetic_energy_mev);
     if (beam.distribution != "file") return ref;
+    // Another code's BeamPhysics file has no reference particle: the deck's is used (read_beamphysics
+    // checks the species).
+    if (!holds_gtrack_coordinates(beam.file)) return ref;
     PhaseSpaceFile const file = read_phase_space(beam.file);
     auto const differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::abs(b); };
     if (differs(file.ref.mass_mev, ref.mass_mev) || differs(file.ref.charge_e, ref.charge_e))
@@ -176,7 +180,9 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels)
         kernels.generate(state.view(), make_beam_sampler(beam, deck.run.seed), 0);
         return state;
     }
-    PhaseSpaceFile const file = read_phase_space(beam.file);
+    PhaseSpaceFile const file = holds_gtrack_coordinates(beam.file)
+                                    ? read_phase_space(beam.file)
+                                    : read_beamphysics(beam.file, initial_reference(deck));
     if (file.beam.size() != beam.macroparticles)
         throw DeckError(beam.where, "beam.macroparticles",
                         fmt::format("'{}' holds {} particles but beam.macroparticles = {}", beam.file,
