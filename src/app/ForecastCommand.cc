@@ -6,6 +6,7 @@
 
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
+#include "deck/Scan.hh"
 #include "perf/Forecast.hh"
 
 namespace gt {
@@ -13,7 +14,7 @@ namespace gt {
 int forecast_command(CommandOptions const& options)
 {
     std::optional<std::uint64_t> index;
-    if (!options.scan_index.empty()) index = std::stoull(options.scan_index);
+    if (!options.scan_index.empty()) index = parse_scan_index(options.scan_index);
     DeckConfig const deck = read_deck(options.deck, options.overrides, index);
     std::string const path = options.calibration.empty() ? default_calibration_path() : options.calibration;
     std::optional<Calibration> const calibration = find_calibration(options.calibration);

@@ -150,7 +150,8 @@ int main(int argc, char** argv)
 
     CLI::App* forecast = app.add_subcommand(
         "forecast", "predict the deck's run time on the calibrated CPU and GPU from its counted work");
-    add_deck_options(*forecast, options);
+    forecast->add_option("deck", options.deck, "the TOML input deck")->required();
+    forecast->add_option("--set", options.overrides, "override a deck key (repeatable)")->allow_extra_args(false);
     forecast->add_option("--calibration", options.calibration,
                          "calibration file (default: ~/.cache/gtrack/calibration.toml)");
     forecast->add_option("--scan-index", options.scan_index, "the point of the deck's [scan] to forecast");
