@@ -42,12 +42,13 @@ void record_attributes(hid_t record, UnitDimension const& dims, std::uint32_t ma
     h5::write_attribute(record, "weightingPower", weighting_power);
 }
 
+//! A record component of `n` values of T's type, to be filled with h5::write_slab.
 template <class T>
-void write_component(hid_t parent, std::string const& name, std::vector<T> const& values, double unit_si)
+h5::Dataset create_component(hid_t parent, std::string const& name, std::size_t n, T type_tag, double unit_si)
 {
-    h5::write_dataset(parent, name, std::span<T const>(values));
-    h5::Dataset ds = h5::open_dataset(parent, name);
+    h5::Dataset ds = h5::create_dataset_1d(parent, name, n, type_tag);
     h5::write_attribute(ds, "unitSI", unit_si);
+    return ds;
 }
 
 //! An openPMD constant record component: a group with 'value' and 'shape' instead of a dataset.
@@ -180,6 +181,18 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
     if (beam.px.size() != n || beam.y.size() != n || beam.py.size() != n || beam.t.size() != n ||
         beam.pt.size() != n || beam.id.size() != n)
         throw std::invalid_argument("write_phase_space: coordinate vectors differ in length");
+    write_phase_space_in_pieces(
+        out, iteration, species, n, 1, [&](std::size_t) -> PhaseSpaceHost const& { return beam; }, ref, where,
+        bunch_charge, macroparticles);
+}
+
+void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::string const& species,
+                                 std::uint64_t total, std::size_t pieces,
+                                 std::function<PhaseSpaceHost const&(std::size_t)> const& piece,
+                                 ReferenceParticle const& ref, std::string const& where, double bunch_charge,
+                                 std::uint64_t macroparticles)
+{
+    std::size_t const n = total;
     if (iteration < 0)
         throw std::invalid_argument(fmt::format("write_phase_space: iteration {} < 0", iteration));
     if (!is_record_name(species))
@@ -212,39 +225,51 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
                               ? bunch_charge / (std::abs(q) * static_cast<double>(macroparticles))
                               : 0.0;
 
-    {
-        h5::Group rec = h5::create_groups(sp, "position");
-        record_attributes(rec, k_length, 0, 0.0);
-        h5::write_attribute(rec, "comment", "x, y [m]; t = c (t - t_ref) [m]");
-        write_component(rec, "x", beam.x, 1.0);
-        write_component(rec, "y", beam.y, 1.0);
-        write_component(rec, "t", beam.t, 1.0);
-    }
+    // The per-particle records are created at their full length, then filled piece after piece.
+    h5::Group position = h5::create_groups(sp, "position");
+    record_attributes(position, k_length, 0, 0.0);
+    h5::write_attribute(position, "comment", "x, y [m]; t = c (t - t_ref) [m]");
+    h5::Dataset x = create_component(position, "x", n, 0.0, 1.0);
+    h5::Dataset y = create_component(position, "y", n, 0.0, 1.0);
+    h5::Dataset t = create_component(position, "t", n, 0.0, 1.0);
     {
         h5::Group rec = h5::create_groups(sp, "positionOffset");
         record_attributes(rec, k_length, 0, 0.0);
         for (char const* c : k_components) write_constant(rec, c, 0.0, count, 1.0);
     }
-    {
-        h5::Group rec = h5::create_groups(sp, "momentum");
-        record_attributes(rec, k_momentum, 0, 1.0);
-        h5::write_attribute(rec, "comment",
-                            "x = px = P_x / p_ref, y = py = P_y / p_ref, t = pt = -(E - E_ref) / (p_ref c); "
-                            "unitSI = p_ref [kg m/s]");
-        write_component(rec, "x", beam.px, p_ref);
-        write_component(rec, "y", beam.py, p_ref);
-        write_component(rec, "t", beam.pt, p_ref);
+    h5::Group momentum = h5::create_groups(sp, "momentum");
+    record_attributes(momentum, k_momentum, 0, 1.0);
+    h5::write_attribute(momentum, "comment",
+                        "x = px = P_x / p_ref, y = py = P_y / p_ref, t = pt = -(E - E_ref) / (p_ref c); "
+                        "unitSI = p_ref [kg m/s]");
+    h5::Dataset px = create_component(momentum, "x", n, 0.0, p_ref);
+    h5::Dataset py = create_component(momentum, "y", n, 0.0, p_ref);
+    h5::Dataset pt = create_component(momentum, "t", n, 0.0, p_ref);
+    h5::Dataset id = create_component(sp, "id", n, std::uint64_t{0}, 1.0);
+    record_attributes(id, k_dimensionless, 0, 0.0);
+    h5::Dataset weighting = create_component(sp, "weighting", n, 0.0, 1.0);
+    record_attributes(weighting, k_dimensionless, 1, 1.0);
+    std::size_t offset = 0;
+    for (std::size_t k = 0; k < pieces; ++k) {
+        PhaseSpaceHost const& p = piece(k);
+        std::size_t const m = p.size();
+        if (p.px.size() != m || p.y.size() != m || p.py.size() != m || p.t.size() != m || p.pt.size() != m ||
+            p.id.size() != m || offset + m > n)
+            throw std::invalid_argument(fmt::format(
+                "write_phase_space: piece {} ({} particles at {}) does not fit {} in all", k, m, offset, n));
+        h5::write_slab(x, offset, std::span<double const>(p.x));
+        h5::write_slab(y, offset, std::span<double const>(p.y));
+        h5::write_slab(t, offset, std::span<double const>(p.t));
+        h5::write_slab(px, offset, std::span<double const>(p.px));
+        h5::write_slab(py, offset, std::span<double const>(p.py));
+        h5::write_slab(pt, offset, std::span<double const>(p.pt));
+        h5::write_slab(id, offset, std::span<std::uint64_t const>(p.id));
+        h5::write_slab(weighting, offset, std::span<double const>(std::vector<double>(m, weight)));
+        offset += m;
     }
-    write_component(sp, "id", beam.id, 1.0);
-    {
-        h5::Dataset id = h5::open_dataset(sp, "id");
-        record_attributes(id, k_dimensionless, 0, 0.0);
-    }
-    write_component(sp, "weighting", std::vector<double>(n, weight), 1.0);
-    {
-        h5::Dataset w = h5::open_dataset(sp, "weighting");
-        record_attributes(w, k_dimensionless, 1, 1.0);
-    }
+    if (offset != n)
+        throw std::invalid_argument(
+            fmt::format("write_phase_space: the pieces hold {} particles, {} were announced", offset, n));
     {
         h5::Group rec = write_constant(sp, "charge", q, count, 1.0);
         record_attributes(rec, k_charge, 0, 1.0);
