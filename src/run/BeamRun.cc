@@ -230,8 +230,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         ParticleState state;
     };
     Setup setup = parallel::all_or_none([&] {
-        if (deck.space_charge.enabled && world.size() > 1)
-            throw std::runtime_error("space charge over several MPI ranks is not built yet: run on one rank");
+        if (deck.space_charge.enabled && world.size() > 1) check_space_charge_over_ranks(deck.space_charge);
         ReferenceParticle ref = initial_reference(deck);
         // With space charge, elements are cut so that kicks sit between their slices.
         DeckConfig const sliced = with_space_charge_slices(deck);
@@ -278,6 +277,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     Table sc_table(space_charge_columns());
     if (deck.space_charge.enabled) {
         space_charge = on_gpu ? make_cuda_space_charge() : make_cpu_space_charge();
+        space_charge->set_cross_rank(parallel::world_cross_rank());
         SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
         std::vector<std::int64_t> entries;
         std::map<std::int64_t, double> ds_at;
@@ -377,7 +377,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         if (space_charge) {
             double total = 0;
             std::string stages;
-            for (char const* stage : {"sort", "deposit", "green", "solve", "field", "gather", "kick"}) {
+            for (char const* stage : {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
                 auto const it = records.find(std::string("sc.") + stage);
                 double const t = it == records.end() ? 0.0 : it->second.seconds;
                 total += t;
