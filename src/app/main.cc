@@ -45,6 +45,13 @@ int main(int argc, char** argv)
         ->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
+    run->add_flag("--profile", options.profile,
+                  "per kernel: time, bytes, FP64 operations, GB/s, GFLOP/s against the calibrated ceilings, and "
+                  "the forecast against the measured time; also written as /profile");
+    run->add_option("--trace", options.trace,
+                    "write a Chrome/Perfetto trace (trace-event JSON) of host phases and kernels to this file");
+    run->add_option("--calibration", options.calibration,
+                    "calibration file for --profile (default: ~/.cache/gtrack/calibration.toml)");
     run->add_option(
         "--scan-index", options.scan_index,
         "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");

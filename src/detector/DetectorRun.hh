@@ -10,6 +10,7 @@
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/detector/Hit.hh"
 #include "kernels/detector/StepActions.hh"
+#include "perf/Profile.hh"
 
 namespace gt {
 
@@ -19,13 +20,16 @@ struct DetectorRunOptions {
     bool write_output = true;
     bool quiet = false;
     bool timing = false;  //!< print the per-kernel times, machine-readable
+    bool profile = false;     //!< print the profile table and write /profile (src/perf/Profile.hh)
+    std::string calibration;  //!< the calibration file for the profile ("": the default location)
     int threads = 0;
     std::string command_line;
 };
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
 struct DetectorRunResult {
-    std::vector<Hit> hits;                  //!< sorted by HitOrder
+    std::vector<Hit> hits;                  //!< sorted by HitOrder (under MPI: this rank's events')
+    std::uint64_t total_hits = 0;           //!< hits of every rank
     std::vector<double> tallies;            //!< [MeV] per logical volume
     std::vector<std::string> volume_names;  //!< by logical volume
     std::array<std::uint64_t, k_num_counters> counters{};
@@ -34,6 +38,7 @@ struct DetectorRunResult {
     double seconds = 0;          //!< wall time of the stepping loop [s]
     std::string backend;
     KernelTimer timer;
+    std::optional<Profile> profile;  //!< with options.profile
 };
 
 //! Runs a detector deck to completion and (unless options say not) writes its output file.

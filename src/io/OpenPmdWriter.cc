@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "BuildInfo.hh"
+#include "io/BeamPhysicsSpecies.hh"
 #include "io/H5Access.hh"
 #include "io/OutputFile.hh"
 
@@ -27,6 +28,13 @@ constexpr UnitDimension k_length{1, 0, 0, 0, 0, 0, 0};
 constexpr UnitDimension k_momentum{1, 1, -1, 0, 0, 0, 0};  // kg m / s
 constexpr UnitDimension k_charge{0, 0, 1, 1, 0, 0, 0};     // A s
 constexpr UnitDimension k_mass{0, 1, 0, 0, 0, 0, 0};
+constexpr UnitDimension k_time{0, 0, 1, 0, 0, 0, 0};
+
+//! openPMD 1.1.0 numbers extensions by bit: SpeciesType is 4 (its document, "openPMD extension ID").
+//! BeamPhysics 2.0 asks for the string "BeamPhysics;SpeciesType" with base standard 2.0, but
+//! openPMD-viewer refuses any base standard but 1.x and ANDs the attribute as a bitmask, so gtrack
+//! keeps the 1.1.0 form and writes the BeamPhysics records (create_beamphysics_records) besides.
+constexpr std::uint32_t k_extension_species_type = 4;
 
 constexpr char const* k_components[3] = {"x", "y", "t"};
 constexpr double k_mev = 1e6 * constants::e_charge;  // [J]
@@ -154,6 +162,76 @@ ReferenceParticle read_reference(ReadContext const& ctx, hid_t species, bool wri
     return ref;
 }
 
+//! The records and attributes openpmd-beamphysics reads (BeamPhysics extension, load_species_data):
+//! speciesType, numParticles, totalCharge; position/z (a snapshot sits at one s: z = s_ref through
+//! positionOffset/z); momentum/z = P_z / p_ref with unitSI p_ref, so x, y and z all give SI momentum;
+//! time = t / c relative to timeOffset = t_ref; weight (macro-charge [C]); particleStatus (1: alive,
+//! the only particles a snapshot holds). gtrack's own (x, px, y, py, t, pt) records stay as they are.
+//! The BeamPhysics records that hold a value per particle, created at full length.
+struct BeamPhysicsRecords {
+    h5::Dataset pz, time;
+};
+
+BeamPhysicsRecords create_beamphysics_records(hid_t sp, std::size_t n, ReferenceParticle const& ref,
+                                              double macro_charge)
+{
+    auto const count = static_cast<std::uint64_t>(n);
+    auto const species = beamphysics_species(ref.mass_mev, ref.charge_e);
+    h5::write_attribute(sp, "speciesType", species ? species->name : std::string_view("ion"));
+    h5::write_attribute(sp, "numParticles", count);
+    h5::write_attribute(sp, "totalCharge", macro_charge * static_cast<double>(n));
+    h5::write_attribute(sp, "chargeLive", macro_charge * static_cast<double>(n));
+    h5::write_attribute(sp, "chargeUnitSI", 1.0);
+
+    {
+        h5::Group pos = h5::open_group(sp, "position");
+        write_constant(pos, "z", 0.0, count, 1.0);
+        h5::Group off = h5::open_group(sp, "positionOffset");
+        write_constant(off, "z", ref.s, count, 1.0);
+    }
+    BeamPhysicsRecords r;
+    {
+        double const p_ref = ref.pc_mev * k_mev / constants::c_light;
+        h5::Group mom = h5::open_group(sp, "momentum");
+        r.pz = create_component(mom, "z", n, 0.0, p_ref);
+    }
+    {
+        // Stored as gtrack's t = c (t - t_ref) [m] with unitSI 1/c, so value * unitSI is seconds and
+        // the numbers are the tracked ones, bit for bit.
+        r.time = create_component(sp, "time", n, 0.0, 1.0 / constants::c_light);
+        record_attributes(r.time, k_time, 0, 0.0);
+        h5::Group offset = write_constant(sp, "timeOffset", ref.t, count, 1.0);
+        record_attributes(offset, k_time, 0, 0.0);
+    }
+    {
+        h5::Group w = write_constant(sp, "weight", macro_charge, count, 1.0);
+        record_attributes(w, k_charge, 1, 1.0);
+    }
+    {
+        h5::Group status = write_constant(sp, "particleStatus", 1.0, count, 1.0);
+        record_attributes(status, k_dimensionless, 0, 0.0);
+    }
+    return r;
+}
+
+//! The BeamPhysics values of `piece`, at [offset, offset + piece.size()).
+void write_beamphysics_piece(BeamPhysicsRecords const& r, std::size_t offset, PhaseSpaceHost const& piece,
+                             ReferenceParticle const& ref)
+{
+    // |P| / p_ref from pt: (E / p_ref c)^2 - (m c / p_ref)^2 = (1/beta - pt)^2 - 1/(beta gamma)^2
+    // = 1 - 2 pt / beta + pt^2, written so that nothing cancels at pt = 0.
+    std::size_t const n = piece.size();
+    std::vector<double> pz(n);
+    double const inv_beta = 1.0 / ref.beta;
+    for (std::size_t i = 0; i < n; ++i) {
+        double const pt = piece.pt[i];
+        double const p2 = 1.0 - 2.0 * pt * inv_beta + pt * pt;
+        pz[i] = std::sqrt(p2 - piece.px[i] * piece.px[i] - piece.py[i] * piece.py[i]);
+    }
+    h5::write_slab(r.pz, offset, std::span<double const>(pz));
+    h5::write_slab(r.time, offset, std::span<double const>(piece.t));
+}
+
 }  // namespace
 
 void write_openpmd_root(OutputFile& out)
@@ -161,7 +239,7 @@ void write_openpmd_root(OutputFile& out)
     hid_t const root = out.id();
     if (h5::has_attribute(root, "openPMD")) return;
     h5::write_attribute(root, "openPMD", "1.1.0");
-    h5::write_attribute(root, "openPMDextension", std::uint32_t{0});
+    h5::write_attribute(root, "openPMDextension", k_extension_species_type);
     h5::write_attribute(root, "basePath", "/data/%T/");
     h5::write_attribute(root, "particlesPath", "particles/");
     h5::write_attribute(root, "iterationEncoding", "groupBased");
@@ -249,6 +327,7 @@ void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::s
     record_attributes(id, k_dimensionless, 0, 0.0);
     h5::Dataset weighting = create_component(sp, "weighting", n, 0.0, 1.0);
     record_attributes(weighting, k_dimensionless, 1, 1.0);
+    BeamPhysicsRecords const beamphysics = create_beamphysics_records(sp, n, ref, std::abs(q) * weight);
     std::size_t offset = 0;
     for (std::size_t k = 0; k < pieces; ++k) {
         PhaseSpaceHost const& p = piece(k);
@@ -265,6 +344,7 @@ void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::s
         h5::write_slab(pt, offset, std::span<double const>(p.pt));
         h5::write_slab(id, offset, std::span<std::uint64_t const>(p.id));
         h5::write_slab(weighting, offset, std::span<double const>(std::vector<double>(m, weight)));
+        write_beamphysics_piece(beamphysics, offset, p, ref);
         offset += m;
     }
     if (offset != n)

@@ -11,6 +11,7 @@
 #include "beam/BeamSetup.hh"
 #include "beam/BeamStatistics.hh"
 #include "deck/DeckError.hh"
+#include "io/BeamPhysicsReader.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
@@ -22,6 +23,8 @@
 #include "parallel/DeviceBinding.hh"
 #include "parallel/OrderedWrites.hh"
 #include "parallel/WorldCrossRank.hh"
+#include "perf/RunProfile.hh"
+#include "perf/TraceScope.hh"
 #include "run/BeamTracker.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
@@ -154,6 +157,9 @@ ReferenceParticle initial_reference(DeckConfig const& deck)
     ReferenceParticle ref = ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e,
                                                             beam.kinetic_energy_mev);
     if (beam.distribution != "file") return ref;
+    // Another code's BeamPhysics file has no reference particle: the deck's is used (read_beamphysics
+    // checks the species).
+    if (!holds_gtrack_coordinates(beam.file)) return ref;
     PhaseSpaceFile const file = read_phase_space(beam.file);
     auto const differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::abs(b); };
     if (differs(file.ref.mass_mev, ref.mass_mev) || differs(file.ref.charge_e, ref.charge_e))
@@ -185,7 +191,9 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels, paralle
         kernels.generate(state.view(), make_beam_sampler(beam, deck.run.seed), share.first);
         return state;
     }
-    PhaseSpaceFile const file = read_phase_space(beam.file);
+    PhaseSpaceFile const file = holds_gtrack_coordinates(beam.file)
+                                    ? read_phase_space(beam.file)
+                                    : read_beamphysics(beam.file, initial_reference(deck));
     if (file.beam.size() != beam.macroparticles)
         throw DeckError(beam.where, "beam.macroparticles",
                         fmt::format("'{}' holds {} particles but beam.macroparticles = {}", beam.file,
@@ -211,6 +219,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
     cpu::set_thread_count(run_options.threads);
+    std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
     // Under MPI every rank runs this function on its share of the particles (docs/cluster.md); rank 0
     // alone prints and holds the output file.
     parallel::Communicator const& world = parallel::Communicator::world();
@@ -249,6 +258,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     OutputFile* const out = setup.out.get();
     ParticleState& state = setup.state;
     bool const on_gpu = kernels->memory() == MemSpace::device;
+    trace_log().set_device(kernels->description());
     kernels->set_cross_rank(parallel::world_cross_rank());
     Provenance prov = run_provenance(deck, options.command_line);
     prov.start_time = iso8601_utc_now();
@@ -315,6 +325,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
                                                       where, deck.beam.bunch_charge, macroparticles);
         }
     };
+    phase.emplace("tracking");
     at_point(tracker.point());
     while (tracker.advance()) {
         at_point(tracker.point());
@@ -324,6 +335,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
                                     p.entry + 1, lattice.elements.size(), alive));
     }
     progress.finish();
+    phase.emplace("output");
 
     // Loss records and the final state, on the host.
     ParticleState final_host(state, MemSpace::host);
@@ -341,6 +353,11 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     prov.device_name = kernels->description();
     prov.ranks = world.size();
     prov.rank_devices = world.gather_to_root(parallel::describe_rank_device(on_gpu, kernels->description()));
+    auto records = kernels->timer().records();
+    if (space_charge)
+        for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
+    std::optional<Profile> profile;
+    if (options.profile) profile = profile_of_run(deck, records, on_gpu, options.calibration);
     // Every rank has written its share; one that failed has ended the job (main), so the file is
     // renamed into place only when all of them succeeded.
     world.barrier();
@@ -351,13 +368,11 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         write_lattice(*out, lattice);
         prov.end_time = iso8601_utc_now();
         write_provenance(*out, prov);
+        if (profile) write_profile(*out, *profile);  // rank 0's times
         out->commit();
     }
 
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    auto records = kernels->timer().records();
-    if (space_charge)
-        for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
     if (!options.quiet) {
         double track_s = 0, pushes = 0;
         if (auto it = records.find("track"); it != records.end()) {
@@ -405,6 +420,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         for (auto const& [name, r] : records)
             std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), r.calls, r.seconds, r.bytes, r.items);
     }
+    if (profile && world.is_root()) std::printf("%s", format_profile(*profile).c_str());
     return 0;
 }
 
