@@ -41,7 +41,7 @@ int exit_code_of(std::exception_ptr const& error);
 void agree(std::exception_ptr error);
 
 //! Runs `step` on every rank and agrees on its outcome (see agree); returns its result.
-template<class F>
+template <class F>
 auto all_or_none(F&& step)
 {
     using Result = decltype(step());

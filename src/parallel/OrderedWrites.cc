@@ -47,7 +47,8 @@ Table receive_table(Communicator const& w, int from, Table const& schema)
 
 void write_phase_space_in_rank_order(OutputFile* out, std::int64_t iteration, std::string const& species,
                                      PhaseSpaceHost const& mine, ReferenceParticle const& ref,
-                                     std::string const& where, double bunch_charge, std::uint64_t macroparticles)
+                                     std::string const& where, double bunch_charge,
+                                     std::uint64_t macroparticles)
 {
     Communicator const& w = Communicator::world();
     std::uint64_t const total = w.sum(mine.size());
@@ -77,11 +78,12 @@ void write_table_in_rank_order(OutputFile* out, std::string const& group_path, T
     }
     if (out == nullptr) throw std::logic_error("rank 0 writes the output but holds no file");
     Table other;
-    write_table_in_pieces(*out, group_path, rows, std::size_t(w.size()), [&](std::size_t rank) -> Table const& {
-        if (rank == 0) return mine;
-        other = receive_table(w, int(rank), mine);
-        return other;
-    });
+    write_table_in_pieces(*out, group_path, rows, std::size_t(w.size()),
+                          [&](std::size_t rank) -> Table const& {
+                              if (rank == 0) return mine;
+                              other = receive_table(w, int(rank), mine);
+                              return other;
+                          });
 }
 
 }  // namespace gt::parallel

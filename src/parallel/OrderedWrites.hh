@@ -23,7 +23,8 @@ namespace gt::parallel {
 //! `out` is the file on rank 0 and nullptr on the others; the other arguments as write_phase_space.
 void write_phase_space_in_rank_order(OutputFile* out, std::int64_t iteration, std::string const& species,
                                      PhaseSpaceHost const& mine, ReferenceParticle const& ref,
-                                     std::string const& where, double bunch_charge, std::uint64_t macroparticles);
+                                     std::string const& where, double bunch_charge,
+                                     std::uint64_t macroparticles);
 
 //! Collective: the rows of every rank's `mine` (same columns on every rank), in rank order, as one
 //! table at `group_path` of rank 0's `out`.
