@@ -41,7 +41,7 @@ class DetectorBackend final : public DetectorKernels {
         hits_ = Buffer<Hit>(hit_capacity > capacity ? hit_capacity : capacity, Ops::space);
         counters_ = Buffer<std::uint64_t>(k_num_counters, Ops::space);
         tallies_ = Buffer<std::uint64_t>(static_cast<std::size_t>(tables.num_logical), Ops::space);
-        next_primary_ = 0;
+        next_primary_ = params_.gun.first_primary;
     }
 
     IterationResult iterate() override
@@ -93,16 +93,16 @@ class DetectorBackend final : public DetectorKernels {
         return c;
     }
 
-    std::vector<double> tallies() override
+    std::vector<std::uint64_t> tally_counts() override
     {
         std::vector<std::uint64_t> raw(tallies_.size());
         Ops::copy_to_host(raw.data(), tallies_.data(), raw.size() * sizeof(std::uint64_t));
-        std::vector<double> out(raw.size());
-        for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<double>(raw[i]) * k_tally_unit;
-        return out;
+        return raw;
     }
 
-    std::uint64_t primaries_started() const override { return next_primary_; }
+    std::vector<double> tallies() override { return tallies_in_mev(tally_counts()); }
+
+    std::uint64_t primaries_started() const override { return next_primary_ - params_.gun.first_primary; }
     int hit_buffer_growths() const override { return growths_; }
     KernelTimer const& timer() const override { return timer_; }
 

@@ -38,12 +38,22 @@ class DetectorKernels {
     virtual std::array<std::uint64_t, k_num_counters> counters() = 0;
     //! Deposited energy per logical volume [MeV].
     virtual std::vector<double> tallies() = 0;
+    //! The same as integers in units of k_tally_unit (what sums exactly, e.g. over MPI ranks).
+    virtual std::vector<std::uint64_t> tally_counts() = 0;
     //! Primaries started so far.
     virtual std::uint64_t primaries_started() const = 0;
     //! Times the hit buffer was grown.
     virtual int hit_buffer_growths() const = 0;
     virtual KernelTimer const& timer() const = 0;
 };
+
+//! Tally counts (k_tally_unit) to MeV.
+inline std::vector<double> tallies_in_mev(std::vector<std::uint64_t> const& counts)
+{
+    std::vector<double> out(counts.size());
+    for (std::size_t i = 0; i < counts.size(); ++i) out[i] = static_cast<double>(counts[i]) * k_tally_unit;
+    return out;
+}
 
 std::unique_ptr<DetectorKernels> make_cpu_detector_kernels();
 //! Throws when gtrack was built without CUDA or no GPU is present.

@@ -39,7 +39,8 @@ struct GunParams {
     Vec3 direction{0, 0, 1};  //!< unit vector (fixed direction or cone axis)
     double cos_cone = 1;      //!< cosine of the cone's half-angle
     std::uint64_t per_event = 1;
-    std::uint64_t primaries = 0;  //!< events x per_event
+    std::uint64_t primaries = 0;  //!< events x per_event: primaries [first_primary, primaries) run here
+    std::uint64_t first_primary = 0;  //!< > 0 under MPI: the first primary of this rank's events
 };
 
 struct DetectorParamsView {

@@ -28,7 +28,8 @@ struct DetectorRunOptions {
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
 struct DetectorRunResult {
-    std::vector<Hit> hits;                  //!< sorted by HitOrder
+    std::vector<Hit> hits;                  //!< sorted by HitOrder (under MPI: this rank's events')
+    std::uint64_t total_hits = 0;           //!< hits of every rank
     std::vector<double> tallies;            //!< [MeV] per logical volume
     std::vector<std::string> volume_names;  //!< by logical volume
     std::array<std::uint64_t, k_num_counters> counters{};
