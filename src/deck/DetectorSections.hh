@@ -20,6 +20,7 @@
 #include "deck/Config.hh"
 #include "deck/ElementSchema.hh"
 #include "deck/Suggest.hh"
+#include "deck/ShowerKeys.hh"
 #include "deck/Units.hh"
 #include "detector/Materials.hh"
 #include "detector/Particles.hh"
@@ -563,7 +564,7 @@ class DetectorSections {
         std::string const path = "physics";
         p_.check_keys(t, path,
                       {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step",
-                       "range_fraction", "final_range"});
+                       "range_fraction", "final_range", "showers", "range_cut", "photon_cut", "secondary_buffer"});
         DetectorPhysicsConfig& ph = d_.physics;
         if (auto b = bool_at(t, path, "energy_loss")) ph.energy_loss = *b;
         if (auto b = bool_at(t, path, "fluctuations")) ph.fluctuations = *b;
@@ -582,6 +583,7 @@ class DetectorSections {
         }
         if (auto v = p_.quantity_at(t, path, "final_range", quantity::length, Bound::positive, false))
             ph.final_range = *v;
+        read_shower_keys(p_, t, path, ph);
     }
 
     void read_output(toml::table const* t)

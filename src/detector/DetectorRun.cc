@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "detector/DetectorSetup.hh"
+#include "detector/ShowerOutput.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
@@ -90,6 +91,7 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     out.set_attribute("detector", "substeps", r.counters[k_substeps]);
     out.set_attribute("detector", "hits", static_cast<std::uint64_t>(r.hits.size()));
     out.set_attribute("detector", "iterations", r.iterations);
+    if (cfg.detector.physics.showers) write_energy_balance(out, r);
     out.set_attribute("detector", "backend", r.backend);
 
     Provenance p = run_provenance(cfg, options.command_line);
@@ -132,6 +134,8 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.counters = kernels->counters();
     r.timer = kernels->timer();
     r.hit_buffer_growths = kernels->hit_buffer_growths();
+    r.event_energy = kernels->event_energy();
+    r.secondary_stack_peak = kernels->secondary_stack_peak();
     if (options.write_output) {
         std::string const path = options.output.empty() ? cfg.output.file : options.output;
         write_output(path, cfg, options, r, start_time);
@@ -155,6 +159,7 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
                     static_cast<unsigned long long>(r.counters[k_escaped]),
                     static_cast<unsigned long long>(r.counters[k_stopped]),
                     static_cast<unsigned long long>(r.counters[k_looping]));
+        if (cfg.detector.physics.showers) print_shower_summary(r);
         for (std::size_t v = 0; v < r.tallies.size(); ++v)
             if (r.tallies[v] > 0)
                 std::printf("  %-24s %14.6g MeV\n", r.volume_names[v].c_str(), r.tallies[v]);
