@@ -11,10 +11,16 @@ struct CommandOptions {
     std::string deck;
     std::string backend;  //!< empty: as the deck says
     std::string output;   //!< empty: as the deck says
+    //! --set and --unset in command-line order, as the deck reader takes them ("--unset KEY")
     std::vector<std::string> overrides;
+    //! the --unset keys alone, folded into overrides after parsing (app/OverrideOptions.hh)
+    std::vector<std::string> unset_keys;
     int threads = 0;
     bool quiet = false;
     bool timing = false;  //!< print the per-kernel timing table, machine-readable
+    bool profile = false;     //!< run --profile: the roofline table, /profile, forecast vs measured
+    std::string trace;        //!< run --trace FILE.json: Chrome/Perfetto trace of phases and kernels
+    std::string calibration;  //!< --calibration FILE ("": the default location)
     std::string command_line;
     // Scans (src/app/ScanCommand.cc, CollectCommand.cc).
     std::string scan_index;           //!< run --scan-index: "" (none), a whole number, or "env"

@@ -6,8 +6,11 @@
 #include <CLI/CLI.hpp>
 
 #include "app/Commands.hh"
+#include "app/OverrideOptions.hh"
 #include "app/VersionInfo.hh"
 #include "deck/DeckError.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
 
 namespace {
 
@@ -15,9 +18,8 @@ namespace {
 void add_deck_options(CLI::App& cmd, gt::CommandOptions& o)
 {
     cmd.add_option("deck", o.deck, "the TOML input deck")->required();
-    cmd.add_option("--set", o.overrides,
-                   "override a deck key: --set beam.kinetic_energy=\"300 MeV\" (repeatable)")
-        ->allow_extra_args(false);
+    gt::add_override_options(cmd, o.overrides, o.unset_keys,
+                             "override a deck key: --set beam.kinetic_energy=\"300 MeV\" (repeatable)");
     cmd.add_option("-o,--output", o.output, "output HDF5 file (default: the deck's output.file)");
 }
 
@@ -25,6 +27,8 @@ void add_deck_options(CLI::App& cmd, gt::CommandOptions& o)
 
 int main(int argc, char** argv)
 {
+    gt::parallel::Session mpi(argc, argv);
+    gt::parallel::Communicator const& world = gt::parallel::Communicator::world();
     gt::CommandOptions options;
     for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
 
@@ -41,6 +45,13 @@ int main(int argc, char** argv)
         ->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
+    run->add_flag("--profile", options.profile,
+                  "per kernel: time, bytes, FP64 operations, GB/s, GFLOP/s against the calibrated ceilings, and "
+                  "the forecast against the measured time; also written as /profile");
+    run->add_option("--trace", options.trace,
+                    "write a Chrome/Perfetto trace (trace-event JSON) of host phases and kernels to this file");
+    run->add_option("--calibration", options.calibration,
+                    "calibration file for --profile (default: ~/.cache/gtrack/calibration.toml)");
     run->add_option(
         "--scan-index", options.scan_index,
         "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");
@@ -52,8 +63,8 @@ int main(int argc, char** argv)
     CLI::App* validate = app.add_subcommand(
         "validate", "track the deck on the CPU and the GPU and compare them after every stage");
     validate->add_option("deck", options.deck, "the TOML input deck")->required();
-    validate->add_option("--set", options.overrides, "override a deck key (repeatable)")
-        ->allow_extra_args(false);
+    gt::add_override_options(*validate, options.overrides, options.unset_keys,
+                             "override a deck key (repeatable)");
     validate
         ->add_option("--rtol", validate_options.rtol,
                      "relative tolerance: VALUE (all quantities) or QUANTITY=VALUE (x, px, y, py, t, pt, "
@@ -115,8 +126,8 @@ int main(int argc, char** argv)
         app.add_subcommand("collect", "one table of scan parameters against final statistics");
     collect->add_option("files", options.inputs, "scan output files or quoted glob patterns ('out_*.h5')");
     collect->add_option("--deck", options.deck, "the scan deck: which points should exist, and their files");
-    collect->add_option("--set", options.overrides, "the --set overrides the scan was run with (with --deck)")
-        ->allow_extra_args(false);
+    gt::add_override_options(*collect, options.overrides, options.unset_keys,
+                             "the --set overrides the scan was run with (with --deck)");
     collect->add_option("-o,--output", options.output, "summary HDF5 file (table /summary)");
     collect->add_option("--csv", options.csv, "summary as CSV");
 
@@ -125,25 +136,39 @@ int main(int argc, char** argv)
     } catch (CLI::ParseError const& e) {
         return app.exit(e);
     }
+    for (CLI::App const* cmd : {run, check, validate, scan, collect})
+        if (*cmd) options.overrides = gt::overrides_in_order(*cmd);
     if (version) {
-        std::fputs(gt::version_report().c_str(), stdout);
+        std::string const report = gt::version_report();
+        if (world.is_root()) std::fputs(report.c_str(), stdout);
         return 0;
     }
     try {
         if (*run) return gt::run_command(options);
+        if (world.size() > 1)
+            throw std::runtime_error("only 'gtrack run' runs over MPI ranks: start the other commands "
+                                     "without mpirun/srun");
         if (*check) return gt::check_command(options);
         if (*validate) return gt::validate_command(options, validate_options);
         if (*compare) return gt::compare_command(compare_options);
         if (*scan) return gt::scan_command(options);
         if (*collect) return gt::collect_command(options);
+    } catch (gt::parallel::FailedElsewhere const& e) {
+        return e.exit_code();  // the rank that failed has said why
     } catch (gt::DeckError const& e) {
         for (auto const& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.format().c_str());
         std::fprintf(stderr, "gtrack: %zu problem%s in the deck; nothing was run\n", e.diagnostics().size(),
                      e.diagnostics().size() == 1 ? "" : "s");
         return 2;
     } catch (std::exception const& e) {
-        std::fprintf(stderr, "gtrack: error: %s\n", e.what());
-        return 1;
+        if (world.size() == 1) {
+            std::fprintf(stderr, "gtrack: error: %s\n", e.what());
+            return 1;
+        }
+        // One rank failed where its peers may be waiting for it: end them all, never hang.
+        std::fprintf(stderr, "gtrack: error on rank %d of %d: %s\ngtrack: ending every rank (MPI_Abort)\n",
+                     world.rank(), world.size(), e.what());
+        world.abort(1);
     }
     std::fputs(app.help().c_str(), stdout);
     return 0;

@@ -24,13 +24,16 @@ struct Provenance {
     std::string start_time;              //!< ISO 8601 UTC, "2025-01-31T12:00:00Z"
     std::string end_time;                //!< ISO 8601 UTC
     std::uint64_t seed = 0;              //!< run seed (Philox key)
-    std::vector<std::string> overrides;  //!< --set KEY=VALUE, in order
+    std::vector<std::string> overrides;  //!< --set KEY=VALUE and --unset KEY (as "--unset KEY"), in order
     // A point of a [scan] (docs/output.md): scan_index -1 when the run was not one.
     std::int64_t scan_index = -1;              //!< the point's stable index
     std::uint64_t scan_size = 0;               //!< points in the scan
     std::string scan_mode;                     //!< "cartesian" or "zip" ("" when not a scan point)
     std::vector<std::string> scan_parameters;  //!< the scanned key paths, in deck order
     std::vector<std::string> scan_values;      //!< this point's value of each, as written in the deck
+    // MPI (docs/cluster.md): how many ranks ran it and on what, one entry per rank in rank order.
+    std::int64_t ranks = 1;
+    std::vector<std::string> rank_devices;  //!< "rank 1: gpu 1, gpu (NVIDIA H200 ...)"
 
     bool operator==(Provenance const&) const = default;
 };
