@@ -12,6 +12,7 @@
 #include "kernels/core/Buffer.hh"
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/detector/DetectorTables.hh"
+#include "kernels/detector/EmInteraction.hh"
 #include "kernels/detector/Hit.hh"
 #include "kernels/detector/StepActions.hh"
 
@@ -19,7 +20,7 @@ namespace gt {
 
 struct IterationResult {
     std::uint64_t alive = 0;    //!< tracks in flight during the iteration (those started included)
-    std::uint64_t started = 0;  //!< primaries started in it
+    std::uint64_t started = 0;  //!< tracks started in it (secondaries and primaries)
     bool finished = false;      //!< nothing was left to do: no iteration ran
 };
 
@@ -44,6 +45,11 @@ class DetectorKernels {
     virtual std::uint64_t primaries_started() const = 0;
     //! Times the hit buffer was grown.
     virtual int hit_buffer_growths() const = 0;
+    //! Per event, the EnergyCategory sums [MeV] (k_num_energy_categories per event; empty unless
+    //! physics.showers).
+    virtual std::vector<double> event_energy() = 0;
+    //! The most secondaries that waited for a slot at once.
+    virtual std::uint64_t secondary_stack_peak() const = 0;
     virtual KernelTimer const& timer() const = 0;
 };
 

@@ -36,6 +36,9 @@ struct DetectorRunResult {
     std::uint64_t iterations = 0;
     int hit_buffer_growths = 0;  //!< times the hit buffer was doubled (hits are never dropped)
     double seconds = 0;          //!< wall time of the stepping loop [s]
+    //! physics.showers: per event, the k_num_energy_categories EnergyCategory sums [MeV]
+    std::vector<double> event_energy;
+    std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once
     std::string backend;
     KernelTimer timer;
     std::optional<Profile> profile;  //!< with options.profile
