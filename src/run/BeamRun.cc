@@ -263,7 +263,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     Provenance prov = run_provenance(deck, options.command_line);
     prov.start_time = iso8601_utc_now();
 
-    kernels->set_elements(lattice.elements);
+    kernels->set_elements(lattice.elements, *lattice.field_data);
     ParticleView const particles = state.view();
     std::string const species = "beam";
 
