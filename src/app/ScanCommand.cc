@@ -26,6 +26,7 @@
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
+#include "deck/UnsetOverride.hh"
 #include "kernels/core/Device.hh"
 #include "run/ScanOutputs.hh"
 
@@ -204,8 +205,9 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
                 "run",       options.deck, "--scan-index", fmt::format("{}", p),      "--quiet",
                 "--backend", backend,      "--threads",    fmt::format("{}", threads)};
             for (auto const& o : options.overrides) {
-                args.push_back("--set");
-                args.push_back(o);
+                auto const unset_key = unset_key_of(o);
+                args.push_back(unset_key ? "--unset" : "--set");
+                args.push_back(unset_key.value_or(o));
             }
             if (!options.output.empty()) {
                 args.push_back("-o");
