@@ -58,16 +58,6 @@ ParamSpec array(std::string_view key, std::string_view doc)
     return p;
 }
 
-ParamSpec flag(std::string_view key, std::string_view doc)
-{
-    ParamSpec p;
-    p.key = key;
-    p.type = ParamType::flag;
-    p.default_value = 0.0;
-    p.doc = doc;
-    return p;
-}
-
 //! A key that is required or forbidden depending on another (checked where the element is built).
 ParamSpec conditional(std::string_view key, QuantityKind const& kind, Bound bound, std::string_view doc)
 {
@@ -80,6 +70,16 @@ ParamSpec conditional_integer(std::string_view key, std::string_view doc)
 {
     ParamSpec p = conditional(key, quantity::dimensionless, Bound::at_least_one, doc);
     p.type = ParamType::integer;
+    return p;
+}
+
+ParamSpec flag(std::string_view key, std::string_view doc)
+{
+    ParamSpec p;
+    p.key = key;
+    p.type = ParamType::flag;
+    p.default_value = 0.0;
+    p.doc = doc;
     return p;
 }
 
