@@ -29,6 +29,8 @@ std::map<std::string, std::string> const k_small_runs = {
     {"fodo_ring.toml", "--set beam.macroparticles=5000 --set lattice.turns=20"},
     {"fodo_scan.toml", "--scan-index 3 --set beam.macroparticles=20000"},
     {"fodo_space_charge.toml", "--set beam.macroparticles=20000"},
+    {"ion_linac.toml", "--set beam.macroparticles=1000"},
+    {"photoinjector.toml", "--set beam.macroparticles=5000"},
     {"solenoid_linac.toml", "--set beam.macroparticles=20000"},
 };
 
