@@ -27,6 +27,7 @@
 #include "deck/Scan.hh"
 #include "deck/Suggest.hh"
 #include "deck/Units.hh"
+#include "deck/Utf8.hh"
 
 namespace gt {
 
@@ -356,6 +357,10 @@ class DeckParser {
         }
         if (value.empty()) {
             error(at, std::string(key), "no value after '='");
+            return;
+        }
+        if (!is_valid_utf8(text)) {
+            error(at, "", "not valid UTF-8 text (decks and overrides are UTF-8, as TOML requires)");
             return;
         }
         apply_value(root, segments, value, origin);
