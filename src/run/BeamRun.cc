@@ -18,6 +18,7 @@
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
 #include "run/BeamTracker.hh"
+#include "run/DeviceMemory.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
@@ -207,6 +208,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     std::vector<SpaceChargeKickPoint> const kicks = space_charge_schedule(lattice, sliced);
     std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
     bool const on_gpu = kernels->memory() == MemSpace::device;
+    if (on_gpu) check_device_memory(estimate_beamline_device_memory(deck));  // before any output or work
 
     std::string const path = options.output.empty() ? deck.output.file : options.output;
     OutputFile out(path);  // fails here, before tracking, when the directory is not writable
