@@ -80,6 +80,8 @@ PY
 
 # ---- fuzzing ---------------------------------------------------------------------------------
 mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
+# The HDF5 targets write a scratch file per input: in memory where there is a tmpfs.
+[ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
 fuzz_one() {
     local target=$1 corpus=$build/fuzz-corpus/$1
     mkdir -p "$corpus"
@@ -100,7 +102,10 @@ for k in "${!targets[@]}"; do
     log=$build/fuzz-logs/$target.log
     executed=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log" | tail -1)
     elapsed=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log" | tail -1)
-    if [ "$rc" -eq 0 ]; then
+    if [ "$rc" -eq 0 ] && [ "${executed:-0}" -lt "$runs" ]; then
+        printf '%-18s ok      %10s inputs (%s/s): the time limit came first (%s asked)\n' "$target" \
+            "${executed:-?}" "${elapsed:-?}" "$runs"
+    elif [ "$rc" -eq 0 ]; then
         printf '%-18s ok      %10s inputs (%s/s)\n' "$target" "${executed:-?}" "${elapsed:-?}"
     else
         status=1
