@@ -43,6 +43,22 @@ TEST_CASE("fuzz finding: a --set override that is not UTF-8 is a deck error, not
     CHECK(ok.run.name == "f\xc2\xb5" "do");
 }
 
+TEST_CASE("fuzz finding: control characters in a --set value are escaped, not handed raw to TOML")
+{
+    // DeckOverrideFuzz: a value with U+0005 and U+0000 in it, which is not TOML and so is taken as a
+    // string, threw toml::parse_error ("unescaped control characters ... prohibited").
+    std::string const bad = std::string("elements.QF.k1=\x05") + '\0' + "x=1.3";
+    try {
+        (void)read_deck_text(example_deck("fodo.toml"), "fodo.toml", {bad});
+        FAIL("accepted a string for a quadrupole's k1");
+    } catch (DeckError const& e) {
+        CHECK(contains(e.what(), "elements.QF.k1"));
+    }
+    // As a string key's value the escaped characters arrive intact.
+    DeckConfig const ok = read_deck_text(example_deck("fodo.toml"), "fodo.toml", {"run.name=a\x01\x7f" "b"});
+    CHECK(ok.run.name == "a\x01\x7f" "b");
+}
+
 TEST_CASE("is_valid_utf8: RFC 3629's well-formed sequences only")
 {
     CHECK(is_valid_utf8(""));
