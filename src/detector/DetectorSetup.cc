@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -37,9 +38,14 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
         if (shape[a] < 2 || !(spacing[a] > 0))
             throw std::invalid_argument(
                 fmt::format("field map '{}': each axis needs at least 2 nodes and a spacing > 0", cfg.file));
-        nodes *= shape[a];
+        // Node counts are ints on the device, and their product must not wrap around to B's size.
+        if (shape[a] > std::uint64_t(std::numeric_limits<int>::max()) ||
+            __builtin_mul_overflow(nodes, shape[a], &nodes))
+            throw std::invalid_argument(fmt::format("field map '{}': shape [{}] has more nodes than a map can hold",
+                                                    cfg.file, fmt::join(shape, ", ")));
     }
-    if (values.size() != nodes * dims)
+    std::size_t expected = 0;
+    if (__builtin_mul_overflow(nodes, dims, &expected) || values.size() != expected)
         throw std::invalid_argument(fmt::format("field map '{}': B holds {} values, the shape asks for {}",
                                                 cfg.file, values.size(), nodes * dims));
     if (cfg.format == "cartesian") {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -103,17 +104,29 @@ struct ReadContext {
 constexpr char const* k_needed = "gtrack reads position/{x,y,t}, momentum/{x,y,t}, id and weighting";
 
 //! A record component as stored: a dataset, or a constant component (group with value and shape).
-std::vector<double> read_component(ReadContext const& ctx, hid_t species, std::string const& name)
+constexpr std::size_t k_no_ids = std::numeric_limits<std::size_t>::max();
+
+//! A constant component (a group with value and shape) is expanded to `particles` values: its shape
+//! must say that many (a shape from the file is never trusted as an allocation size).
+std::vector<double> read_component(ReadContext const& ctx, hid_t species, std::string const& name,
+                                   std::size_t particles)
 {
     if (!h5::exists(species, name)) ctx.fail(fmt::format("record '{}' is missing ({})", name, k_needed));
     if (!h5::is_group(species, name)) return h5::read_doubles(species, name);
     h5::Group g = h5::open_group(species, name);
     if (!h5::has_attribute(g, "value") || !h5::has_attribute(g, "shape"))
         ctx.fail(fmt::format("record '{}' is a group without 'value' and 'shape'", name));
+    if (particles == k_no_ids)
+        ctx.fail(fmt::format("constant record '{}': no 'id' dataset to give the particle count ({})", name,
+                             k_needed));
     auto const shape = h5::read_uint64_array_attribute(g, "shape");
-    std::uint64_t const n =
-        std::accumulate(shape.begin(), shape.end(), std::uint64_t{1}, std::multiplies<>());
-    return std::vector<double>(static_cast<std::size_t>(n), h5::read_double_attribute(g, "value"));
+    std::uint64_t n = 1;
+    for (std::uint64_t const extent : shape)
+        if (__builtin_mul_overflow(n, extent, &n)) n = std::numeric_limits<std::uint64_t>::max();
+    if (n != particles)
+        ctx.fail(fmt::format("constant record '{}' has shape [{}] ({} values), but 'id' holds {} particles",
+                             name, fmt::join(shape, ", "), n, particles));
+    return std::vector<double>(particles, h5::read_double_attribute(g, "value"));
 }
 
 double unit_si(hid_t species, std::string const& name)
@@ -429,11 +442,17 @@ PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration,
     PhaseSpaceFile result;
     result.iteration = it;
     result.species = chosen;
+    // The ids' count is what a constant record expands to (the id record itself is checked below).
+    std::size_t count = k_no_ids;
+    if (h5::exists(sp, "id") && !h5::is_group(sp, "id")) {
+        result.beam.id = h5::read_uint64s(sp, "id");
+        count = result.beam.id.size();
+    }
     std::vector<double>* position[3] = {&result.beam.x, &result.beam.y, &result.beam.t};
     std::vector<double>* momentum[3] = {&result.beam.px, &result.beam.py, &result.beam.pt};
     for (int c = 0; c < 3; ++c) {
         std::string const pos = std::string("position/") + k_components[c];
-        *position[c] = read_component(ctx, sp, pos);
+        *position[c] = read_component(ctx, sp, pos, count);
         // The standard's position is relative to positionOffset and in units of unitSI; gtrack's
         // offsets are 0 and units 1, where nothing is touched (so values round-trip bit for bit).
         double const scale = unit_si(sp, pos);
@@ -441,7 +460,7 @@ PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration,
         std::vector<double> offset;
         double offset_scale = 1.0;
         if (h5::exists(sp, off)) {
-            offset = read_component(ctx, sp, off);
+            offset = read_component(ctx, sp, off, count);
             offset_scale = unit_si(sp, off);
             if (offset.size() != position[c]->size())
                 ctx.fail(fmt::format("{} and {} differ in length", pos, off));
@@ -452,12 +471,11 @@ PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration,
             if (!offset.empty() && offset[i] != 0.0) v += offset[i] * offset_scale;
         }
         // Momenta are ImpactX's dimensionless coordinates, read as stored.
-        *momentum[c] = read_component(ctx, sp, std::string("momentum/") + k_components[c]);
+        *momentum[c] = read_component(ctx, sp, std::string("momentum/") + k_components[c], count);
     }
     if (!h5::exists(sp, "id")) ctx.fail(fmt::format("record 'id' is missing ({})", k_needed));
     if (h5::is_group(sp, "id")) ctx.fail("record 'id' is constant: particles need distinct ids");
-    result.beam.id = h5::read_uint64s(sp, "id");
-    result.weighting = read_component(ctx, sp, "weighting");
+    result.weighting = read_component(ctx, sp, "weighting", count);
 
     std::size_t const n = result.beam.x.size();
     for (auto const* v : {&result.beam.px, &result.beam.y, &result.beam.py, &result.beam.t, &result.beam.pt,

@@ -27,6 +27,7 @@
 #include "perf/TraceScope.hh"
 #include "run/BeamTracker.hh"
 #include "run/CollectiveSchedule.hh"
+#include "run/DeviceMemory.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
@@ -249,6 +250,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         Lattice lattice = build_lattice(sliced, ref);
         std::vector<SpaceChargeKickPoint> kicks = space_charge_schedule(lattice, sliced);
         std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
+        if (kernels->memory() == MemSpace::device)  // before any output or work
+            check_device_memory(estimate_beamline_device_memory(deck));
         std::unique_ptr<OutputFile> out = world.is_root() ? std::make_unique<OutputFile>(path) : nullptr;
         ParticleState state = initial_beam(deck, *kernels, share);
         return Setup{ref, std::move(lattice), std::move(kicks), std::move(kernels),
