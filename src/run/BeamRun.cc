@@ -224,7 +224,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     prov.start_time = iso8601_utc_now();
 
     ParticleState state = initial_beam(deck, *kernels);
-    kernels->set_elements(lattice.elements);
+    kernels->set_elements(lattice.elements, *lattice.field_data);
     ParticleView const particles = state.view();
     auto const macroparticles = static_cast<std::uint64_t>(state.size());
     std::string const species = "beam";
