@@ -183,6 +183,7 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
         {"## `[lattice]`", {"lattice", &beamline}},
         {"## `[space_charge]`", {"space_charge", &beamline}},
         {"## `[output]`", {"output", &beamline}},
+        {"## `[collective]`", {"collective", &beamline}},
         {"### `[materials.NAME]`", {"materials.scint", &detector}},
         {"### `[propagation]`", {"propagation", &detector}},
         {"### `[gun]`", {"gun", &detector}},
