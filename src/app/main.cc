@@ -188,7 +188,7 @@ int main(int argc, char** argv)
                      e.diagnostics().size() == 1 ? "" : "s");
         return 2;
     } catch (std::exception const& e) {
-        if (world.size() == 1) {
+        if (world.size() == 1 || dynamic_cast<gt::parallel::AgreedFailure const*>(&e) != nullptr) {
             std::fprintf(stderr, "gtrack: error: %s\n", e.what());
             return 1;
         }

@@ -10,6 +10,7 @@
 
 #include "detector/Materials.hh"
 #include "detector/Particles.hh"
+#include "detector/ShowerSetup.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 
@@ -146,6 +147,7 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     gun.per_event = g.per_event;
     gun.primaries = g.events * g.per_event;
     t.seed = cfg.run.seed;
+    add_shower_tables(cfg, s);
     return s;
 }
 
