@@ -151,7 +151,7 @@ int main(int argc, char** argv)
     CLI::App* forecast = app.add_subcommand(
         "forecast", "predict the deck's run time on the calibrated CPU and GPU from its counted work");
     forecast->add_option("deck", options.deck, "the TOML input deck")->required();
-    forecast->add_option("--set", options.overrides, "override a deck key (repeatable)")->allow_extra_args(false);
+    gt::add_override_options(*forecast, options.overrides, options.unset_keys, "override a deck key (repeatable)");
     forecast->add_option("--calibration", options.calibration,
                          "calibration file (default: ~/.cache/gtrack/calibration.toml)");
     forecast->add_option("--scan-index", options.scan_index, "the point of the deck's [scan] to forecast");
@@ -161,7 +161,7 @@ int main(int argc, char** argv)
     } catch (CLI::ParseError const& e) {
         return app.exit(e);
     }
-    for (CLI::App const* cmd : {run, check, validate, scan, collect})
+    for (CLI::App const* cmd : {run, check, validate, scan, collect, forecast})
         if (*cmd) options.overrides = gt::overrides_in_order(*cmd);
     if (version) {
         std::string const report = gt::version_report();
