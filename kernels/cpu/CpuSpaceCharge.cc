@@ -12,6 +12,7 @@
 #endif
 
 #include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/Stopwatch.hh"
 #include "kernels/spacecharge/SpaceChargeSolver.hh"
 
 namespace gt {
@@ -161,14 +162,11 @@ struct CpuBackend {
     void fft_forward(DoubledGrid d, double* in, Complex* out) { plans_.forward(d, in, out); }
     void fft_inverse(DoubledGrid d, Complex* in, double* out) { plans_.inverse(d, in, out); }
 
-    void timer_start() { start_ = std::chrono::steady_clock::now(); }
-    double timer_stop()
-    {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    }
+    void timer_start() { watch_ = cpu::Stopwatch{}; }
+    double timer_stop() { return watch_.seconds(); }
 
     FftwPlans plans_;
-    std::chrono::steady_clock::time_point start_{};
+    cpu::Stopwatch watch_;
 };
 
 class CpuSpaceCharge final : public SpaceChargeKernels {

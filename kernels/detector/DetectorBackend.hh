@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "kernels/core/NvtxRange.hh"
 #include "kernels/detector/DetectorKernels.hh"
 
 namespace gt {
@@ -137,6 +138,7 @@ class DetectorBackend final : public DetectorKernels {
     template <class F>
     std::uint64_t timed(char const* name, F const& f)
     {
+        NvtxRange const range(name);
         auto const start = std::chrono::steady_clock::now();
         std::uint64_t const result = f();
         Ops::synchronize();
