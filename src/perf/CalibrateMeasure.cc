@@ -100,7 +100,7 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
     double time[2], flops[2];
     for (int maps = 0; maps < 2; ++maps) {
         std::vector<Element> const lattice = calibration_lattice(maps == 1, entries);
-        kernels.set_elements(lattice);
+        kernels.set_elements(lattice, {});
         kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
         double const warm = kernels.timer().records().at("track").seconds;
         int const calls = 3;
