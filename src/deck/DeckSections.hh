@@ -36,6 +36,9 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
 //! [space_charge] (SpaceChargeSection.cc); after [beam], whose bunch charge it checks.
 void read_space_charge(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 
+//! [collective] (CollectiveSection.cc): the longitudinal grid of the wakes, LSC and CSR.
+void read_collective(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
+
 //! [output] of a beamline deck (OutputSection.cc); t may be null (the defaults).
 void read_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg,
                  std::set<std::string> const& tracked);

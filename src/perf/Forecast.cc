@@ -182,7 +182,7 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
     if (deck.space_charge.enabled) {
         std::vector<std::int64_t> entries;
         for (auto const& k : space_charge_schedule(lattice, sliced)) entries.push_back(k.entry);
-        tracker.set_kicks(entries,
+        tracker.add_kicks(entries,
                           [&out, &ceilings, &kicks, &particles,
                            settings = space_charge_settings(deck.space_charge)](std::int64_t, std::int64_t) {
                               add_kick(out, ceilings, settings, double(particles.size), kicks, kicks == 0);

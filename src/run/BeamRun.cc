@@ -21,6 +21,7 @@
 #include "perf/RunProfile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamTracker.hh"
+#include "run/CollectiveSchedule.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
@@ -214,6 +215,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     DeckConfig const sliced = with_space_charge_slices(deck);
     Lattice const lattice = build_lattice(sliced, ref);
     std::vector<SpaceChargeKickPoint> const kicks = space_charge_schedule(lattice, sliced);
+    CollectivePlan const collective_plan(lattice, sliced);  // wakes, LSC, CSR (deck errors before any output)
     std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
     bool const on_gpu = kernels->memory() == MemSpace::device;
     trace_log().set_device(kernels->description());
@@ -255,7 +257,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             entries.push_back(k.entry);
             ds_at[k.entry] = k.ds;
         }
-        tracker.set_kicks(entries, [&, settings, ds_at](std::int64_t entry, std::int64_t turn) {
+        tracker.add_kicks(entries, [&, settings, ds_at](std::int64_t entry, std::int64_t turn) {
             ReferenceParticle const& r = lattice.reference_after[std::size_t(entry)];
             double const ds = ds_at.at(entry);
             SpaceChargeDiagnostics const d = space_charge->kick(
@@ -265,6 +267,15 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             auto const row = space_charge_row(d, s, turn, entry, ds);
             sc_table.append_row(row);
         });
+    }
+    // Collective effects: the backend beside the beam's, after the space-charge kicks at shared entries.
+    std::unique_ptr<CollectiveKernels> collective_kernels;
+    std::unique_ptr<CollectiveSolver> collective;
+    Table collective_table(collective_columns());
+    if (!collective_plan.empty()) {
+        collective_kernels = on_gpu ? make_cuda_collective() : make_cpu_collective();
+        collective = std::make_unique<CollectiveSolver>(*collective_kernels);
+        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced, &collective_table);
     }
     double alive = double(macroparticles);
     auto const at_point = [&](OutputPoint const& p) {
@@ -305,6 +316,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     write_table(out, "stats", stats);
     write_table(out, "lost", lost);
     if (space_charge) write_table(out, "space_charge", sc_table);
+    if (collective) write_table(out, "collective", collective_table);
     write_lattice(out, lattice);
     prov.backend = on_gpu ? "gpu" : "cpu";
     prov.device_name = kernels->description();
@@ -349,6 +361,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             }
             std::printf("space charge: %zu kicks in %.3f s (%s s)\n", sc_table.rows(), total, stages.c_str());
         }
+        if (collective) std::printf("%s\n", collective_summary(collective_table).c_str());
         std::printf("alive %llu of %llu (%llu lost%s)\n", static_cast<unsigned long long>(final_alive),
                     static_cast<unsigned long long>(macroparticles), static_cast<unsigned long long>(n_lost),
                     where_lost.c_str());

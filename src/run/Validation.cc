@@ -14,6 +14,7 @@
 #include "deck/DeckError.hh"
 #include "run/BeamRun.hh"
 #include "run/BeamTracker.hh"
+#include "run/CollectiveSchedule.hh"
 #include "run/SpaceChargeSchedule.hh"
 #include "run/TextTable.hh"
 
@@ -255,8 +256,23 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
                 sc.kick(v, settings, frame, ds_at.at(entry));
             };
         };
-        ref_tracker.set_kicks(entries, kicker(*ref_sc, ref_view));
-        cand_tracker.set_kicks(entries, kicker(*cand_sc, cand_view));
+        ref_tracker.add_kicks(entries, kicker(*ref_sc, ref_view));
+        cand_tracker.add_kicks(entries, kicker(*cand_sc, cand_view));
+    }
+    // Collective effects: each backend kicks with the collective kernels beside it.
+    CollectivePlan const collective_plan(lattice, sliced);
+    std::unique_ptr<CollectiveKernels> ref_ck, cand_ck;
+    std::unique_ptr<CollectiveSolver> ref_cs, cand_cs;
+    if (!collective_plan.empty()) {
+        auto const kernels_for = [](BeamKernels const& k) {
+            return k.memory() == MemSpace::device ? make_cuda_collective() : make_cpu_collective();
+        };
+        ref_ck = kernels_for(reference);
+        cand_ck = kernels_for(candidate);
+        ref_cs = std::make_unique<CollectiveSolver>(*ref_ck);
+        cand_cs = std::make_unique<CollectiveSolver>(*cand_ck);
+        add_collective_kicks(ref_tracker, collective_plan, *ref_cs, ref_view, lattice, sliced, nullptr);
+        add_collective_kicks(cand_tracker, collective_plan, *cand_cs, cand_view, lattice, sliced, nullptr);
     }
     auto const sc_seconds = [](std::unique_ptr<SpaceChargeKernels> const& sc) {
         double s = 0;
