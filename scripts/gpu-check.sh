@@ -12,7 +12,13 @@ out=/tmp/gtrack-gpu-check
 rm -rf "$out"
 mkdir -p "$out"
 summary=()
+status=0
 note() { summary+=("$1|$2"); }
+# GPU_CHECK_STAGES (comma list; default all) picks what runs, so the whole check can be split over
+# several device calls of under 10 minutes: tests, decks (run, validate, regression), bench, parts
+# (scripts/gpu-check.d/, or only those matching GPU_CHECK_PARTS, e.g. "30-*"), nightly.
+# GPU_CHECK_REUSE=1 keeps an existing build-gpu (a warm machine) instead of building afresh.
+want() { [[ ",${GPU_CHECK_STAGES:-tests,decks,bench,parts,nightly}," == *",$1,"* ]]; }
 
 if [ -d .device-deps ]; then
     mkdir -p /opt/deps
@@ -23,7 +29,7 @@ fi
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 
 build=build-gpu
-rm -rf "$build"  # a fresh configure: cached compiler include paths from another environment break the build
+[ "${GPU_CHECK_REUSE:-0}" = 1 ] && [ -f "$build/build.ninja" ] || rm -rf "$build"  # a fresh configure: cached compiler include paths from another environment break the build
 start=$(date +%s)
 if cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGTRACK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DGTRACK_NATIVE=ON -DGTRACK_WERROR=ON -DTOMLPP_INCLUDE_DIR=/opt/deps/usr/include \
@@ -38,6 +44,7 @@ else
 fi
 ./$build/gtrack --version | tee "$out/version.txt"
 
+if want tests; then
 OMP_NUM_THREADS=2 ctest --test-dir $build --output-on-failure --parallel 8 >"$out/ctest.log" 2>&1
 status=$?
 rm -f "$out/configure.log"
@@ -47,6 +54,7 @@ note "gpu tests" "$(grep -cE 'gpu_.*Passed' "$out/ctest.log") passed, $(grep -cE
 # The GPU tests' own figures (how many values differ, by how much), which ctest hides when they pass.
 ./$build/tests/gtrack_gpu_tests >"$out/gpu-tests.txt" 2>&1
 grep -E -A3 "MESSAGE" "$out/gpu-tests.txt" | grep -vE "^--$" | tail -40
+fi
 
 # The measured memory-bandwidth ceiling that the benchmarks compare with (same run, same GPU).
 if ./$build/gtrack_memory_ceiling | tee "$out/ceiling.txt"; then
@@ -57,6 +65,7 @@ else
     status=1
 fi
 
+if want decks; then
 # Every example deck as a user runs it, on the GPU.
 for deck in inputs/*.toml; do
     name=$(basename "$deck" .toml)
@@ -70,7 +79,9 @@ for deck in inputs/*.toml; do
     fi
     rm -f "$out/run-$name.h5"
 done
+fi
 
+if want bench; then
 if [ -x scripts/bench-beamline.sh ]; then
     if scripts/bench-beamline.sh $build | tee "$out/bench-beamline.txt"; then
         note "beamline benchmark" "ok (bench-beamline.txt)"
@@ -88,7 +99,9 @@ if [ -x scripts/bench-detector.sh ]; then
         status=1
     fi
 fi
+fi
 
+if want decks; then
 # CPU against GPU, stage by stage, on every example deck (modest sizes; rings cut to 20 turns;
 # detector decks: 200 events, compared hit by hit, bit for bit).
 mkdir -p "$out/validate"
@@ -127,7 +140,9 @@ else
 fi
 tail -16 "$out/regression-gpu.txt"
 rm -f "$out"/regression/*.h5  # outputs are large; the compare tables and validate reports stay
+fi
 
+if want bench; then
 # Space charge: time per kick by stage, each deposition variant, 1e6 and 1e7 particles, 64^3 and
 # 128^3, GPU and CPU in one run (bench/SpaceChargeBench.cc).
 if ./$build/gtrack_bench_spacecharge --particles 1e6,1e7 --grids 64,128 --kicks 3 | tee "$out/bench-spacecharge.txt"; then
@@ -139,16 +154,19 @@ else
     note "space-charge benchmark" FAILED
     status=1
 fi
+fi
 
 # Each feature's own GPU checks and benchmarks: scripts/gpu-check.d/*.sh, sourced in name order. They
 # see $build, $out and note(), and set status=1 on failure.
-for part in scripts/gpu-check.d/*.sh; do
+want parts || GPU_CHECK_PARTS="none"
+for part in scripts/gpu-check.d/${GPU_CHECK_PARTS:-*}.sh; do
     [ -e "$part" ] || continue
     echo "== $part =="
     # shellcheck source=/dev/null
     source "$part"
 done
 
+if want nightly; then
 # The nightly script end to end on this machine (CPU and GPU regression, validate, plots), on this build.
 if scripts/nightly.sh --build "$build" --report "$out/nightly" >"$out/nightly.log" 2>&1; then
     note "nightly.sh" "ok ($(grep -c . "$out/nightly/summary.md" 2>/dev/null) report lines, $(ls "$out/nightly/plots" 2>/dev/null | wc -l) plots)"
@@ -157,6 +175,7 @@ else
     status=1
 fi
 tail -n 25 "$out/nightly.log"
+fi
 
 {
     echo
