@@ -3,6 +3,7 @@
 // synchronization point for timing.
 #pragma once
 
+#include <vector>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -188,8 +189,9 @@ class DetectorBackend final : public DetectorKernels {
             Ops::copy_within(bigger.data(), stack_.data(), stack_count_ * sizeof(Secondary));
             stack_ = std::move(bigger);
         }
-        std::uint64_t const zero = 0;
-        stack_added_.copy_raw(&zero, MemSpace::host);
+        // As many zeros as the counter holds (one): GCC 13 cannot see the size and warns on a scalar.
+        std::vector<std::uint64_t> const zeros(stack_added_.size(), 0);
+        stack_added_.copy_raw(zeros.data(), MemSpace::host);
         run("interact",
             EmInteract{params_, t,
                        SecondaryStackView{stack_.data(), stack_count_, stack_limit_, stack_added_.data()},
