@@ -3,10 +3,10 @@
 // synchronization point for timing.
 #pragma once
 
-#include <vector>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 #include "kernels/core/NvtxRange.hh"
 #include "kernels/detector/DetectorKernels.hh"
