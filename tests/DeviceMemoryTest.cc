@@ -47,7 +47,7 @@ TEST_CASE("device memory: the particle state is 64 bytes per macroparticle, plus
     // x, px, y, py, t, pt (8 B each), id (8 B), lost_element and lost_turn (4 B each).
     CHECK(e.parts[0].bytes == 1e6 * 64);
     CHECK(e.parts[0].change == "beam.macroparticles");
-    CHECK(e.total() == 1e6 * 64 + 512 * k_mib);
+    CHECK(e.total() == 1e6 * 64 + 768 * k_mib);
     CHECK(e.macroparticles == 1e6);
 }
 
@@ -64,7 +64,7 @@ TEST_CASE("device memory: space charge adds per-particle buffers and the grids, 
     double const grid = 65536.0 * 48 + 64.0 * 64 * 128 * 8 + 4.0 * 33 * 64 * 128 * 16 + 34.0 * 34 * 66 * 8;
     CHECK(e.parts[2].bytes == grid);
     CHECK(e.parts[2].change == "space_charge.grid");
-    CHECK(e.total() == 1e6 * (64 + 112) + grid + 512 * k_mib);
+    CHECK(e.total() == 1e6 * (64 + 112) + grid + 768 * k_mib);
 }
 
 TEST_CASE("device memory: what fits is silent; what does not names bytes, free memory and what to change")
@@ -76,11 +76,11 @@ TEST_CASE("device memory: what fits is silent; what does not names bytes, free m
     CHECK(device_memory_shortfall(e, 400 * gib, 400 * gib, "big GPU") == "");
     std::string const m = device_memory_shortfall(e, 80 * gib, 94 * gib, "test GPU");
     INFO(m);
-    CHECK(contains(m, "needs about 164.44 GiB"));  // 1e9 x 176 B + grid 24.1 MiB + 512 MiB
+    CHECK(contains(m, "needs about 164.69 GiB"));  // 1e9 x 176 B + grid 24.1 MiB + 768 MiB
     CHECK(contains(m, "test GPU has 80.00 GiB free (of 94.00 GiB)"));
     CHECK(contains(m, "particles (1e+09 macroparticles x 64 B)"));
     CHECK(contains(m, "reduce beam.macroparticles or space_charge.grid"));
-    // (80 GiB - 512 MiB - 24.1 MiB) / 176 B = 4.85e8 macroparticles.
-    CHECK(contains(m, "at most about 4.85e+08 macroparticles fit"));
+    // (80 GiB - 768 MiB - 24.1 MiB) / 176 B = 4.83e8 macroparticles.
+    CHECK(contains(m, "at most about 4.83e+08 macroparticles fit"));
     CHECK(contains(m, "--backend cpu"));
 }

@@ -63,7 +63,7 @@ TEST_CASE("--profile: /profile holds every kernel with the deck's counted bytes 
     size_type const n = 3000;
     CommandResult const r =
         run_gtrack("run " + input("fodo.toml") + " --set beam.macroparticles=" + std::to_string(n) +
-                   " --threads 1 --profile --calibration " + cal + " --trace " + trace + " -o " + out);
+                   " --backend cpu --threads 1 --profile --calibration " + cal + " --trace " + trace + " -o " + out);
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(contains(r.output, "profile (ceilings: cpu of " + cal));
@@ -100,7 +100,7 @@ TEST_CASE("--profile without a calibration states the ceilings as unknown; --tra
     std::string const trace = dir.file("cal.json");
     CommandResult const r =
         run_shell("GTRACK_CALIBRATION=" + dir.file("none.toml") + " " + std::string(GTRACK_BINARY) + " run " +
-                  input("calorimeter.toml") + " --set gun.events=20 --threads 1 --profile --trace " + trace +
+                  input("calorimeter.toml") + " --set gun.events=20 --backend cpu --threads 1 --profile --trace " + trace +
                   " -o " + out);
     INFO(r.output);
     REQUIRE(r.status == 0);
