@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@
 #include "kernels/detector/DetectorKernels.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
+#include "run/StopRequest.hh"
 
 namespace gt {
 
@@ -117,10 +119,18 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     std::uint64_t const primaries = setup.tables.gun.primaries;
     Progress progress(!options.quiet);
     auto const t0 = std::chrono::steady_clock::now();
+    // Only a run that writes its output stops at signals (validate's runs end as signals say).
+    std::optional<StopRequest> stop;
+    if (options.write_output) stop.emplace();
     for (;;) {
         IterationResult const it = kernels->iterate();
         if (it.finished) break;
         ++r.iterations;
+        // A safe point: between step iterations. Nothing of the run is on disk yet.
+        if (stop && stop->stop_here(std::int64_t(r.iterations))) {
+            r.stopped_by = stop->signal_name();
+            break;
+        }
         if ((r.iterations & 63) == 0)
             progress.update(static_cast<double>(kernels->primaries_started()), static_cast<double>(primaries),
                             fmt::format("{} tracks in flight", it.alive));
@@ -132,7 +142,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.counters = kernels->counters();
     r.timer = kernels->timer();
     r.hit_buffer_growths = kernels->hit_buffer_growths();
-    if (options.write_output) {
+    if (options.write_output && r.stopped_by.empty()) {
         std::string const path = options.output.empty() ? cfg.output.file : options.output;
         write_output(path, cfg, options, r, start_time);
     }
@@ -142,6 +152,14 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
 int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
 {
     DetectorRunResult const r = run_detector_deck(cfg, options);
+    if (!r.stopped_by.empty()) {
+        std::fprintf(stderr,
+                     "gtrack: stopped by %s after %llu step iterations; %s was not written; detector runs "
+                     "have no checkpoint yet: run the deck again (exit status %d)\n",
+                     r.stopped_by.c_str(), static_cast<unsigned long long>(r.iterations),
+                     (options.output.empty() ? cfg.output.file : options.output).c_str(), k_exit_stopped);
+        return k_exit_stopped;
+    }
     if (!options.quiet) {
         std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
         std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),

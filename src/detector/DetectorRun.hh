@@ -34,6 +34,7 @@ struct DetectorRunResult {
     double seconds = 0;          //!< wall time of the stepping loop [s]
     std::string backend;
     KernelTimer timer;
+    std::string stopped_by;  //!< the signal that stopped the run early ("": it ran to the end)
 };
 
 //! Runs a detector deck to completion and (unless options say not) writes its output file.

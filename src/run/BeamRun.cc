@@ -21,6 +21,7 @@
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
+#include "run/StopRequest.hh"
 
 namespace gt {
 
@@ -209,6 +210,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     bool const on_gpu = kernels->memory() == MemSpace::device;
 
     std::string const path = options.output.empty() ? deck.output.file : options.output;
+    StopRequest stop;  // before the output file, whose cleanup handler then offers us the first signal
     OutputFile out(path);  // fails here, before tracking, when the directory is not writable
     Provenance prov = run_provenance(deck, options.command_line);
     prov.start_time = iso8601_utc_now();
@@ -282,6 +284,19 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
         progress.update(tracker.fraction_done(), 1.0,
                         fmt::format("turn {}/{}, element {}/{}, {:.0f} alive", p.turn + 1, tracker.turns(),
                                     p.entry + 1, lattice.elements.size(), alive));
+        if (tracker.done()) break;
+        // A safe point: everything due here is recorded. Rings count turns, single passes entries.
+        if (stop.stop_here(tracker.turns() > 1 ? tracker.turns_done() : tracker.entries_done_in_turn())) {
+            progress.finish();
+            std::fprintf(stderr,
+                         "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
+                         "%s was not written; run the deck again (exit status %d)\n",
+                         stop.signal_name().c_str(), static_cast<long long>(tracker.turns_done()),
+                         static_cast<long long>(tracker.turns()),
+                         static_cast<long long>(tracker.entries_done_in_turn()), lattice.elements.size(),
+                         path.c_str(), k_exit_stopped);
+            return k_exit_stopped;
+        }
     }
     progress.finish();
 

@@ -41,6 +41,11 @@ class BeamTracker {
     //! Fraction of the whole run tracked so far, in element entries.
     double fraction_done() const;
     std::int64_t turns() const { return turns_; }
+    //! The end of the last turn has been reached.
+    bool done() const { return done_; }
+    //! Turns completed so far, and entries tracked in the current one (where a resumed run goes on).
+    std::int64_t turns_done() const { return turn_; }
+    std::int64_t entries_done_in_turn() const { return pos_; }
 
   private:
     //! Entries of one pass after which something is written (same every turn), ascending.
