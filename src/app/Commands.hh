@@ -17,6 +17,7 @@ struct CommandOptions {
     bool timing = false;  //!< print the per-kernel timing table, machine-readable
     std::string command_line;
     // Scans (src/app/ScanCommand.cc, CollectCommand.cc).
+    std::string resume;               //!< run --resume: a checkpoint, "auto", or "" (none)
     std::string scan_index;           //!< run --scan-index: "" (none), a whole number, or "env"
     bool list = false;                //!< scan --list: the points and their outputs
     bool local = false;               //!< scan --local: run every point on this machine

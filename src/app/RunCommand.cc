@@ -32,6 +32,8 @@ int run_command(CommandOptions const& options)
             "job array), or all of them with 'gtrack scan {} --local'",
             options.deck, deck.scan.size(), deck.scan.size() - 1, options.deck));
     if (deck.run.kind == "detector") {
+        if (!options.resume.empty())
+            throw std::runtime_error("--resume: detector runs have no checkpoints yet; run the deck again");
         DetectorRunOptions det;
         det.backend = options.backend;
         det.output = options.output;
@@ -61,6 +63,7 @@ int run_command(CommandOptions const& options)
     run.threads = options.threads;
     run.quiet = options.quiet;
     run.timing = options.timing;
+    run.resume = options.resume;
     run.command_line = options.command_line;
     if (deck.scan_index && !options.quiet)
         std::printf("gtrack: scan point %llu of %llu: %s\n",

@@ -1574,7 +1574,19 @@ class DeckParser {
         out.where = t ? where(*t) : SourceLocation{file_, 0, 0};
         output_file_given_ = false;
         if (!t) return;
-        check_keys(*t, path, {"file", "phase_space", "stats"});
+        check_keys(*t, path, {"file", "phase_space", "stats", "checkpoint_every"});
+        if (toml::node const* n = t->get("checkpoint_every")) {
+            try {
+                if (auto const* i = n->as_integer())
+                    out.checkpoint_every = checkpoint_every_steps(i->get());
+                else if (auto const* text = n->as_string())
+                    out.checkpoint_every = checkpoint_every_wall_time(text->get());
+                else
+                    throw std::invalid_argument(k_checkpoint_every_expected);
+            } catch (std::invalid_argument const& e) {
+                error(where(*n), "output.checkpoint_every", e.what());
+            }
+        }
         if (toml::node const* n = t->get("file")) {
             out.where = where(*n);
             if (auto f = string_of(*n, "output.file")) {

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,6 +19,7 @@
 #include "io/TableWriter.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "run/BeamCheckpoint.hh"
 #include "run/BeamTracker.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
@@ -210,12 +213,24 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     bool const on_gpu = kernels->memory() == MemSpace::device;
 
     std::string const path = options.output.empty() ? deck.output.file : options.output;
+    // The checkpoint: the one to go on from (checked before anything is written), and where ours go.
+    std::string const checkpoint_path = checkpoint_path_for(path);
+    CheckpointIdentity const identity = checkpoint_identity(deck, on_gpu ? "gpu" : "cpu");
+    std::optional<BeamCheckpoint> resumed;
+    std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
+    if (options.resume == "auto" && !std::filesystem::exists(resume_path)) {
+        if (!options.quiet)
+            std::printf("gtrack: no checkpoint %s: starting from the beginning\n", resume_path.c_str());
+    } else if (!resume_path.empty()) {
+        resumed = read_beam_checkpoint(resume_path, identity);
+    }
     StopRequest stop;  // before the output file, whose cleanup handler then offers us the first signal
     OutputFile out(path);  // fails here, before tracking, when the directory is not writable
     Provenance prov = run_provenance(deck, options.command_line);
-    prov.start_time = iso8601_utc_now();
+    prov.start_time = resumed ? resumed->start_time : iso8601_utc_now();
 
-    ParticleState state = initial_beam(deck, *kernels);
+    ParticleState state = resumed ? ParticleState(resumed->particles, kernels->memory())
+                                  : initial_beam(deck, *kernels);
     kernels->set_elements(lattice.elements);
     ParticleView const particles = state.view();
     auto const macroparticles = static_cast<std::uint64_t>(state.size());
@@ -258,6 +273,50 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             sc_table.append_row(row);
         });
     }
+    if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
+        tracker.stop_every(deck.output.checkpoint_every.steps);
+    if (resumed) {
+        stats = std::move(resumed->stats);
+        if (space_charge) {
+            sc_table = std::move(resumed->space_charge);
+            if (resumed->solver) space_charge->restore_cache(*resumed->solver);
+        }
+        iteration = resumed->snapshots;
+        copy_checkpoint_snapshots(resume_path, iteration, out);
+        tracker.resume_at(resumed->position);
+        if (!options.quiet)
+            std::printf("gtrack: resuming from %s after %lld turns and %lld entries\n", resume_path.c_str(),
+                        static_cast<long long>(resumed->position.turn),
+                        static_cast<long long>(resumed->position.entry));
+    }
+    // Checkpoints: every N turns (rings) or entries (a single pass), or after a wall time.
+    bool const ring = deck.lattice.turns > 1;
+    CheckpointEvery const& every = deck.output.checkpoint_every;
+    auto last_checkpoint = std::chrono::steady_clock::now();
+    auto const checkpoint_due = [&] {
+        BeamTracker::Position const at = tracker.position();
+        if (every.steps > 0) return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
+        return every.seconds > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
+                   every.seconds;
+    };
+    auto const write_checkpoint = [&] {
+        BeamCheckpoint c;
+        c.identity = identity;
+        c.position = tracker.position();
+        c.turns = deck.lattice.turns;
+        c.snapshots = iteration;
+        c.start_time = prov.start_time;
+        c.particles = ParticleState(state, MemSpace::host);
+        c.stats = stats;
+        if (space_charge) {
+            c.space_charge = sc_table;
+            c.solver = space_charge->cache();
+        }
+        write_beam_checkpoint(checkpoint_path, c, out);
+        last_checkpoint = std::chrono::steady_clock::now();
+    };
+
     double alive = double(macroparticles);
     auto const at_point = [&](OutputPoint const& p) {
         ReferenceParticle const r = reference_at(lattice, p);
@@ -277,7 +336,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
                               deck.beam.bunch_charge, macroparticles);
         }
     };
-    at_point(tracker.point());
+    if (!resumed) at_point(tracker.point());
     while (tracker.advance()) {
         at_point(tracker.point());
         OutputPoint const& p = tracker.point();
@@ -286,15 +345,27 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
                                     p.entry + 1, lattice.elements.size(), alive));
         if (tracker.done()) break;
         // A safe point: everything due here is recorded. Rings count turns, single passes entries.
-        if (stop.stop_here(tracker.turns() > 1 ? tracker.turns_done() : tracker.entries_done_in_turn())) {
+        bool const stopping =
+            stop.stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
+        if (!stopping && checkpoint_due()) {
+            try {
+                write_checkpoint();
+            } catch (IoError const& e) {  // a long run goes on; the previous checkpoint is still whole
+                std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
+            }
+        }
+        if (stopping) {
             progress.finish();
+            write_checkpoint();
+            BeamTracker::Position const at = tracker.position();
             std::fprintf(stderr,
                          "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
-                         "%s was not written; run the deck again (exit status %d)\n",
-                         stop.signal_name().c_str(), static_cast<long long>(tracker.turns_done()),
-                         static_cast<long long>(tracker.turns()),
-                         static_cast<long long>(tracker.entries_done_in_turn()), lattice.elements.size(),
-                         path.c_str(), k_exit_stopped);
+                         "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
+                         "(exit status %d)\n",
+                         stop.signal_name().c_str(), static_cast<long long>(at.turn),
+                         static_cast<long long>(tracker.turns()), static_cast<long long>(at.entry),
+                         lattice.elements.size(), path.c_str(), checkpoint_path.c_str(), checkpoint_path.c_str(),
+                         k_exit_stopped);
             return k_exit_stopped;
         }
     }
@@ -314,6 +385,9 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     prov.end_time = iso8601_utc_now();
     write_provenance(out, prov);
     out.commit();
+    // The output is complete: the run's checkpoint would only resume what is done.
+    std::error_code ignored;
+    std::filesystem::remove(checkpoint_path, ignored);
 
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     auto records = kernels->timer().records();

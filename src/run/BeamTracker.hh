@@ -34,6 +34,20 @@ class BeamTracker {
     //! `entries` (ascending table indices) in every turn, splitting the segment tracking there.
     void set_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after);
 
+    //! Also stops (nothing due) after every `n`-th entry of the pass, so that a single pass has safe
+    //! points for checkpoints between its output points. Splitting a segment changes no bit: each
+    //! particle goes through the same elements in the same order. Before the first advance().
+    void stop_every(std::int64_t n);
+
+    //! Where a run stands between two advance() calls: what a checkpoint records.
+    struct Position {
+        std::int64_t turn = 0;   //!< turns completed
+        std::int64_t entry = 0;  //!< entries of the current turn tracked
+    };
+    Position position() const { return Position{turn_, pos_}; }
+    //! Goes on from `p` (a position() of a run of the same lattice, output settings and turns).
+    void resume_at(Position const& p);
+
     //! Tracks to the next output point; false once the end has been reached (and reported).
     bool advance();
     //! The point reached by the last advance() (before the first: the initial beam, entry -1).

@@ -66,22 +66,31 @@ void on_stop_signal(int sig)
     errno = saved_errno;
 }
 
+//! The progress a test hook fires at, -1 when its variable is not set.
+std::int64_t test_hook(char const* variable)
+{
+    char const* v = std::getenv(variable);
+    if (v == nullptr || *v == '\0') return -1;
+    char* end = nullptr;
+    long long const n = std::strtoll(v, &end, 10);
+    if (*end != '\0' || n < 0)
+        throw std::runtime_error(
+            fmt::format("{}={}: expected a non-negative integer (the progress to act at)", variable, v));
+    return n;
+}
+
 }  // namespace
 
 StopRequest::StopRequest()
 {
     if (g_armed.exchange(true)) throw std::logic_error("only one StopRequest may be alive at a time");
     g_signal.store(0);
-    if (char const* v = std::getenv(k_test_stop_variable); v != nullptr && *v != '\0') {
-        char* end = nullptr;
-        long long const n = std::strtoll(v, &end, 10);
-        if (*end != '\0' || n < 0) {
-            g_armed.store(false);
-            throw std::runtime_error(
-                fmt::format("{}={}: expected a non-negative integer (the progress to stop at)",
-                            k_test_stop_variable, v));
-        }
-        test_stop_at_ = n;
+    try {
+        test_stop_at_ = test_hook(k_test_stop_variable);
+        test_kill_at_ = test_hook(k_test_kill_variable);
+    } catch (...) {
+        g_armed.store(false);
+        throw;
     }
     for (int i = 0; i < 3; ++i) {
         struct sigaction current {};
@@ -110,6 +119,7 @@ StopRequest::~StopRequest()
 
 bool StopRequest::stop_here(std::int64_t progress)
 {
+    if (test_kill_at_ >= 0 && progress >= test_kill_at_) ::raise(SIGKILL);
     if (test_stop_at_ >= 0 && progress >= test_stop_at_) {
         test_stop_at_ = -1;
         ::raise(SIGTERM);  // the real signal path, delivered before raise() returns

@@ -15,6 +15,8 @@ inline constexpr int k_exit_stopped = 75;
 //! The environment variable of the test hook: GTRACK_TEST_STOP_AT=N raises a real SIGTERM in the run
 //! once its progress (turns of a ring, table entries of a line, detector iterations) reaches N.
 inline constexpr char const* k_test_stop_variable = "GTRACK_TEST_STOP_AT";
+//! And GTRACK_TEST_KILL_AT=N raises SIGKILL there: a crash, which only periodic checkpoints survive.
+inline constexpr char const* k_test_kill_variable = "GTRACK_TEST_KILL_AT";
 
 class StopRequest {
   public:
@@ -26,7 +28,7 @@ class StopRequest {
     StopRequest& operator=(StopRequest const&) = delete;
 
     //! Polled at each safe point with the run's progress in its own unit: true when a signal asked
-    //! to stop. The test hook fires here.
+    //! to stop. The test hooks fire here.
     bool stop_here(std::int64_t progress);
     //! A signal asked to stop (without polling the test hook).
     bool requested() const;
@@ -35,6 +37,7 @@ class StopRequest {
 
   private:
     std::int64_t test_stop_at_ = -1;  //!< GTRACK_TEST_STOP_AT, -1: not set
+    std::int64_t test_kill_at_ = -1;  //!< GTRACK_TEST_KILL_AT, -1: not set
 };
 
 }  // namespace gt
