@@ -3,9 +3,14 @@
 // a checkpoint of another deck or gtrack is refused; a checkpoint is replaced only when complete.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "CheckpointTestSupport.hh"
 #include "CommandTestSupport.hh"
@@ -230,5 +235,80 @@ TEST_CASE("output.checkpoint_every: a count or a wall time; anything else names 
             CHECK(contains(message, "ring.toml:"));
             CHECK(contains(message, "output.checkpoint_every"));
         }
+    }
+}
+
+TEST_CASE("scripts/slurm-array.sh passes Slurm's signal on, requeues a stopped task, and the task resumes")
+{
+    TempDir dir;
+    // A one-point scan (the script runs points of a [scan]), and a stand-in for scontrol that logs.
+    auto const scan_deck = [&](long turns) {
+        return ring_deck(turns) + "file = \"ring_{index}.h5\"\n[scan]\n\"run.seed\" = [7]\n";
+    };
+    std::string const deck = dir.file("ring.toml");
+    write_text(deck, scan_deck(6));
+    std::string const scontrol = dir.file("scontrol");
+    write_text(scontrol, "#!/bin/bash\necho \"scontrol $*\" >> \"$(dirname \"$0\")/scontrol.log\"\n");
+    std::filesystem::permissions(scontrol, std::filesystem::perms::owner_all);
+    std::string const script = GTRACK_SOURCE_DIR "/scripts/slurm-array.sh";
+    std::string const env = "cd " + dir.path() + " && PATH=" + dir.path() + ":$PATH GTRACK=" + GTRACK_BINARY +
+                            " SLURM_ARRAY_JOB_ID=41 SLURM_JOB_ID=42 SLURM_ARRAY_TASK_ID=0 SLURM_CPUS_PER_TASK=1 ";
+    std::string const options = " " + deck + " --backend cpu -q";
+    std::string const out = dir.file("ring_0.h5");
+
+    std::string const reference = dir.file("reference.h5");
+    REQUIRE(run("", deck, reference, "--scan-index 0").status == 0);
+
+    CommandResult const stopped = run_shell(env + stop_at(3) + " " + script + options);
+    INFO(stopped.output);
+    CHECK(stopped.status == k_exit_stopped);
+    CHECK(contains(stopped.output, "requeueing (restart 1 of at most 5)"));
+    CHECK(read_text(dir.file("scontrol.log")) == "scontrol requeue 42\n");
+    CHECK_FALSE(std::filesystem::exists(out));
+
+    CommandResult const resumed = run_shell(env + "SLURM_RESTART_COUNT=1 " + script + options);
+    INFO(resumed.output);
+    REQUIRE(resumed.status == 0);
+    check_identical(reference, out);
+
+    SUBCASE("the requeues are bounded")
+    {
+        std::filesystem::remove(out);
+        CommandResult const last =
+            run_shell(env + "GTRACK_MAX_REQUEUES=2 SLURM_RESTART_COUNT=2 " + stop_at(1) + " " + script + options);
+        CHECK(last.status == k_exit_stopped);
+        CHECK(contains(last.output, "requeued 2 times already (GTRACK_MAX_REQUEUES=2)"));
+        CHECK(read_text(dir.file("scontrol.log")) == "scontrol requeue 42\n");  // no second requeue
+    }
+
+    SUBCASE("a real SIGUSR1 to the batch shell (Slurm's --signal=B:USR1) reaches gtrack")
+    {
+        write_text(deck, scan_deck(1'000'000));  // far longer than the test
+        pid_t const pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            std::string const command = env + "exec " + script + options + " > " + dir.file("task.log") + " 2>&1";
+            ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        // gtrack runs once its temporary output exists.
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        auto const running = [&] {
+            for (auto const& name : dir.entries())
+                if (name.rfind("ring_0.h5.tmp-", 0) == 0) return true;
+            return false;
+        };
+        while (!running() && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        REQUIRE(running());
+        ::kill(pid, SIGUSR1);
+        int const status = wait_for(pid, 60);
+        REQUIRE(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == k_exit_stopped);
+        std::string const log = read_text(dir.file("task.log"));
+        CHECK(contains(log, "stopped by SIGUSR1"));
+        CHECK(contains(log, "requeueing"));
+        CHECK(std::filesystem::exists(out + ".ckpt"));
+        CHECK_FALSE(running());
     }
 }
