@@ -176,6 +176,13 @@ TEST_CASE("a checkpoint of another deck, another gtrack or no checkpoint at all 
     CHECK(version.status == 1);
     CHECK(contains(version.output, "was written by gtrack 0.1.0 (0123456789ab)"));
     CHECK_FALSE(std::filesystem::exists(dir.file("x.h5")));
+
+    // --resume auto (job scripts) starts afresh instead, saying why, and ends with the whole run.
+    CommandResult const fresh = run("", deck, out, "--resume auto");
+    CHECK(fresh.status == 0);
+    CHECK(contains(fresh.output, "note: --resume auto: cannot resume: '" + ckpt + "' was written by gtrack"));
+    check_identical(reference, out);
+    CHECK_FALSE(std::filesystem::exists(ckpt));
 }
 
 TEST_CASE("a checkpoint is replaced only by a complete one: the previous one stays whole and resumes")

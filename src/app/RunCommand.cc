@@ -32,7 +32,8 @@ int run_command(CommandOptions const& options)
             "job array), or all of them with 'gtrack scan {} --local'",
             options.deck, deck.scan.size(), deck.scan.size() - 1, options.deck));
     if (deck.run.kind == "detector") {
-        if (!options.resume.empty())
+        // "auto" (job scripts, scan --local) finds no checkpoint of a detector run: it starts afresh.
+        if (!options.resume.empty() && options.resume != "auto")
             throw std::runtime_error("--resume: detector runs have no checkpoints yet; run the deck again");
         DetectorRunOptions det;
         det.backend = options.backend;

@@ -202,7 +202,8 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
             std::uint64_t const p = todo[next++];
             std::vector<std::string> args = {
                 "run",       options.deck, "--scan-index", fmt::format("{}", p),      "--quiet",
-                "--backend", backend,      "--threads",    fmt::format("{}", threads)};
+                "--backend", backend,      "--threads",    fmt::format("{}", threads),
+                "--resume",  "auto"};  // a point stopped earlier goes on from its checkpoint
             for (auto const& o : options.overrides) {
                 args.push_back("--set");
                 args.push_back(o);

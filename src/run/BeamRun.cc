@@ -218,9 +218,18 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     CheckpointIdentity const identity = checkpoint_identity(deck, on_gpu ? "gpu" : "cpu");
     std::optional<BeamCheckpoint> resumed;
     std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
-    if (options.resume == "auto" && !std::filesystem::exists(resume_path)) {
-        if (!options.quiet)
+    if (options.resume == "auto") {
+        // The run's own checkpoint when there is one for this deck; otherwise (none, or one of an
+        // edited deck or another gtrack) from the beginning, which replaces it.
+        if (std::filesystem::exists(resume_path)) {
+            try {
+                resumed = read_beam_checkpoint(resume_path, identity);
+            } catch (std::runtime_error const& e) {
+                std::fprintf(stderr, "gtrack: note: --resume auto: %s; starting from the beginning\n", e.what());
+            }
+        } else if (!options.quiet) {
             std::printf("gtrack: no checkpoint %s: starting from the beginning\n", resume_path.c_str());
+        }
     } else if (!resume_path.empty()) {
         resumed = read_beam_checkpoint(resume_path, identity);
     }
