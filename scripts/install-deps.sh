@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [--python]
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libhdf5-dev libcli11-dev libtomlplusplus-dev libfmt-dev
-          doctest-dev libfftw3-dev librandom123-dev)
+          doctest-dev libfftw3-dev librandom123-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,5 +16,5 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if [ "${1:-}" = "--python" ]; then
-    python3 -m pip install --quiet h5py numpy matplotlib
+    python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad
 fi

@@ -161,7 +161,7 @@ TEST_CASE("openPMD attributes are present with the values openPMD readers expect
         CHECK(H5Tget_size(t) == 4);  // uint32, as the standard says
         std::uint32_t v = 99;
         H5Aread(a, H5T_NATIVE_UINT32, &v);
-        CHECK(v == 0);
+        CHECK(v == 4);  // SpeciesType's bit (openPMD 1.1.0 extension IDs); no ED-PIC
         H5Tclose(t);
         H5Aclose(a);
     }
@@ -184,6 +184,13 @@ TEST_CASE("openPMD attributes are present with the values openPMD readers expect
     CHECK(c_api_doubles(sp, "mass_ref")[0] ==
           doctest::Approx(9.1093837015e-31).epsilon(1e-9));  // CODATA 2018
     CHECK(c_api_string(sp, "element", &fixed) == "end");
+    // What openpmd-beamphysics reads (BeamPhysics extension): species, count, charge, z, time, weight.
+    CHECK(c_api_string(sp, "speciesType", &fixed) == "electron");
+    CHECK(c_api_doubles(sp, "totalCharge")[0] == doctest::Approx(2e-12).epsilon(1e-15));
+    CHECK(c_api_doubles(sp, "chargeUnitSI") == std::vector<double>{1.0});
+    for (char const* record : {"position/z", "positionOffset/z", "momentum/z", "time", "timeOffset", "weight",
+                               "particleStatus"})
+        CHECK_MESSAGE(H5Lexists(sp, record, H5P_DEFAULT) > 0, record);
 
     double const p_ref = ref.pc_mev * 1e6 * constants::e_charge / constants::c_light;  // [kg m/s]
     struct Expect {

@@ -8,6 +8,7 @@
 #include "kernels/beam/BeamSampler.hh"
 #include "kernels/beam/Moments.hh"
 #include "kernels/core/Buffer.hh"
+#include "kernels/core/CrossRank.hh"
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/elements/Element.hh"
@@ -33,10 +34,19 @@ class BeamKernels {
     virtual void set_elements(std::vector<Element> const& elements) = 0;
     //! Tracks live particles through elements [begin, end) of the table.
     virtual void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) = 0;
-    //! Centroid, covariance and amplitudes of the live particles (same bits on every backend).
+    //! Centroid, covariance and amplitudes of the live particles (same bits on every backend). Under
+    //! MPI `particles` is this rank's share and the moments are those of the whole beam.
     virtual BeamMoments moments(ParticleView particles) = 0;
     //! Per-kernel times accumulated so far.
     virtual KernelTimer const& timer() const = 0;
+    //! The ranks holding the rest of the beam (set once, before tracking; default: none).
+    void set_cross_rank(CrossRank const& ranks) { ranks_ = &ranks; }
+
+  protected:
+    CrossRank const& cross_rank() const { return *ranks_; }
+
+  private:
+    CrossRank const* ranks_ = &single_process();
 };
 
 std::unique_ptr<BeamKernels> make_cpu_beam_kernels();

@@ -9,7 +9,11 @@ namespace gt::device {
 
 //! Number of usable CUDA devices (0 without CUDA, without a driver or without a GPU).
 int count();
-//! Name of device 0, e.g. "NVIDIA H100 80GB HBM3", or "no GPU".
+//! Makes device `index` (0 <= index < count()) the one this process's CUDA calls use.
+void select(int index);
+//! The device this process's CUDA calls use (0 unless select() chose another).
+int current();
+//! Name of the current device, e.g. "NVIDIA H100 80GB HBM3", or "no GPU".
 std::string name();
 //! "CUDA runtime 13.0, driver 13.0", or why there is none.
 std::string runtime_description();

@@ -4,6 +4,7 @@
 
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
+#include "kernels/beam/SegmentWork.hh"
 #include "kernels/cpu/Executor.hh"
 
 namespace gt {
@@ -26,23 +27,28 @@ class CpuBeamKernels final : public BeamKernels {
                    double(particles.size));
     }
 
-    void set_elements(std::vector<Element> const& elements) override { elements_ = elements; }
+    void set_elements(std::vector<Element> const& elements) override
+    {
+        elements_ = elements;
+        work_ = SegmentWork(elements);
+    }
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
         Stopwatch w;
         beam_driver::track<cpu::Policy>(particles, elements_.data(), begin, end, turn);
         timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
-                   double(particles.size) * double(end - begin));
+                   double(particles.size) * double(end - begin),
+                   double(particles.size) * work_.flops_per_particle(begin, end));
     }
 
     BeamMoments moments(ParticleView particles) override
     {
         Stopwatch w;
-        BeamMoments m = beam_driver::moments<cpu::Policy>(particles);
+        BeamMoments m = beam_driver::moments<cpu::Policy>(particles, cross_rank());
         // Three passes, each reading the six coordinates and the loss flag.
-        timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),
-                   double(particles.size));
+        timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4), double(particles.size),
+                   double(particles.size) * k_moments_flops_per_particle);
         return m;
     }
 
@@ -58,6 +64,7 @@ class CpuBeamKernels final : public BeamKernels {
     };
 
     std::vector<Element> elements_;
+    SegmentWork work_;
     KernelTimer timer_;
 };
 

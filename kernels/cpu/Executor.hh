@@ -18,10 +18,10 @@ void for_each(size_type n, F const& f)
     for (long long i = 0; i < count; ++i) f(static_cast<size_type>(i));
 }
 
-//! Reduces N values per item with Op (reduce::Sum, Min or Max); f(i, double* v) writes item i's N
-//! values. The summation tree is reduce's, so the result matches the CUDA executor bit for bit.
+//! The per-chunk partial results of reduce (N per chunk, chunk order), before they are combined:
+//! what crosses ranks under MPI (kernels/core/CrossRank.hh).
 template<int N, class Op, class F>
-std::array<double, N> reduce(size_type n, F const& f)
+std::vector<double> reduce_chunks(size_type n, F const& f)
 {
     using namespace gt::reduce;
     size_type const chunks = chunk_count(n);
@@ -47,8 +47,17 @@ std::array<double, N> reduce(size_type n, F const& f)
                 for (int j = 0; j < N; ++j) acc[l][j] = Op::combine(acc[l][j], acc[l + stride][j]);
         for (int j = 0; j < N; ++j) partials[static_cast<size_type>(c) * N + j] = acc[0][j];
     }
+    return partials;
+}
+
+//! Reduces N values per item with Op (reduce::Sum, Min or Max); f(i, double* v) writes item i's N
+//! values. The summation tree is reduce's, so the result matches the CUDA executor bit for bit.
+template<int N, class Op, class F>
+std::array<double, N> reduce(size_type n, F const& f)
+{
+    std::vector<double> const partials = reduce_chunks<N, Op>(n, f);
     std::array<double, N> out{};
-    combine_chunks<N, Op>(partials.data(), chunks, out.data());
+    reduce::combine_chunks<N, Op>(partials.data(), reduce::chunk_count(n), out.data());
     return out;
 }
 
@@ -63,6 +72,11 @@ struct Policy {
     static std::array<double, N> reduce(size_type n, F const& f)
     {
         return cpu::reduce<N, Op>(n, f);
+    }
+    template<int N, class Op, class F>
+    static std::vector<double> reduce_chunks(size_type n, F const& f)
+    {
+        return cpu::reduce_chunks<N, Op>(n, f);
     }
 };
 

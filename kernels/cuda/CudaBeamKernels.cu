@@ -3,6 +3,7 @@
 
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
+#include "kernels/beam/SegmentWork.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cuda/EventTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
@@ -28,6 +29,7 @@ class CudaBeamKernels final : public BeamKernels {
     {
         elements_ = Buffer<Element>(elements.size(), MemSpace::device);
         elements_.copy_raw(elements.data(), MemSpace::host);
+        work_ = SegmentWork(elements);
     }
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
@@ -35,15 +37,16 @@ class CudaBeamKernels final : public BeamKernels {
         events_.start();
         beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn);
         timer_.add("track", events_.seconds(), double(particles.size) * k_track_bytes_per_particle,
-                   double(particles.size) * double(end - begin));
+                   double(particles.size) * double(end - begin),
+                   double(particles.size) * work_.flops_per_particle(begin, end));
     }
 
     BeamMoments moments(ParticleView particles) override
     {
         events_.start();
-        BeamMoments m = beam_driver::moments<cuda::Policy>(particles);
+        BeamMoments m = beam_driver::moments<cuda::Policy>(particles, cross_rank());
         timer_.add("moments", events_.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),
-                   double(particles.size));
+                   double(particles.size), double(particles.size) * k_moments_flops_per_particle);
         return m;
     }
 
@@ -51,6 +54,7 @@ class CudaBeamKernels final : public BeamKernels {
 
   private:
     Buffer<Element> elements_;
+    SegmentWork work_;
     KernelTimer timer_;
     cuda::EventTimer events_;
 };

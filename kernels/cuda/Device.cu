@@ -17,11 +17,20 @@ int count()
     return n;
 }
 
+void select(int index) { GT_CUDA_CHECK(cudaSetDevice(index)); }
+
+int current()
+{
+    int index = 0;
+    GT_CUDA_CHECK(cudaGetDevice(&index));
+    return index;
+}
+
 std::string name()
 {
     if (count() == 0) return "no GPU";
     cudaDeviceProp prop{};
-    GT_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    GT_CUDA_CHECK(cudaGetDeviceProperties(&prop, current()));
     return std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
            ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
            std::to_string(prop.totalGlobalMem >> 20) + " MiB)";

@@ -55,27 +55,32 @@ __global__ void __launch_bounds__(reduce::k_lanes) reduce_kernel(size_type n, F 
     if (l < N) partials[size_type(blockIdx.x) * N + l] = s[l][0];
 }
 
-//! The CUDA twin of cpu::reduce: the same tree, so the same bits.
+//! The CUDA twin of cpu::reduce_chunks: per-chunk partials on the host, in chunk order.
 template<int N, class Op, class F>
-std::array<double, N> reduce(size_type n, F const& f, cudaStream_t stream = nullptr)
+std::vector<double> reduce_chunks(size_type n, F const& f, cudaStream_t stream = nullptr)
 {
     static_assert(N <= reduce::k_lanes, "one lane writes each value of a chunk");
-    std::array<double, N> out{};
     size_type const chunks = reduce::chunk_count(n);
-    if (chunks == 0) {
-        for (int j = 0; j < N; ++j) out[j] = Op::identity();
-        return out;
-    }
+    std::vector<double> host(chunks * N);
+    if (chunks == 0) return host;
     double* partials = nullptr;
     GT_CUDA_CHECK(cudaMallocAsync(&partials, chunks * N * sizeof(double), stream));
     reduce_kernel<N, Op><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, partials);
     GT_CUDA_CHECK_LAUNCH();
-    std::vector<double> host(chunks * N);
     GT_CUDA_CHECK(cudaMemcpyAsync(host.data(), partials, host.size() * sizeof(double),
                                   cudaMemcpyDeviceToHost, stream));
     GT_CUDA_CHECK(cudaFreeAsync(partials, stream));
     GT_CUDA_CHECK(cudaStreamSynchronize(stream));
-    reduce::combine_chunks<N, Op>(host.data(), chunks, out.data());
+    return host;
+}
+
+//! The CUDA twin of cpu::reduce: the same tree, so the same bits.
+template<int N, class Op, class F>
+std::array<double, N> reduce(size_type n, F const& f, cudaStream_t stream = nullptr)
+{
+    std::vector<double> const partials = reduce_chunks<N, Op>(n, f, stream);
+    std::array<double, N> out{};
+    reduce::combine_chunks<N, Op>(partials.data(), reduce::chunk_count(n), out.data());
     return out;
 }
 
@@ -90,6 +95,11 @@ struct Policy {
     static std::array<double, N> reduce(size_type n, F const& f)
     {
         return cuda::reduce<N, Op>(n, f);
+    }
+    template<int N, class Op, class F>
+    static std::vector<double> reduce_chunks(size_type n, F const& f)
+    {
+        return cuda::reduce_chunks<N, Op>(n, f);
     }
 };
 

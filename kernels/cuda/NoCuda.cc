@@ -14,6 +14,8 @@ namespace {
 namespace device {
 bool compiled_in() { return false; }
 int count() { return 0; }
+void select(int) { no_cuda(); }
+int current() { return 0; }
 std::string name() { return "no GPU"; }
 std::string runtime_description() { return "built without CUDA"; }
 void* allocate(std::size_t) { no_cuda(); }

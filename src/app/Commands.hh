@@ -15,6 +15,9 @@ struct CommandOptions {
     int threads = 0;
     bool quiet = false;
     bool timing = false;  //!< print the per-kernel timing table, machine-readable
+    bool profile = false;     //!< run --profile: the roofline table, /profile, forecast vs measured
+    std::string trace;        //!< run --trace FILE.json: Chrome/Perfetto trace of phases and kernels
+    std::string calibration;  //!< --calibration FILE ("": the default location)
     std::string command_line;
     // Scans (src/app/ScanCommand.cc, CollectCommand.cc).
     std::string resume;               //!< run --resume: a checkpoint, "auto", or "" (none)

@@ -9,11 +9,38 @@
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
 #include "detector/DetectorRun.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/DeviceBinding.hh"
+#include "perf/TraceFile.hh"
+#include "perf/TraceScope.hh"
 #include "run/BeamRun.hh"
 
 namespace gt {
 
+namespace {
+
+int run_deck(CommandOptions const& options);
+
+}  // namespace
+
 int run_command(CommandOptions const& options)
+{
+    if (options.trace.empty()) return run_deck(options);
+    trace_log().enable();
+    int status = 0;
+    {
+        TraceScope const whole("gtrack run");
+        status = run_deck(options);
+    }
+    write_trace(options.trace, trace_log());
+    if (!options.quiet) std::printf("wrote trace %s (%zu events)\n", options.trace.c_str(), trace_log().events().size());
+    return status;
+}
+
+namespace {
+
+int run_deck(CommandOptions const& options)
 {
     std::optional<std::uint64_t> index;
     if (options.scan_index == "env") {
@@ -25,7 +52,12 @@ int run_command(CommandOptions const& options)
     } else if (!options.scan_index.empty()) {
         index = parse_scan_index(options.scan_index);
     }
-    DeckConfig const deck = read_deck(options.deck, options.overrides, index);
+    // Every rank reads the deck; a problem in it is reported once (by the lowest rank that found it).
+    DeckConfig const deck = parallel::all_or_none([&] {
+        TraceScope const phase("read deck");
+        return read_deck(options.deck, options.overrides, index);
+    });
+    if (parallel::Communicator::world().size() > 1) parallel::bind_gpu_to_node_rank();
     if (!deck.scan.empty() && !deck.scan_index)
         throw std::runtime_error(fmt::format(
             "{} has a [scan] table of {} points: run one with --scan-index N (0 to {}; --scan-index env in a "
@@ -48,6 +80,8 @@ int run_command(CommandOptions const& options)
         det.threads = options.threads;
         det.quiet = options.quiet;
         det.timing = options.timing;
+        det.profile = options.profile;
+        det.calibration = options.calibration;
         det.command_line = options.command_line;
         return run_detector(deck, det);
     }
@@ -65,6 +99,8 @@ int run_command(CommandOptions const& options)
     run.quiet = options.quiet;
     run.timing = options.timing;
     run.resume = options.resume;
+    run.profile = options.profile;
+    run.calibration = options.calibration;
     run.command_line = options.command_line;
     if (deck.scan_index && !options.quiet)
         std::printf("gtrack: scan point %llu of %llu: %s\n",
@@ -73,5 +109,7 @@ int run_command(CommandOptions const& options)
                     deck.scan.describe_point(*deck.scan_index).c_str());
     return run_beamline(deck, run);
 }
+
+}  // namespace
 
 }  // namespace gt

@@ -6,6 +6,7 @@
 #include "BuildInfo.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "parallel/Communicator.hh"
 
 namespace gt {
 
@@ -16,7 +17,8 @@ std::string build_options()
     std::string cuda = std::string(build::cuda_enabled) == "ON"
                            ? fmt::format("CUDA ON (sm_{})", build::cuda_architectures)
                            : std::string("CUDA OFF");
-    return fmt::format("{}, {}, {}, OpenMP {}", build::build_type, build::compiler, cuda, build::openmp_enabled);
+    return fmt::format("{}, {}, {}, OpenMP {}, MPI {}", build::build_type, build::compiler, cuda,
+                       build::openmp_enabled, build::mpi_enabled);
 }
 
 std::string version_report()
@@ -33,8 +35,9 @@ std::string version_report()
     } catch (std::exception const& e) {
         runtime = e.what();
     }
-    return fmt::format("{}\nbuild: {}\ncuda:  {}\ngpu:   {}\ncpu:   {} OpenMP threads\n", version_line(),
-                       build_options(), runtime, gpu, cpu::thread_count());
+    return fmt::format("{}\nbuild: {}\ncuda:  {}\ngpu:   {}\ncpu:   {} OpenMP threads\nmpi:   {}, {}\n",
+                       version_line(), build_options(), runtime, gpu, cpu::thread_count(),
+                       parallel::library_description(), parallel::describe_world());
 }
 
 }  // namespace gt

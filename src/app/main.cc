@@ -8,6 +8,8 @@
 #include "app/Commands.hh"
 #include "app/VersionInfo.hh"
 #include "deck/DeckError.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
 
 namespace {
 
@@ -25,6 +27,8 @@ void add_deck_options(CLI::App& cmd, gt::CommandOptions& o)
 
 int main(int argc, char** argv)
 {
+    gt::parallel::Session mpi(argc, argv);
+    gt::parallel::Communicator const& world = gt::parallel::Communicator::world();
     gt::CommandOptions options;
     for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
 
@@ -41,6 +45,13 @@ int main(int argc, char** argv)
         ->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
+    run->add_flag("--profile", options.profile,
+                  "per kernel: time, bytes, FP64 operations, GB/s, GFLOP/s against the calibrated ceilings, and "
+                  "the forecast against the measured time; also written as /profile");
+    run->add_option("--trace", options.trace,
+                    "write a Chrome/Perfetto trace (trace-event JSON) of host phases and kernels to this file");
+    run->add_option("--calibration", options.calibration,
+                    "calibration file for --profile (default: ~/.cache/gtrack/calibration.toml)");
     run->add_option(
         "--scan-index", options.scan_index,
         "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");
@@ -129,24 +140,36 @@ int main(int argc, char** argv)
         return app.exit(e);
     }
     if (version) {
-        std::fputs(gt::version_report().c_str(), stdout);
+        std::string const report = gt::version_report();
+        if (world.is_root()) std::fputs(report.c_str(), stdout);
         return 0;
     }
     try {
         if (*run) return gt::run_command(options);
+        if (world.size() > 1)
+            throw std::runtime_error("only 'gtrack run' runs over MPI ranks: start the other commands "
+                                     "without mpirun/srun");
         if (*check) return gt::check_command(options);
         if (*validate) return gt::validate_command(options, validate_options);
         if (*compare) return gt::compare_command(compare_options);
         if (*scan) return gt::scan_command(options);
         if (*collect) return gt::collect_command(options);
+    } catch (gt::parallel::FailedElsewhere const& e) {
+        return e.exit_code();  // the rank that failed has said why
     } catch (gt::DeckError const& e) {
         for (auto const& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.format().c_str());
         std::fprintf(stderr, "gtrack: %zu problem%s in the deck; nothing was run\n", e.diagnostics().size(),
                      e.diagnostics().size() == 1 ? "" : "s");
         return 2;
     } catch (std::exception const& e) {
-        std::fprintf(stderr, "gtrack: error: %s\n", e.what());
-        return 1;
+        if (world.size() == 1) {
+            std::fprintf(stderr, "gtrack: error: %s\n", e.what());
+            return 1;
+        }
+        // One rank failed where its peers may be waiting for it: end them all, never hang.
+        std::fprintf(stderr, "gtrack: error on rank %d of %d: %s\ngtrack: ending every rank (MPI_Abort)\n",
+                     world.rank(), world.size(), e.what());
+        world.abort(1);
     }
     std::fputs(app.help().c_str(), stdout);
     return 0;

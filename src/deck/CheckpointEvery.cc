@@ -1,5 +1,7 @@
-// Reading output.checkpoint_every: a count of turns or entries, or a wall time.
+// Reading output.checkpoint_every of [output]: a count of turns or entries, or a wall time.
 #include "deck/CheckpointEvery.hh"
+
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <charconv>
@@ -8,6 +10,8 @@
 #include <string>
 
 #include <fmt/format.h>
+
+#include "deck/DeckSections.hh"
 
 namespace gt {
 
@@ -44,4 +48,23 @@ CheckpointEvery checkpoint_every_steps(std::int64_t steps)
     return every;
 }
 
+namespace deck {
+
+void read_checkpoint_every(DeckContext& ctx, toml::table const& t, OutputConfig& out)
+{
+    toml::node const* n = t.get("checkpoint_every");
+    if (n == nullptr) return;
+    try {
+        if (auto const* i = n->as_integer())
+            out.checkpoint_every = checkpoint_every_steps(i->get());
+        else if (auto const* text = n->as_string())
+            out.checkpoint_every = checkpoint_every_wall_time(text->get());
+        else
+            throw std::invalid_argument(k_checkpoint_every_expected);
+    } catch (std::invalid_argument const& e) {
+        ctx.error(ctx.where(*n), "output.checkpoint_every", e.what());
+    }
+}
+
+}  // namespace deck
 }  // namespace gt

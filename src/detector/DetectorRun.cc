@@ -2,6 +2,8 @@
 // sorted hits, tallies and provenance in one HDF5 file.
 #include "detector/DetectorRun.hh"
 
+#include "perf/RunProfile.hh"
+#include "perf/TraceScope.hh"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -100,6 +102,7 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     p.start_time = start_time;
     p.end_time = iso8601_utc_now();
     write_provenance(out, p);
+    if (r.profile) write_profile(out, *r.profile);
     out.commit();
 }
 
@@ -115,6 +118,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     kernels->setup(setup.tables, slots, 4 * slots);
     DetectorRunResult r;
     r.backend = kernels->description();
+    trace_log().set_device(r.backend);
     r.volume_names = setup.geometry.logical_names;
     std::uint64_t const primaries = setup.tables.gun.primaries;
     Progress progress(!options.quiet);
@@ -141,9 +145,12 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.tallies = kernels->tallies();
     r.counters = kernels->counters();
     r.timer = kernels->timer();
+    if (options.profile)
+        r.profile = profile_of_run(cfg, r.timer.records(), r.backend.rfind("gpu", 0) == 0, options.calibration);
     r.hit_buffer_growths = kernels->hit_buffer_growths();
     if (options.write_output && r.stopped_by.empty()) {
         std::string const path = options.output.empty() ? cfg.output.file : options.output;
+        TraceScope const phase("output");
         write_output(path, cfg, options, r, start_time);
     }
     return r;
@@ -188,6 +195,7 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         std::printf("steps_per_second %.9g\n",
                     r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0);
     }
+    if (r.profile) std::printf("%s", format_profile(*r.profile).c_str());
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/detector/Hit.hh"
 #include "kernels/detector/StepActions.hh"
+#include "perf/Profile.hh"
 
 namespace gt {
 
@@ -19,6 +20,8 @@ struct DetectorRunOptions {
     bool write_output = true;
     bool quiet = false;
     bool timing = false;  //!< print the per-kernel times, machine-readable
+    bool profile = false;     //!< print the profile table and write /profile (src/perf/Profile.hh)
+    std::string calibration;  //!< the calibration file for the profile ("": the default location)
     int threads = 0;
     std::string command_line;
 };
@@ -35,6 +38,7 @@ struct DetectorRunResult {
     std::string backend;
     KernelTimer timer;
     std::string stopped_by;  //!< the signal that stopped the run early ("": it ran to the end)
+    std::optional<Profile> profile;  //!< with options.profile
 };
 
 //! Runs a detector deck to completion and (unless options say not) writes its output file.

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "BuildInfo.hh"
+#include "io/BeamPhysicsSpecies.hh"
 #include "io/H5Access.hh"
 #include "io/OutputFile.hh"
 
@@ -27,6 +28,13 @@ constexpr UnitDimension k_length{1, 0, 0, 0, 0, 0, 0};
 constexpr UnitDimension k_momentum{1, 1, -1, 0, 0, 0, 0};  // kg m / s
 constexpr UnitDimension k_charge{0, 0, 1, 1, 0, 0, 0};     // A s
 constexpr UnitDimension k_mass{0, 1, 0, 0, 0, 0, 0};
+constexpr UnitDimension k_time{0, 0, 1, 0, 0, 0, 0};
+
+//! openPMD 1.1.0 numbers extensions by bit: SpeciesType is 4 (its document, "openPMD extension ID").
+//! BeamPhysics 2.0 asks for the string "BeamPhysics;SpeciesType" with base standard 2.0, but
+//! openPMD-viewer refuses any base standard but 1.x and ANDs the attribute as a bitmask, so gtrack
+//! keeps the 1.1.0 form and writes the BeamPhysics records (write_beamphysics_records) besides.
+constexpr std::uint32_t k_extension_species_type = 4;
 
 constexpr char const* k_components[3] = {"x", "y", "t"};
 constexpr double k_mev = 1e6 * constants::e_charge;  // [J]
@@ -153,6 +161,62 @@ ReferenceParticle read_reference(ReadContext const& ctx, hid_t species, bool wri
     return ref;
 }
 
+//! The records and attributes openpmd-beamphysics reads (BeamPhysics extension, load_species_data):
+//! speciesType, numParticles, totalCharge; position/z (a snapshot sits at one s: z = s_ref through
+//! positionOffset/z); momentum/z = P_z / p_ref with unitSI p_ref, so x, y and z all give SI momentum;
+//! time = t / c relative to timeOffset = t_ref; weight (macro-charge [C]); particleStatus (1: alive,
+//! the only particles a snapshot holds). gtrack's own (x, px, y, py, t, pt) records stay as they are.
+void write_beamphysics_records(hid_t sp, PhaseSpaceHost const& beam, ReferenceParticle const& ref,
+                               double macro_charge)
+{
+    std::size_t const n = beam.size();
+    auto const count = static_cast<std::uint64_t>(n);
+    auto const species = beamphysics_species(ref.mass_mev, ref.charge_e);
+    h5::write_attribute(sp, "speciesType", species ? species->name : std::string_view("ion"));
+    h5::write_attribute(sp, "numParticles", count);
+    h5::write_attribute(sp, "totalCharge", macro_charge * static_cast<double>(n));
+    h5::write_attribute(sp, "chargeLive", macro_charge * static_cast<double>(n));
+    h5::write_attribute(sp, "chargeUnitSI", 1.0);
+
+    {
+        h5::Group pos = h5::open_group(sp, "position");
+        write_constant(pos, "z", 0.0, count, 1.0);
+        h5::Group off = h5::open_group(sp, "positionOffset");
+        write_constant(off, "z", ref.s, count, 1.0);
+    }
+    {
+        // |P| / p_ref from pt: (E / p_ref c)^2 - (m c / p_ref)^2 = (1/beta - pt)^2 - 1/(beta gamma)^2
+        // = 1 - 2 pt / beta + pt^2, written so that nothing cancels at pt = 0.
+        std::vector<double> pz(n);
+        double const inv_beta = 1.0 / ref.beta;
+        for (std::size_t i = 0; i < n; ++i) {
+            double const pt = beam.pt[i];
+            double const p2 = 1.0 - 2.0 * pt * inv_beta + pt * pt;
+            pz[i] = std::sqrt(p2 - beam.px[i] * beam.px[i] - beam.py[i] * beam.py[i]);
+        }
+        double const p_ref = ref.pc_mev * k_mev / constants::c_light;
+        h5::Group mom = h5::open_group(sp, "momentum");
+        write_component(mom, "z", pz, p_ref);
+    }
+    {
+        // Stored as gtrack's t = c (t - t_ref) [m] with unitSI 1/c, so value * unitSI is seconds and
+        // the numbers are the tracked ones, bit for bit.
+        write_component(sp, "time", beam.t, 1.0 / constants::c_light);
+        h5::Dataset time = h5::open_dataset(sp, "time");
+        record_attributes(time, k_time, 0, 0.0);
+        h5::Group offset = write_constant(sp, "timeOffset", ref.t, count, 1.0);
+        record_attributes(offset, k_time, 0, 0.0);
+    }
+    {
+        h5::Group w = write_constant(sp, "weight", macro_charge, count, 1.0);
+        record_attributes(w, k_charge, 1, 1.0);
+    }
+    {
+        h5::Group status = write_constant(sp, "particleStatus", 1.0, count, 1.0);
+        record_attributes(status, k_dimensionless, 0, 0.0);
+    }
+}
+
 }  // namespace
 
 void write_openpmd_root(OutputFile& out)
@@ -160,7 +224,7 @@ void write_openpmd_root(OutputFile& out)
     hid_t const root = out.id();
     if (h5::has_attribute(root, "openPMD")) return;
     h5::write_attribute(root, "openPMD", "1.1.0");
-    h5::write_attribute(root, "openPMDextension", std::uint32_t{0});
+    h5::write_attribute(root, "openPMDextension", k_extension_species_type);
     h5::write_attribute(root, "basePath", "/data/%T/");
     h5::write_attribute(root, "particlesPath", "particles/");
     h5::write_attribute(root, "iterationEncoding", "groupBased");
@@ -269,6 +333,7 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
     h5::write_attribute(sp, "kinetic_energy_ref_MeV", ref.kinetic_mev);
     h5::write_attribute(sp, "element", where);
     h5::write_attribute(sp, "charge_C", std::abs(q) * weight * static_cast<double>(n));
+    write_beamphysics_records(sp, beam, ref, std::abs(q) * weight);
 }
 
 PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration, std::string const& species)

@@ -44,6 +44,8 @@ void write_provenance(OutputFile& out, Provenance const& p)
     h5::write_attribute(group, "scan_mode", p.scan_mode);
     h5::write_attribute(group, "scan_parameters", std::span<std::string const>(p.scan_parameters));
     h5::write_attribute(group, "scan_values", std::span<std::string const>(p.scan_values));
+    h5::write_attribute(group, "ranks", p.ranks);
+    h5::write_attribute(group, "rank_devices", std::span<std::string const>(p.rank_devices));
 }
 
 Provenance read_provenance(std::string const& path)
@@ -65,6 +67,11 @@ Provenance read_provenance(std::string const& path)
         p.scan_mode = h5::read_string_attribute(group, "scan_mode");
         p.scan_parameters = h5::read_string_array_attribute(group, "scan_parameters");
         p.scan_values = h5::read_string_array_attribute(group, "scan_values");
+    }
+    // Files written before MPI runs existed ran on one rank.
+    if (h5::has_attribute(group, "ranks")) {
+        p.ranks = h5::read_int64_attribute(group, "ranks");
+        p.rank_devices = h5::read_string_array_attribute(group, "rank_devices");
     }
     return p;
 }

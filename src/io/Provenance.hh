@@ -31,6 +31,9 @@ struct Provenance {
     std::string scan_mode;                     //!< "cartesian" or "zip" ("" when not a scan point)
     std::vector<std::string> scan_parameters;  //!< the scanned key paths, in deck order
     std::vector<std::string> scan_values;      //!< this point's value of each, as written in the deck
+    // MPI (docs/cluster.md): how many ranks ran it and on what, one entry per rank in rank order.
+    std::int64_t ranks = 1;
+    std::vector<std::string> rank_devices;  //!< "rank 1: gpu 1, gpu (NVIDIA H200 ...)"
 
     bool operator==(Provenance const&) const = default;
 };

@@ -13,12 +13,15 @@
 #include "beam/BeamSetup.hh"
 #include "beam/BeamStatistics.hh"
 #include "deck/DeckError.hh"
+#include "io/BeamPhysicsReader.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "perf/RunProfile.hh"
+#include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
 #include "run/BeamTracker.hh"
 #include "run/Progress.hh"
@@ -153,6 +156,9 @@ ReferenceParticle initial_reference(DeckConfig const& deck)
     ReferenceParticle ref = ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e,
                                                             beam.kinetic_energy_mev);
     if (beam.distribution != "file") return ref;
+    // Another code's BeamPhysics file has no reference particle: the deck's is used (read_beamphysics
+    // checks the species).
+    if (!holds_gtrack_coordinates(beam.file)) return ref;
     PhaseSpaceFile const file = read_phase_space(beam.file);
     auto const differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::abs(b); };
     if (differs(file.ref.mass_mev, ref.mass_mev) || differs(file.ref.charge_e, ref.charge_e))
@@ -178,7 +184,9 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels)
         kernels.generate(state.view(), make_beam_sampler(beam, deck.run.seed), 0);
         return state;
     }
-    PhaseSpaceFile const file = read_phase_space(beam.file);
+    PhaseSpaceFile const file = holds_gtrack_coordinates(beam.file)
+                                    ? read_phase_space(beam.file)
+                                    : read_beamphysics(beam.file, initial_reference(deck));
     if (file.beam.size() != beam.macroparticles)
         throw DeckError(beam.where, "beam.macroparticles",
                         fmt::format("'{}' holds {} particles but beam.macroparticles = {}", beam.file,
@@ -203,6 +211,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
     cpu::set_thread_count(options.threads);
+    std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
 
     ReferenceParticle const ref = initial_reference(deck);
     // With space charge, elements are cut so that kicks can sit between their slices.
@@ -211,6 +220,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     std::vector<SpaceChargeKickPoint> const kicks = space_charge_schedule(lattice, sliced);
     std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
     bool const on_gpu = kernels->memory() == MemSpace::device;
+    trace_log().set_device(kernels->description());
 
     std::string const path = options.output.empty() ? deck.output.file : options.output;
     // The checkpoint: the one to go on from (checked before anything is written), and where ours go.
@@ -345,6 +355,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
                               deck.beam.bunch_charge, macroparticles);
         }
     };
+    phase.emplace("tracking");
     if (!resumed) at_point(tracker.point());
     while (tracker.advance()) {
         at_point(tracker.point());
@@ -379,6 +390,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
         }
     }
     progress.finish();
+    phase.emplace("output");
 
     // Loss records and the final state, on the host.
     ParticleState final_host(state, MemSpace::host);
@@ -393,15 +405,20 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     prov.device_name = kernels->description();
     prov.end_time = iso8601_utc_now();
     write_provenance(out, prov);
+    auto records = kernels->timer().records();
+    if (space_charge)
+        for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
+    std::optional<Profile> profile;
+    if (options.profile) {
+        profile = profile_of_run(deck, records, on_gpu, options.calibration);
+        write_profile(out, *profile);
+    }
     out.commit();
     // The output is complete: the run's checkpoint would only resume what is done.
     std::error_code ignored;
     std::filesystem::remove(checkpoint_path, ignored);
 
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    auto records = kernels->timer().records();
-    if (space_charge)
-        for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
     if (!options.quiet) {
         double track_s = 0, pushes = 0;
         if (auto it = records.find("track"); it != records.end()) {
@@ -449,6 +466,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
         for (auto const& [name, r] : records)
             std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), r.calls, r.seconds, r.bytes, r.items);
     }
+    if (profile) std::printf("%s", format_profile(*profile).c_str());
     return 0;
 }
 

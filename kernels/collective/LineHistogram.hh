@@ -1,0 +1,142 @@
+// Longitudinal histograms: per node, the macroparticle count and the sums of x and y (dipole
+// moments, for transverse wakes), deposited with cloud-in-cell weights on a LineGrid.
+//
+// Two variants (LineHistogramMethod):
+//  - deterministic: every weight, and every weight times x / x_scale, as a 64-bit integer in units of
+//    2^-32 (the space-charge deposit's fixed point, ChargeDeposit.hh), the second node of a particle
+//    taking the remainder so that each particle deposits exactly 2^32. Integer sums do not depend on
+//    the order of the additions: CPU and GPU histograms are bit-identical, for any thread count.
+//    x_scale is a power of two >= max |x|, so that w x / x_scale is in [-1, 1].
+//  - per_block: doubles, each block of threads (a GPU block, a CPU thread) fills its own private
+//    sub-histogram without contention; the sub-histograms are then summed (ELEGANT-GPU's scheme).
+//    Rounding depends on the blocking.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/collective/LineGrid.hh"
+#include "kernels/core/Macros.hh"
+#include "kernels/core/ParticleState.hh"
+#include "kernels/spacecharge/AtomicAdd.hh"
+#include "kernels/spacecharge/ChargeDeposit.hh"
+
+namespace gt {
+
+enum class LineHistogramMethod : std::int32_t { deterministic, per_block };
+
+//! What is deposited: the count only, or the count and the x and y sums.
+struct LineChannels {
+    int count = 1;         //!< 1 (line density) or 3 (with x and y sums)
+    double x_scale = 1.0;  //!< [m] power of two >= max |x| (deterministic variant)
+    double y_scale = 1.0;  //!< [m]
+};
+
+//! Node i of channel c is at [c * n + i]: channel 0 the weights, 1 the x sums, 2 the y sums.
+struct LineDeposit {
+    ParticleView p;
+    LineGrid g;
+    LineChannels ch;
+
+    //! The fixed-point values of particle i on its two nodes: fixed[c][k] for channel c, node k.
+    //! False when the particle is lost or off the grid.
+    GT_HOST_DEVICE GT_FORCEINLINE bool fixed(size_type i, int& first, std::int64_t (&v)[3][2]) const
+    {
+        Stencil1D s;
+        if (!p.alive(i) || !line_stencil(g, p.t[i], s)) return false;
+        first = s.first;
+        v[0][0] = static_cast<std::int64_t>(s.w[0] * k_fixed_point_unit + 0.5);  // w >= 0: rounds
+        v[0][1] = static_cast<std::int64_t>(k_fixed_point_unit) - v[0][0];
+        if (ch.count == 3) {
+            double const fx = p.x[i] / ch.x_scale, fy = p.y[i] / ch.y_scale;
+            v[1][0] = rounded(s.w[0] * fx * k_fixed_point_unit);
+            v[1][1] = rounded(fx * k_fixed_point_unit) - v[1][0];
+            v[2][0] = rounded(s.w[0] * fy * k_fixed_point_unit);
+            v[2][1] = rounded(fy * k_fixed_point_unit) - v[2][0];
+        }
+        return true;
+    }
+
+    //! The double weights of particle i on its two nodes (per_block variant).
+    GT_HOST_DEVICE GT_FORCEINLINE bool weights(size_type i, int& first, double (&v)[3][2]) const
+    {
+        Stencil1D s;
+        if (!p.alive(i) || !line_stencil(g, p.t[i], s)) return false;
+        first = s.first;
+        v[0][0] = s.w[0];
+        v[0][1] = s.w[1];
+        v[1][0] = s.w[0] * p.x[i];
+        v[1][1] = s.w[1] * p.x[i];
+        v[2][0] = s.w[0] * p.y[i];
+        v[2][1] = s.w[1] * p.y[i];
+        return true;
+    }
+
+    GT_HOST_DEVICE static GT_FORCEINLINE std::int64_t rounded(double v)
+    {
+        return static_cast<std::int64_t>(v < 0.0 ? v - 0.5 : v + 0.5);
+    }
+};
+
+//! Deterministic variant: each particle's fixed-point weights added atomically (order-free).
+struct DepositLineFixed {
+    LineDeposit d;
+    std::int64_t* hist;  //!< ch.count * n
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        int first = 0;
+        std::int64_t v[3][2];
+        if (!d.fixed(i, first, v)) return;
+        for (int c = 0; c < d.ch.count; ++c) {
+            atomic_add(hist + c * d.g.n + first, v[c][0]);
+            atomic_add(hist + c * d.g.n + first + 1, v[c][1]);
+        }
+    }
+};
+
+//! Fixed-point histogram to macroparticles (channel 0) and macroparticle metres (x, y sums).
+struct LineFromFixed {
+    std::int64_t const* hist;
+    LineChannels ch;
+    int n;
+    double* out;
+    GT_HOST_DEVICE void operator()(size_type k) const
+    {
+        int const c = static_cast<int>(k / size_type(n));
+        double const scale = c == 0 ? 1.0 : c == 1 ? ch.x_scale : ch.y_scale;
+        out[k] = static_cast<double>(hist[k]) / k_fixed_point_unit * scale;
+    }
+};
+
+//! The extent the grid must cover and the transverse scales (N = 4): min t, max t, max |x|, max |y|
+//! of the live particles, as Max of (-t, t, |x|, |y|).
+struct LineExtent {
+    ParticleView p;
+    GT_HOST_DEVICE void operator()(size_type i, double* v) const
+    {
+        if (!p.alive(i)) {
+            v[0] = v[1] = v[2] = v[3] = -1e308;  // below any coordinate: ignored by Max
+            return;
+        }
+        v[0] = -p.t[i];
+        v[1] = p.t[i];
+        v[2] = p.x[i] < 0 ? -p.x[i] : p.x[i];
+        v[3] = p.y[i] < 0 ? -p.y[i] : p.y[i];
+    }
+};
+
+//! Sums over live particles (N = 5): count, x, x^2, y, y^2 (the rms sizes for LSC).
+struct TransverseSums {
+    ParticleView p;
+    GT_HOST_DEVICE void operator()(size_type i, double* v) const
+    {
+        bool const live = p.alive(i);
+        double const x = live ? p.x[i] : 0.0, y = live ? p.y[i] : 0.0;
+        v[0] = live ? 1.0 : 0.0;
+        v[1] = x;
+        v[2] = x * x;
+        v[3] = y;
+        v[4] = y * y;
+    }
+};
+
+}  // namespace gt

@@ -1,0 +1,64 @@
+// The process-wide timeline behind `gtrack run --trace`: host phases and timed kernels as complete
+// events (name, start, duration), kept only while enabled. Kernels are timed synchronously (the CPU
+// stopwatch, or CUDA events waited on), so an event ends when KernelTimer::add records it.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+struct TraceEvent {
+    std::string name;
+    char const* category;  //!< "phase" (host) or "kernel" (timed device or CPU work)
+    double start;          //!< [s] since the log was enabled
+    double duration;       //!< [s]
+};
+
+class TraceLog {
+  public:
+    using Clock = std::chrono::steady_clock;
+
+    //! Starts recording (clears earlier events); times are counted from now.
+    void enable()
+    {
+        events_.clear();
+        origin_ = Clock::now();
+        enabled_ = true;
+    }
+    bool enabled() const { return enabled_; }
+    //! [s] since enable().
+    double now() const { return std::chrono::duration<double>(Clock::now() - origin_).count(); }
+
+    //! An event that ended just now after `duration` seconds.
+    void ended_now(std::string const& name, char const* category, double duration)
+    {
+        if (!enabled_) return;
+        double const end = now();
+        events_.push_back(TraceEvent{name, category, end - duration, duration});
+    }
+    void add(TraceEvent event)
+    {
+        if (enabled_) events_.push_back(std::move(event));
+    }
+    std::vector<TraceEvent> const& events() const { return events_; }
+    //! What runs the kernels, e.g. "gpu (NVIDIA H100 80GB HBM3)": the name of the kernel track.
+    void set_device(std::string device) { device_ = std::move(device); }
+    std::string const& device() const { return device_; }
+
+  private:
+    bool enabled_ = false;
+    Clock::time_point origin_ = Clock::now();
+    std::vector<TraceEvent> events_;
+    std::string device_ = "kernels";
+};
+
+//! The one log of this process.
+inline TraceLog& trace_log()
+{
+    static TraceLog log;
+    return log;
+}
+
+}  // namespace gt

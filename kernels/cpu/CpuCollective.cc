@@ -1,0 +1,82 @@
+// The CPU collective backend: OpenMP; the per-block histogram is one private histogram per thread.
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "kernels/collective/CollectiveKernels.hh"
+#include "kernels/collective/LineKick.hh"
+#include "kernels/cpu/Executor.hh"
+
+namespace gt {
+namespace {
+
+class CpuCollective final : public CollectiveKernels {
+  public:
+    MemSpace memory() const override { return MemSpace::host; }
+    std::string description() const override
+    {
+        return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)";
+    }
+
+    LineBunchShape shape(ParticleView p) override
+    {
+        auto const e = cpu::reduce<4, reduce::Max>(p.size, LineExtent{p});
+        auto const s = cpu::reduce<5, reduce::Sum>(p.size, TransverseSums{p});
+        return line_bunch_shape(e, s);
+    }
+
+    std::vector<double> histogram(ParticleView p, LineGrid const& g, LineChannels const& ch,
+                                  LineHistogramMethod method) override
+    {
+        size_type const values = size_type(ch.count) * size_type(g.n);
+        std::vector<double> out(values, 0.0);
+        LineDeposit const d{p, g, ch};
+        if (method == LineHistogramMethod::deterministic) {
+            std::vector<std::int64_t> fixed(values, 0);
+            cpu::for_each(p.size, DepositLineFixed{d, fixed.data()});
+            cpu::for_each(values, LineFromFixed{fixed.data(), ch, g.n, out.data()});
+            return out;
+        }
+        // per_block: each thread fills its own histogram over a contiguous block of particles; the
+        // thread histograms are added in thread order.
+        int const threads = cpu::thread_count();
+        std::vector<std::vector<double>> parts(std::size_t(threads), std::vector<double>(values, 0.0));
+#pragma omp parallel num_threads(threads)
+        {
+#ifdef _OPENMP
+            size_type const me = size_type(omp_get_thread_num()), count = size_type(omp_get_num_threads());
+#else
+            size_type const me = 0, count = 1;
+#endif
+            std::vector<double>& h = parts[me];
+            size_type const begin = p.size * me / count, end = p.size * (me + 1) / count;
+            for (size_type i = begin; i < end; ++i) {
+                int first = 0;
+                double v[3][2];
+                if (!d.weights(i, first, v)) continue;
+                for (int c = 0; c < ch.count; ++c) {
+                    h[size_type(c * g.n + first)] += v[c][0];
+                    h[size_type(c * g.n + first + 1)] += v[c][1];
+                }
+            }
+        }
+        for (auto const& h : parts)
+            for (size_type k = 0; k < values; ++k) out[k] += h[k];
+        return out;
+    }
+
+    void kick(ParticleView p, LineGrid const& g, std::vector<double> const& dpt, std::vector<double> const& dpx,
+              std::vector<double> const& dpy) override
+    {
+        auto const ptr = [](std::vector<double> const& v) { return v.empty() ? nullptr : v.data(); };
+        cpu::for_each(p.size, LineKick{p, g, ptr(dpt), ptr(dpx), ptr(dpy)});
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<CollectiveKernels> make_cpu_collective() { return std::make_unique<CpuCollective>(); }
+
+}  // namespace gt

@@ -1,0 +1,128 @@
+// The FP64 operations one particle costs in each element map, counted from the map's code as data:
+// the work side of the profile's roofline and of the run-time forecast.
+//
+// Convention (the roofline's, as in xpu and Barbone et al.): every FP64 add, subtract, multiply,
+// divide, square root and rint is one operation; comparisons, sign flips and constants folded at
+// compile time are none (FMA contraction is off, so a*b+c is two). A count follows the code of
+// the map it names line by line; change one with the other.
+#pragma once
+
+#include <cmath>
+
+#include "kernels/elements/Element.hh"
+
+namespace gt::work {
+
+// Shared pieces (PortableMath.hh, MapSupport.hh).
+inline constexpr double k_momentum_squared = 5;  //!< 1 - 2 pt/beta + pt^2
+inline constexpr double k_is_finite = 6;         //!< five adds and the sum - sum test
+//! sincos: the inf/NaN test 1, reduce_half_pi 8 (x c, rint, three k pio2_i products and
+//! subtractions), sin_kernel 20 (r^2, 8 Horner steps, r + r (r^2 p)), cos_kernel 22 (r^2, 8 Horner
+//! steps, 1 - r^2/2 + r^4 p).
+inline constexpr double k_sincos = 1 + 8 + 20 + 22;
+//! sinhcosh for |x| < 1: x^2, 9 Horner steps and x + x (x^2 s) for sinh, 8 steps and
+//! 1 + x^2/2 + x^4 c for cosh.
+inline constexpr double k_sinhcosh_series = 1 + 18 + 3 + 16 + 5;
+//! exp: rint(x / ln 2) 2, the two-part reduction 4, 17 Horner steps, ldexp 1.
+inline constexpr double k_exp = 2 + 4 + 34 + 1;
+//! sinhcosh for |x| >= 1: exp, 1/e, (e - 1/e)/2, (e + 1/e)/2.
+inline constexpr double k_sinhcosh_exp = k_exp + 1 + 2 + 2;
+//! focusing(k > 0): sqrt, w L, sincos, S/w, -w S.
+inline constexpr double k_focusing_oscillating = 1 + 1 + k_sincos + 1 + 1;
+//! focusing(k < 0) without the sinhcosh: sqrt, w L, S/w, w S.
+inline constexpr double k_focusing_hyperbolic_base = 1 + 1 + 1 + 1;
+inline constexpr double k_misalignment = 14 + 14;  //!< enter and leave: shift 2 + rotation 12, 14
+
+// Element maps (Drift.hh, Quadrupole.hh, ...), per particle, without the per-entry checks.
+inline constexpr double k_drift_linear = 2 + 2 + 3;
+//! energy 1, px^2 + py^2 3, pz^2 6, sqrt 1, 1/pz 1, x and y 3 each, the t numerator 8, the t update 6.
+inline constexpr double k_drift_exact = 1 + 3 + (k_momentum_squared + 1) + 1 + 1 + 3 + 3 + 8 + 6;
+inline constexpr double k_quadrupole_linear = 4 * 3 + 3;
+inline constexpr double k_quadrupole_kick = 3 + 3;  //!< QuadrupoleKick: px and py
+inline constexpr double k_sector_bend = 5 + 5 + 3 + 3 + 6;
+inline constexpr double k_dipole_edge = 2 + 2;
+inline constexpr double k_solenoid = 4 * 7 + 3;
+inline constexpr double k_aperture_ellipse = 2 + 3;  //!< (x/a)^2 + (y/b)^2
+
+//! The chromatic quadrupole without its two focusing() calls: energy 1, P^2 5, sqrt 1, 1/P 1,
+//! k/P 1, x'0 and y'0 2, the four transfer rows 12, the two path integrals 10 each, dt/ds 9,
+//! px and py 2, the t update 7.
+inline constexpr double k_quadrupole_chromatic_base = 1 + 5 + 1 + 1 + 1 + 2 + 12 + 20 + 9 + 2 + 7;
+
+//! focusing(k, L) in PortableMath: which branch the particle near the design momentum takes.
+inline double focusing(double k, double length)
+{
+    if (k > 0.0) return k_focusing_oscillating;
+    if (k < 0.0)
+        return k_focusing_hyperbolic_base +
+               (std::sqrt(-k) * std::abs(length) < 1.0 ? k_sinhcosh_series : k_sinhcosh_exp);
+    return 0.0;
+}
+
+//! A split-step integration (SplitSteps::integrate): 1 + 3 steps exact drifts, 3 steps kicks.
+inline double split_steps(SplitSteps const& s, double kick)
+{
+    return (1.0 + 3.0 * s.steps) * k_drift_exact + 3.0 * s.steps * kick;
+}
+
+//! MultipoleKick of order n: the complex power 6 per order, the two kick rows 5 each.
+inline double multipole_kick(std::int32_t order) { return 6.0 * order + 10.0; }
+
+//! Thin multipole: Horner over the complex polynomial, 8 per term below the highest, px and py 1 each.
+inline double thin_multipole(std::int32_t terms) { return terms == 0 ? 0.0 : 8.0 * (terms - 1) + 2.0; }
+
+//! The map of one entry, as track_element runs it for a particle that survives it.
+inline double element_map_flops(Element const& e)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+            return 0.0;
+        case ElementKind::drift:
+            return e.drift.model == DriftModel::exact ? k_drift_exact : k_drift_linear;
+        case ElementKind::quadrupole: {
+            Quadrupole const& q = e.quadrupole;
+            switch (q.model) {
+                case QuadrupoleModel::linear:
+                    return k_quadrupole_linear;
+                case QuadrupoleModel::exact:
+                    return k_quadrupole_chromatic_base + focusing(q.k1, q.length) + focusing(-q.k1, q.length);
+                default:
+                    return split_steps(q.split, k_quadrupole_kick);
+            }
+        }
+        case ElementKind::sector_bend:
+            return k_sector_bend;
+        case ElementKind::dipole_edge:
+            return k_dipole_edge;
+        case ElementKind::multipole:
+            return thin_multipole(e.multipole.terms);
+        case ElementKind::thick_multipole:
+            return split_steps(e.thick_multipole.split, multipole_kick(e.thick_multipole.kick.order));
+        case ElementKind::solenoid:
+            return k_solenoid;
+        case ElementKind::rf_cavity: {
+            // half length 1; the pt kick 6 + cos; px, py 2; the momentum check 6; two half drifts.
+            double const drifts = e.rf_cavity.length > 0.0 ? 2.0 * k_drift_exact : 0.0;
+            return 1.0 + (6.0 + k_sincos) + 2.0 + (k_momentum_squared + 1.0) + drifts;
+        }
+        case ElementKind::kicker:
+            return 1.0 + 2.0 + (e.kicker.length > 0.0 ? 2.0 * k_drift_exact : 0.0);
+        case ElementKind::aperture:
+            return e.aperture.shape == ApertureShape::rectangle ? 0.0 : k_aperture_ellipse;
+        case ElementKind::collimator: {
+            double const check =
+                e.collimator.aperture.shape == ApertureShape::rectangle ? 0.0 : k_aperture_ellipse;
+            return 2.0 * check + (e.collimator.length > 0.0 ? k_drift_exact : 0.0);
+        }
+    }
+    return 0.0;
+}
+
+//! One entry as track_element runs it: the misalignment, the map and the finiteness check.
+inline double element_flops(Element const& e)
+{
+    return (e.misaligned ? k_misalignment : 0.0) + element_map_flops(e) + k_is_finite;
+}
+
+}  // namespace gt::work

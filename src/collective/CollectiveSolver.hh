@@ -1,0 +1,66 @@
+// One collective kick (wakes, longitudinal space charge, steady-state CSR) on a bunch: histogram on
+// the backend, smoothing and FFT convolutions on the host (a few thousand nodes), kick on the
+// backend. docs/physics.md, "Collective effects", has the formulas and their sources.
+#pragma once
+
+#include <vector>
+
+#include "collective/LineConvolver.hh"
+#include "collective/WakeFunction.hh"
+#include "kernels/collective/CollectiveKernels.hh"
+#include "kernels/spacecharge/BeamFrame.hh"
+
+namespace gt {
+
+struct CollectiveSettings {
+    int bins = 1000;  //!< nodes of the longitudinal grid
+    LineHistogramMethod method = LineHistogramMethod::deterministic;
+    int smoothing = 2;        //!< Savitzky-Golay half-width for LSC and CSR (0: none)
+    double lsc_cutoff = 0.5;  //!< LSC low-pass: reaches 0 at this fraction of the grid's Nyquist wavenumber
+};
+
+//! What acts at one kick point.
+struct CollectiveKickSpec {
+    std::vector<WakeFunction const*> wakes;  //!< applied in full at this point
+    double ds = 0;                           //!< [m] length of lattice the LSC and CSR kicks stand for
+    bool lsc = false;
+    double csr_radius = 0;  //!< [m] > 0: steady-state CSR in a bend of this radius
+};
+
+struct CollectiveDiagnostics {
+    int bins = 0;
+    double h = 0;               //!< [m] node spacing in t
+    double charge_on_grid = 0;  //!< [C] histogram sum times the macro charge
+    double energy_change = 0;   //!< [J] of the whole bunch from this kick (longitudinal kicks)
+    double t_histogram = 0, t_convolve = 0, t_kick = 0;  //!< [s]
+};
+
+class CollectiveSolver {
+  public:
+    explicit CollectiveSolver(CollectiveKernels& kernels) : kernels_(kernels) {}
+
+    CollectiveDiagnostics kick(ParticleView particles, CollectiveSettings const& settings, BeamFrame const& frame,
+                               CollectiveKickSpec const& spec);
+
+    //! The per-node kicks of the last kick() (empty when that part was absent), for tests.
+    std::vector<double> const& last_dpt() const { return dpt_; }
+    std::vector<double> const& last_dpx() const { return dpx_; }
+    LineGrid const& last_grid() const { return grid_; }
+
+  private:
+    CollectiveKernels& kernels_;
+    LineConvolver convolver_;
+    LineGrid grid_;
+    std::vector<double> dpt_, dpx_, dpy_;
+};
+
+//! The LSC response on the padded grid: the harmonic m of E_z [V/m] per harmonic m of lambda_z
+//! [C/m], for n nodes of spacing h [m] in t, radius r_b [m] of the equivalent uniform beam,
+//! cutoff as CollectiveSettings::lsc_cutoff.
+std::complex<double> lsc_response(int m, int n, double h, double r_b, double beta, double gamma, double cutoff);
+
+//! The rms of a Gaussian transverse distribution matched to a uniform disc for LSC:
+//! r_b = 1.747 (sigma_x + sigma_y) / 2.
+double lsc_equivalent_radius(double sigma_x, double sigma_y);
+
+}  // namespace gt

@@ -1,0 +1,46 @@
+// Zero-padded FFT convolutions on the longitudinal grid (FFTW, real-to-complex, 2n points): a
+// kernel against a histogram, free of the periodic wrap-around (Hockney's doubling in one dimension,
+// kernels/spacecharge/HockneyConvolution.hh), and a spectral filter (the LSC impedance).
+#pragma once
+
+#include <complex>
+#include <functional>
+#include <vector>
+
+namespace gt {
+
+class LineConvolver {
+  public:
+    LineConvolver() = default;
+    LineConvolver(LineConvolver const&) = delete;
+    LineConvolver& operator=(LineConvolver const&) = delete;
+    ~LineConvolver();
+
+    //! out_i = sum_j kernel(i - j) source_j for i, j in [0, n): `kernel` holds 2n values, offsets
+    //! 0 ... n - 1 at [0, n) and offsets -(n - 1) ... -1 at [n + 1, 2n) ([n] unused, zero).
+    std::vector<double> convolve(std::vector<double> const& kernel, std::vector<double> const& source);
+
+    //! The inverse transform of response(m) times the transform of `source` zero-padded to 2n, for
+    //! the harmonics m = 0 ... n of the padded grid (wavenumber 2 pi m / (2 n h)); first n values.
+    std::vector<double> filter(std::vector<double> const& source,
+                               std::function<std::complex<double>(int)> const& response);
+
+  private:
+    void plan(int n);
+    int n_ = 0;
+    void* forward_ = nullptr;  //!< fftw_plan
+    void* inverse_ = nullptr;
+    double* real_ = nullptr;  //!< 2n
+    void* spectrum_ = nullptr;  //!< fftw_complex[n + 1]
+};
+
+//! The 2n-value kernel layout of LineConvolver::convolve for a function of the distance between a
+//! test particle and its source along the bunch, averaged over each node offset with the
+//! cloud-in-cell triangle (consistent with a piecewise-linear density; integrable singularities at
+//! 0 such as u^-1/2 and u^-1/3 are fine): K_m = (1/hs) int_0^inf f(u) tri(u/hs - m) du.
+//!  trailing = true: f acts on particles behind the source (wakes; larger t, offset +m);
+//!  trailing = false: on particles ahead of it (CSR; offset -m).
+//! hs [m]: the distance between nodes, beta times the spacing in t.
+std::vector<double> line_kernel(std::function<double(double)> const& f, double hs, int n, bool trailing);
+
+}  // namespace gt

@@ -1,0 +1,15 @@
+// [output] of a detector deck: the file name and whether hits are written.
+#include "deck/DetectorSections.hh"
+
+namespace gt::deck {
+
+void read_detector_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg)
+{
+    cfg.output.file = cfg.run.name + ".h5";
+    if (!t) return;
+    ctx.check_keys(*t, "output", {"file", "hits"});
+    if (auto f = ctx.string_at(*t, "output", "file", false, "")) cfg.output.file = *f;
+    if (auto b = ctx.bool_at(*t, "output", "hits")) cfg.detector.write_hits = *b;
+}
+
+}  // namespace gt::deck

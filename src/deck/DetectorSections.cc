@@ -1,0 +1,48 @@
+// The sections of a detector deck (kind = "detector"), read in order: materials before the geometry
+// that uses them.
+#include "deck/DetectorSections.hh"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "deck/DeckText.hh"
+#include "deck/Suggest.hh"
+#include "detector/Materials.hh"
+
+namespace gt::deck {
+
+void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfig& cfg)
+{
+    DetectorConfig& d = cfg.detector;
+    // [scan] is read by the deck parser for either kind of deck
+    static std::vector<std::string> const sections = {"run", "materials", "geometry", "field", "propagation",
+                                                      "gun", "physics",   "output",   "scan"};
+    static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge"};
+    for (auto&& [k, v] : root) {
+        std::string const key(k.str());
+        if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;
+        if (std::find(beamline.begin(), beamline.end(), key) != beamline.end()) {
+            ctx.error(
+                ctx.where(k, v), key,
+                fmt::format("[{}] belongs to beamline decks (kind = \"beamline\"); this is a detector deck",
+                            key));
+        } else {
+            ctx.error(ctx.where(k, v), key,
+                      fmt::format("unknown section '{}'{}", key, did_you_mean(key, sections)));
+        }
+    }
+    KnownMaterials materials;
+    if (auto const* m = ctx.table_at(root, "", "materials", false))
+        materials.broken = read_materials(ctx, *m, d);
+    materials.names = builtin_material_names();
+    for (auto const& m : d.materials) materials.names.push_back(m.name);
+    if (auto const* g = ctx.table_at(root, "", "geometry", true)) read_geometry(ctx, *g, materials, d);
+    if (auto const* f = ctx.table_at(root, "", "field", false)) read_field(ctx, *f, d);
+    if (auto const* pr = ctx.table_at(root, "", "propagation", false)) read_propagation(ctx, *pr, d);
+    if (auto const* g = ctx.table_at(root, "", "gun", true)) read_gun(ctx, *g, d);
+    if (auto const* ph = ctx.table_at(root, "", "physics", false)) read_physics(ctx, *ph, d);
+    read_detector_output(ctx, ctx.table_at(root, "", "output", false), cfg);
+}
+
+}  // namespace gt::deck

@@ -1,0 +1,35 @@
+// [run]: the kind of deck, its name, seed and backend.
+#include "deck/DeckSections.hh"
+
+#include <fmt/format.h>
+
+#include "deck/DeckText.hh"
+
+namespace gt::deck {
+
+void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
+{
+    std::string const path = "run";
+    ctx.check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots"});
+    if (auto kind = ctx.choice_at(t, path, "kind", {"beamline", "detector"}, false)) cfg.run.kind = *kind;
+    if (toml::node const* n = t.get("track_slots")) {
+        if (cfg.run.kind != "detector") {
+            ctx.error(ctx.where(*n), "run.track_slots",
+                      "'track_slots' is only used by detector decks (kind = \"detector\")");
+        } else if (auto slots = ctx.integer_of(*n, "run.track_slots", Bound::at_least_one)) {
+            cfg.detector.track_slots = static_cast<std::uint64_t>(*slots);
+        }
+    }
+    if (toml::node const* n = t.get("name")) {
+        if (auto name = ctx.string_of(*n, "run.name")) cfg.run.name = *name;
+    }
+    if (auto seed = ctx.integer_at(t, path, "seed", Bound::non_negative, false))
+        cfg.run.seed = static_cast<std::uint64_t>(*seed);
+    if (auto backend = ctx.choice_at(t, path, "backend", {"auto", "cpu", "gpu"}, false)) {
+        cfg.run.backend = *backend == "cpu"   ? BackendChoice::cpu
+                          : *backend == "gpu" ? BackendChoice::gpu
+                                              : BackendChoice::automatic;
+    }
+}
+
+}  // namespace gt::deck

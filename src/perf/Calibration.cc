@@ -1,0 +1,155 @@
+// Reading and writing the calibration file, and the FFT-time interpolation.
+#include "perf/Calibration.hh"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+namespace gt {
+
+namespace {
+
+std::string format_list(std::vector<double> const& v)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) s += fmt::format("{}{:.6g}", i ? ", " : "", v[i]);
+    return s + "]";
+}
+
+void write_ceilings(std::ofstream& f, char const* name, Ceilings const& c)
+{
+    f << fmt::format("\n[{}]\n", name);
+    f << fmt::format("cores = {}\n", c.cores);
+    f << fmt::format("copy_bandwidth = {:.6g}      # [B/s] read + write, large array copy\n",
+                     c.copy_bandwidth);
+    f << fmt::format("fp64_peak = {:.6g}           # [FLOP/s] independent multiplies and adds\n",
+                     c.fp64_peak);
+    f << fmt::format("fp64_map = {:.6g}            # [FLOP/s] gtrack's exact element maps\n", c.fp64_map);
+    f << fmt::format("launch_latency = {:.6g}      # [s] one empty launch\n", c.launch_latency);
+    f << fmt::format("deposit_bandwidth = {:.6g}   # [B/s] space-charge deposit\n", c.deposit_bandwidth);
+    f << fmt::format("gather_bandwidth = {:.6g}    # [B/s] space-charge gather and kick\n",
+                     c.gather_bandwidth);
+    f << fmt::format("fft_points = {}\n", format_list(c.fft_points));
+    f << fmt::format("fft_seconds = {}   # [s] one field solve at each doubled-grid size\n",
+                     format_list(c.fft_seconds));
+    f << fmt::format("green_seconds = {} # [s] the Green's function at each size\n",
+                     format_list(c.green_seconds));
+}
+
+double number(toml::table const& t, std::string const& path, char const* section, char const* key)
+{
+    auto const* node = t.get(key);
+    if (!node || !(node->is_floating_point() || node->is_integer()))
+        throw std::runtime_error(fmt::format(
+            "{}: [{}] {} is missing or not a number (run 'gtrack calibrate')", path, section, key));
+    return node->value<double>().value();
+}
+
+std::vector<double> numbers(toml::table const& t, std::string const& path, char const* section,
+                            char const* key)
+{
+    auto const* arr = t[key].as_array();
+    if (!arr)
+        throw std::runtime_error(fmt::format("{}: [{}] {} is missing or not an array", path, section, key));
+    std::vector<double> out;
+    for (auto const& v : *arr) {
+        auto const x = v.value<double>();
+        if (!x) throw std::runtime_error(fmt::format("{}: [{}] {} holds a non-number", path, section, key));
+        out.push_back(*x);
+    }
+    return out;
+}
+
+std::optional<Ceilings> read_ceilings(toml::table const& root, std::string const& path, char const* section)
+{
+    auto const* t = root[section].as_table();
+    if (!t) return std::nullopt;
+    Ceilings c;
+    c.cores = int(number(*t, path, section, "cores"));
+    c.copy_bandwidth = number(*t, path, section, "copy_bandwidth");
+    c.fp64_peak = number(*t, path, section, "fp64_peak");
+    c.fp64_map = number(*t, path, section, "fp64_map");
+    c.launch_latency = number(*t, path, section, "launch_latency");
+    c.deposit_bandwidth = number(*t, path, section, "deposit_bandwidth");
+    c.gather_bandwidth = number(*t, path, section, "gather_bandwidth");
+    c.fft_points = numbers(*t, path, section, "fft_points");
+    c.fft_seconds = numbers(*t, path, section, "fft_seconds");
+    c.green_seconds = numbers(*t, path, section, "green_seconds");
+    if (c.fft_seconds.size() != c.fft_points.size() || c.green_seconds.size() != c.fft_points.size())
+        throw std::runtime_error(fmt::format(
+            "{}: [{}] fft_points, fft_seconds and green_seconds differ in length", path, section));
+    return c;
+}
+
+}  // namespace
+
+double Ceilings::fft_time(std::vector<double> const& seconds, double points) const
+{
+    if (fft_points.empty()) return 0.0;
+    auto const cost = [](double n) { return n * std::log2(n); };
+    std::size_t hi = 0;
+    while (hi + 1 < fft_points.size() && fft_points[hi] < points) ++hi;
+    std::size_t const lo = hi == 0 ? 0 : hi - 1;
+    if (points <= fft_points[0]) return seconds[0] * cost(points) / cost(fft_points[0]);
+    if (points >= fft_points[hi] || lo == hi) return seconds[hi] * cost(points) / cost(fft_points[hi]);
+    double const f = (cost(points) - cost(fft_points[lo])) / (cost(fft_points[hi]) - cost(fft_points[lo]));
+    return seconds[lo] + f * (seconds[hi] - seconds[lo]);
+}
+
+std::string default_calibration_path()
+{
+    if (char const* env = std::getenv("GTRACK_CALIBRATION"); env && *env) return env;
+    if (char const* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/gtrack/calibration.toml";
+    char const* home = std::getenv("HOME");
+    return std::string(home ? home : ".") + "/.cache/gtrack/calibration.toml";
+}
+
+void write_calibration(std::string const& path, Calibration const& c)
+{
+    std::filesystem::path const p(path);
+    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error(fmt::format("cannot write the calibration file '{}'", path));
+    f << "# gtrack calibrate: this machine's measured ceilings (see docs/performance.md)\n";
+    f << fmt::format("host = \"{}\"\ndate = \"{}\"\n", c.host, c.date);
+    if (c.cpu) write_ceilings(f, "cpu", *c.cpu);
+    if (c.gpu) write_ceilings(f, "gpu", *c.gpu);
+    if (!f) throw std::runtime_error(fmt::format("error writing the calibration file '{}'", path));
+}
+
+Calibration read_calibration(std::string const& path)
+{
+    toml::table root;
+    try {
+        root = toml::parse_file(path);
+    } catch (toml::parse_error const& e) {
+        throw std::runtime_error(fmt::format("{}:{}: {}", path, e.source().begin.line, e.description()));
+    }
+    Calibration c;
+    c.host = root["host"].value_or(std::string());
+    c.date = root["date"].value_or(std::string());
+    c.cpu = read_ceilings(root, path, "cpu");
+    c.gpu = read_ceilings(root, path, "gpu");
+    if (!c.cpu && !c.gpu)
+        throw std::runtime_error(
+            fmt::format("{}: neither a [cpu] nor a [gpu] section (run 'gtrack calibrate')", path));
+    return c;
+}
+
+std::optional<Calibration> find_calibration(std::string const& path)
+{
+    std::string const p = path.empty() ? default_calibration_path() : path;
+    if (!std::filesystem::exists(p)) {
+        if (!path.empty()) throw std::runtime_error(fmt::format("calibration file '{}' not found", path));
+        return std::nullopt;
+    }
+    return read_calibration(p);
+}
+
+}  // namespace gt

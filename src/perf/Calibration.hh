@@ -1,0 +1,48 @@
+// The measured ceilings of one machine (`gtrack calibrate`): what the profile compares kernels
+// against and what the forecast divides counted work by. Stored as a small TOML file.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gt {
+
+//! One processor's ceilings, each measured by gtrack itself (src/perf/CalibrateMeasure.cc).
+struct Ceilings {
+    int cores = 0;                 //!< CPU threads used (CPU), streaming multiprocessors (GPU)
+    double copy_bandwidth = 0;     //!< [B/s] bytes read + written by a large array copy
+    double fp64_peak = 0;          //!< [FLOP/s] independent multiplies and adds, every core busy
+    double fp64_map = 0;           //!< [FLOP/s] gtrack's exact element maps (counted work / time)
+    double launch_latency = 0;     //!< [s] one empty kernel launch (GPU) or parallel region (CPU)
+    double deposit_bandwidth = 0;  //!< [B/s] counted bytes / time of the space-charge deposit
+    double gather_bandwidth = 0;   //!< [B/s] counted bytes / time of the space-charge gather and kick
+    //! Space-charge field solve (pad, forward FFT, product, inverse FFT) by size of the doubled
+    //! grid, ascending: the FFT time per size.
+    std::vector<double> fft_points;     //!< real points of the doubled grid
+    std::vector<double> fft_seconds;    //!< [s] one solve
+    std::vector<double> green_seconds;  //!< [s] the Green's function at the same sizes
+
+    //! [s] a solve (or Green's function) of `points` doubled-grid points, interpolated in N log N
+    //! between the measured sizes (extrapolated from the nearest one beyond them).
+    double fft_time(std::vector<double> const& seconds, double points) const;
+};
+
+struct Calibration {
+    std::string host;  //!< where it was measured
+    std::string date;  //!< when (UTC, ISO 8601)
+    std::optional<Ceilings> cpu;
+    std::optional<Ceilings> gpu;
+};
+
+//! ~/.cache/gtrack/calibration.toml ($XDG_CACHE_HOME/gtrack/calibration.toml when set), or
+//! $GTRACK_CALIBRATION when set.
+std::string default_calibration_path();
+
+void write_calibration(std::string const& path, Calibration const& c);
+//! Reads a calibration file; std::runtime_error naming the file and key when it is not one.
+Calibration read_calibration(std::string const& path);
+//! The calibration at `path` ("" : the default path) if that file exists, else nothing.
+std::optional<Calibration> find_calibration(std::string const& path);
+
+}  // namespace gt

@@ -1,0 +1,182 @@
+// Counting the work of a run without running it: the run's own segment schedule (BeamTracker) over
+// a backend that only counts, priced per call from the calibration.
+#include "perf/Forecast.hh"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "beam/Lattice.hh"
+#include "kernels/beam/SegmentWork.hh"
+#include "kernels/spacecharge/GridGeometry.hh"
+#include "kernels/spacecharge/ShapeFunction.hh"
+#include "run/BeamRun.hh"
+#include "run/BeamTracker.hh"
+#include "run/SpaceChargeSchedule.hh"
+
+namespace gt {
+
+namespace {
+
+//! How a kernel's time follows from its work: which ceiling bounds it.
+enum class Bound {
+    map,      //!< element maps: counted FP64 operations at the measured map rate (or bytes, if slower)
+    stream,   //!< streaming passes: bytes at the copy bandwidth (or FP64 at the peak, if slower)
+    deposit,  //!< scattered adds: bytes at the measured deposit bandwidth
+    gather,   //!< scattered reads: bytes at the measured gather bandwidth
+};
+
+class ForecastBuilder {
+  public:
+    explicit ForecastBuilder(Ceilings const& c) : c_(c) {}
+
+    //! One call of `kernel`: `launches` kernel launches or parallel regions, `fixed` seconds of
+    //! measured-per-size work (FFT solves), counted bytes and FP64 operations.
+    void add(std::string const& kernel, Bound bound, double launches, double bytes, double flops,
+             double fixed = 0)
+    {
+        double body = fixed;
+        double const memory = bytes / bandwidth(bound);
+        double const compute = flops / (bound == Bound::map ? c_.fp64_map : c_.fp64_peak);
+        body += std::max(memory, compute);
+        double const latency = launches * c_.launch_latency;
+        KernelForecast& k = f_.kernels[kernel];
+        k.calls += 1;
+        k.bytes += bytes;
+        k.flops += flops;
+        // Barbone et al.: half and twice the counted work bound the best and worst cases.
+        k.seconds += latency + body;
+        k.best += latency + 0.5 * body;
+        k.worst += latency + 2.0 * body;
+    }
+
+    RunForecast finish()
+    {
+        for (auto const& [name, k] : f_.kernels) {
+            f_.seconds += k.seconds;
+            f_.best += k.best;
+            f_.worst += k.worst;
+        }
+        return f_;
+    }
+
+  private:
+    double bandwidth(Bound b) const
+    {
+        switch (b) {
+            case Bound::deposit:
+                return c_.deposit_bandwidth;
+            case Bound::gather:
+                return c_.gather_bandwidth;
+            default:
+                return c_.copy_bandwidth;
+        }
+    }
+
+    Ceilings const& c_;
+    RunForecast f_;
+};
+
+//! A beam backend that tracks nothing: it prices each call the run would make.
+class CountingBeamKernels final : public BeamKernels {
+  public:
+    explicit CountingBeamKernels(ForecastBuilder& out) : out_(out) {}
+    MemSpace memory() const override { return MemSpace::host; }
+    std::string description() const override { return "forecast"; }
+    void generate(ParticleView particles, BeamSampler const&, std::uint64_t) override
+    {
+        out_.add("generate", Bound::stream, 1, double(particles.size) * k_generate_bytes_per_particle, 0);
+    }
+    void set_elements(std::vector<Element> const& elements) override { work_ = SegmentWork(elements); }
+    void track(ParticleView particles, size_type begin, size_type end, std::int32_t) override
+    {
+        double const n = double(particles.size);
+        out_.add("track", Bound::map, 1, n * k_track_bytes_per_particle,
+                 n * work_.flops_per_particle(begin, end));
+    }
+    BeamMoments moments(ParticleView particles) override
+    {
+        double const n = double(particles.size);
+        out_.add("moments", Bound::stream, 3, 3.0 * n * (6 * 8 + 4), n * k_moments_flops_per_particle);
+        BeamMoments m;
+        m.alive = n;
+        return m;
+    }
+    KernelTimer const& timer() const override { return timer_; }
+
+  private:
+    ForecastBuilder& out_;
+    SegmentWork work_;
+    KernelTimer timer_;  // stays empty: nothing is timed here
+};
+
+//! The stages of one space-charge kick, with the byte counts SpaceChargeSolver records.
+void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const& s, double n, long kick,
+              bool first)
+{
+    double const w = shape_width(s.shape);
+    bool const sliced = s.model == SpaceChargeModel::two_and_half_d;
+    double const nodes = double(s.grid[0]) * double(s.grid[1]) * double(s.grid[2]);
+    double const doubled = sliced ? 4.0 * s.grid[0] * s.grid[1] : 8.0 * nodes;
+    if (s.sort_every > 0 && kick % s.sort_every == 0)
+        out.add("sc.sort", Bound::stream, 4, n * (32.0 + 4.0 * 16.0 + 2.0 * 2.0 * 64.0), 0);
+    out.add("sc.deposit", Bound::deposit, 3, n * (28.0 + 16.0 * w * w * w) + 24.0 * nodes, 0);
+    // The Green's function is computed at the first kick and again only when the grid spacing
+    // changes (the bunch outgrows the grid), which a forecast cannot know: once.
+    if (first) out.add("sc.green", Bound::stream, 3, 0, 0, c.fft_time(c.green_seconds, doubled));
+    out.add("sc.solve", Bound::stream, 4, 0, 0, c.fft_time(c.fft_seconds, doubled));
+    out.add("sc.field", Bound::stream, 1, 48.0 * (sliced ? double(s.grid[0]) * s.grid[1] : nodes), 0);
+    out.add("sc.gather", Bound::gather, 1, n * (28.0 + 24.0 + 24.0 * w * w * w), 0);
+    out.add("sc.kick", Bound::stream, 1, n * (4.0 + 24.0 + 48.0), 0);
+}
+
+}  // namespace
+
+RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
+{
+    if (deck.run.kind == "detector")
+        throw std::runtime_error(
+            "forecast: detector decks are not forecast (their step count is known only by running them)");
+    ForecastBuilder out(ceilings);
+    CountingBeamKernels kernels(out);
+    ReferenceParticle const ref = initial_reference(deck);
+    DeckConfig const sliced = with_space_charge_slices(deck);
+    Lattice const lattice = build_lattice(sliced, ref);
+    kernels.set_elements(lattice.elements);
+
+    // A view with the beam's size and no storage: the counting backend reads only its size.
+    ParticleView particles;
+    particles.size = deck.beam.macroparticles;
+    if (deck.beam.distribution != "file") kernels.generate(particles, BeamSampler{}, 0);
+    BeamTracker tracker(lattice, deck.output, deck.lattice.turns, kernels, particles);
+    if (deck.space_charge.enabled) {
+        SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
+        std::vector<std::int64_t> entries;
+        for (auto const& k : space_charge_schedule(lattice, sliced)) entries.push_back(k.entry);
+        long kicks = 0;
+        tracker.set_kicks(entries, [&](std::int64_t, std::int64_t) {
+            add_kick(out, ceilings, settings, double(particles.size), kicks, kicks == 0);
+            ++kicks;
+        });
+    }
+    if (tracker.point().stats) kernels.moments(particles);
+    while (tracker.advance())
+        if (tracker.point().stats) kernels.moments(particles);
+    return out.finish();
+}
+
+std::string format_forecast(RunForecast const& f)
+{
+    std::string s = fmt::format("{:<12} {:>8} {:>10} {:>10} {:>11} {:>11} {:>11}\n", "kernel", "calls", "GB",
+                                "GFLOP", "best [s]", "forecast", "worst [s]");
+    for (auto const& [name, k] : f.kernels)
+        s += fmt::format("{:<12} {:>8} {:>10.4g} {:>10.4g} {:>11.4g} {:>11.4g} {:>11.4g}\n", name, k.calls,
+                         k.bytes * 1e-9, k.flops * 1e-9, k.best, k.seconds, k.worst);
+    s += fmt::format("{:<12} {:>8} {:>10} {:>10} {:>11.4g} {:>11.4g} {:>11.4g}\n", "total", "", "", "",
+                     f.best, f.seconds, f.worst);
+    return s;
+}
+
+}  // namespace gt

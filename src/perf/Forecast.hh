@@ -1,0 +1,34 @@
+// `gtrack forecast DECK`: the run time of a beamline deck predicted from counted work (bytes, FP64
+// operations, launches, FFT sizes) and a machine's measured ceilings, with a best-worst range
+// (Barbone et al., "Application of computational modelling to particle physics", sec. 2.5: half and
+// twice the counted work bound the best and worst cases).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "deck/Config.hh"
+#include "perf/Calibration.hh"
+
+namespace gt {
+
+//! One kernel or stage of the forecast run.
+struct KernelForecast {
+    long calls = 0;
+    double bytes = 0;                         //!< counted, summed over calls
+    double flops = 0;                         //!< counted, summed over calls
+    double seconds = 0, best = 0, worst = 0;  //!< [s] predicted
+};
+
+struct RunForecast {
+    std::map<std::string, KernelForecast> kernels;  //!< by the names the profile uses
+    double seconds = 0, best = 0, worst = 0;        //!< [s] all timed kernels (I/O and setup excluded)
+};
+
+//! Counts the work of running `deck` (a beamline deck) and prices it with `ceilings`.
+RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings);
+
+//! The forecast as a table (kernel, calls, GB, GFLOP, predicted best / point / worst).
+std::string format_forecast(RunForecast const& f);
+
+}  // namespace gt
