@@ -78,7 +78,7 @@ struct Setup {
         : deck(read_deck_text(text, "test.toml")), lattice(build_lattice(deck, initial_reference(deck)))
     {
         state = initial_beam(deck, *kernels);
-        kernels->set_elements(lattice.elements);
+        kernels->set_elements(lattice.elements, *lattice.field_data);
     }
 };
 

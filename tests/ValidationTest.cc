@@ -42,7 +42,10 @@ class PerturbedBeamKernels final : public BeamKernels {
     {
         inner_->generate(p, s, first_id);
     }
-    void set_elements(std::vector<Element> const& e) override { inner_->set_elements(e); }
+    void set_elements(std::vector<Element> const& e, std::vector<double> const& f) override
+    {
+        inner_->set_elements(e, f);
+    }
     void track(ParticleView p, size_type begin, size_type end, std::int32_t turn) override
     {
         inner_->track(p, begin, end, turn);

@@ -28,7 +28,7 @@ KernelRecord track_record(std::vector<Element> const& elements)
         v.id[i] = i;
         v.lost_element[i] = v.lost_turn[i] = -1;
     }
-    kernels->set_elements(elements);
+    kernels->set_elements(elements, {});
     kernels->track(v, 0, 3, 0);
     kernels->track(v, 3, elements.size(), 0);
     return kernels->timer().records().at("track");

@@ -30,8 +30,9 @@ class BeamKernels {
     virtual std::string description() const = 0;
     //! Fills `particles` with a new beam drawn by `sampler`, ids first_id, first_id + 1, ...
     virtual void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id) = 0;
-    //! Copies the element table into the backend's memory (once per run).
-    virtual void set_elements(std::vector<Element> const& elements) = 0;
+    //! Copies the element table and the field data its profile elements read (Lattice::field_data)
+    //! into the backend's memory (once per run), pointing the table at the copy.
+    virtual void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) = 0;
     //! Tracks live particles through elements [begin, end) of the table.
     virtual void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) = 0;
     //! Centroid, covariance and amplitudes of the live particles (same bits on every backend). Under

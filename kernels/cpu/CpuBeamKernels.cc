@@ -27,9 +27,11 @@ class CpuBeamKernels final : public BeamKernels {
                    double(particles.size));
     }
 
-    void set_elements(std::vector<Element> const& elements) override
+    void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) override
     {
+        field_data_ = field_data;
         elements_ = elements;
+        for (Element& e : elements_) bind_field_data(e, field_data_.data());
         work_ = SegmentWork(elements);
     }
 
@@ -64,6 +66,7 @@ class CpuBeamKernels final : public BeamKernels {
     };
 
     std::vector<Element> elements_;
+    std::vector<double> field_data_;
     SegmentWork work_;
     KernelTimer timer_;
 };

@@ -25,10 +25,14 @@ class CudaBeamKernels final : public BeamKernels {
                    double(particles.size));
     }
 
-    void set_elements(std::vector<Element> const& elements) override
+    void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) override
     {
-        elements_ = Buffer<Element>(elements.size(), MemSpace::device);
-        elements_.copy_raw(elements.data(), MemSpace::host);
+        field_data_ = Buffer<double>(field_data.size(), MemSpace::device);
+        if (!field_data.empty()) field_data_.copy_raw(field_data.data(), MemSpace::host);
+        std::vector<Element> bound = elements;
+        for (Element& e : bound) bind_field_data(e, field_data_.data());
+        elements_ = Buffer<Element>(bound.size(), MemSpace::device);
+        elements_.copy_raw(bound.data(), MemSpace::host);
         work_ = SegmentWork(elements);
     }
 
@@ -54,6 +58,7 @@ class CudaBeamKernels final : public BeamKernels {
 
   private:
     Buffer<Element> elements_;
+    Buffer<double> field_data_;
     SegmentWork work_;
     KernelTimer timer_;
     cuda::EventTimer events_;

@@ -8,6 +8,7 @@
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/elements/Aperture.hh"
+#include "kernels/elements/AxialFieldMap.hh"
 #include "kernels/elements/Collimator.hh"
 #include "kernels/elements/DipoleEdge.hh"
 #include "kernels/elements/Drift.hh"
@@ -38,6 +39,7 @@ enum class ElementKind : std::int32_t {
     kicker,
     aperture,
     collimator,
+    axial_field_map,
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -59,6 +61,7 @@ struct Element {
         Kicker kicker;
         Aperture aperture;
         Collimator collimator;
+        AxialFieldMap axial_field_map;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -119,9 +122,20 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
         case ElementKind::collimator:
             ok = e.collimator(p);
             break;
+        case ElementKind::axial_field_map:
+            ok = e.axial_field_map(p);
+            break;
     }
     if (e.misaligned) e.misalignment.leave(p);
     return ok && is_finite(p);
+}
+
+//! Points the entries that read field data (profile elements) at `base`, the executor's copy of the
+//! lattice's field data; the table itself holds only offsets into it.
+inline void bind_field_data(Element& e, double const* base)
+{
+    if (e.kind == ElementKind::axial_field_map)
+        e.axial_field_map.profile.coefficients = base + e.axial_field_map.profile.offset;
 }
 
 //! Name of a kind, as `gtrack check` prints it.
@@ -154,6 +168,8 @@ inline char const* kind_name(ElementKind kind)
             return "aperture";
         case ElementKind::collimator:
             return "collimator";
+        case ElementKind::axial_field_map:
+            return "field map (axis)";
     }
     return "?";
 }

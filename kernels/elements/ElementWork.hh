@@ -71,6 +71,19 @@ inline double multipole_kick(std::int32_t order) { return 6.0 * order + 10.0; }
 //! Thin multipole: Horner over the complex polynomial, 8 per term below the highest, px and py 1 each.
 inline double thin_multipole(std::int32_t terms) { return terms == 0 ? 0.0 : 8.0 * (terms - 1) + 2.0; }
 
+//! AxialFieldMap: per RK4 step four field derivatives, three intermediate states (12 each), the
+//! update (7 per coordinate) and the stage positions 6; the derivative is the spline 22, the
+//! equations of motion 39 and the paraxial field (solenoid 12; cavity 31 + sincos). A solenoid
+//! adds the canonical/kinetic conversion at both ends (31 + 4 each); 2 for h and the exit z, 5 for
+//! the re-expression in the new reference.
+inline double axial_field_map(AxialFieldMap const& m)
+{
+    double const field = m.rf ? 31.0 + k_sincos : 12.0;
+    double const step = 4.0 * (22.0 + 39.0 + field) + 3.0 * 12.0 + 6.0 * 7.0 + 6.0;
+    double const ends = m.rf ? 0.0 : 2.0 * (31.0 + 4.0);
+    return double(m.steps) * step + ends + 2.0 + 5.0;
+}
+
 //! The map of one entry, as track_element runs it for a particle that survives it.
 inline double element_map_flops(Element const& e)
 {
@@ -115,6 +128,8 @@ inline double element_map_flops(Element const& e)
                 e.collimator.aperture.shape == ApertureShape::rectangle ? 0.0 : k_aperture_ellipse;
             return 2.0 * check + (e.collimator.length > 0.0 ? k_drift_exact : 0.0);
         }
+        case ElementKind::axial_field_map:
+            return axial_field_map(e.axial_field_map);
     }
     return 0.0;
 }

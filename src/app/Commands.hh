@@ -11,7 +11,10 @@ struct CommandOptions {
     std::string deck;
     std::string backend;  //!< empty: as the deck says
     std::string output;   //!< empty: as the deck says
+    //! --set and --unset in command-line order, as the deck reader takes them ("--unset KEY")
     std::vector<std::string> overrides;
+    //! the --unset keys alone, folded into overrides after parsing (app/OverrideOptions.hh)
+    std::vector<std::string> unset_keys;
     int threads = 0;
     bool quiet = false;
     bool timing = false;  //!< print the per-kernel timing table, machine-readable

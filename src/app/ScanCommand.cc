@@ -26,6 +26,7 @@
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
+#include "deck/UnsetOverride.hh"
 #include "kernels/core/Device.hh"
 #include "run/ScanOutputs.hh"
 
@@ -205,8 +206,9 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
                 "--backend", backend,      "--threads",    fmt::format("{}", threads),
                 "--resume",  "auto"};  // a point stopped earlier goes on from its checkpoint
             for (auto const& o : options.overrides) {
-                args.push_back("--set");
-                args.push_back(o);
+                auto const unset_key = unset_key_of(o);
+                args.push_back(unset_key ? "--unset" : "--set");
+                args.push_back(unset_key.value_or(o));
             }
             if (!options.output.empty()) {
                 args.push_back("-o");

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/Commands.hh"
+#include "app/OverrideOptions.hh"
 #include "app/VersionInfo.hh"
 #include "deck/DeckError.hh"
 #include "parallel/Agreement.hh"
@@ -17,9 +18,8 @@ namespace {
 void add_deck_options(CLI::App& cmd, gt::CommandOptions& o)
 {
     cmd.add_option("deck", o.deck, "the TOML input deck")->required();
-    cmd.add_option("--set", o.overrides,
-                   "override a deck key: --set beam.kinetic_energy=\"300 MeV\" (repeatable)")
-        ->allow_extra_args(false);
+    gt::add_override_options(cmd, o.overrides, o.unset_keys,
+                             "override a deck key: --set beam.kinetic_energy=\"300 MeV\" (repeatable)");
     cmd.add_option("-o,--output", o.output, "output HDF5 file (default: the deck's output.file)");
 }
 
@@ -66,8 +66,8 @@ int main(int argc, char** argv)
     CLI::App* validate = app.add_subcommand(
         "validate", "track the deck on the CPU and the GPU and compare them after every stage");
     validate->add_option("deck", options.deck, "the TOML input deck")->required();
-    validate->add_option("--set", options.overrides, "override a deck key (repeatable)")
-        ->allow_extra_args(false);
+    gt::add_override_options(*validate, options.overrides, options.unset_keys,
+                             "override a deck key (repeatable)");
     validate
         ->add_option("--rtol", validate_options.rtol,
                      "relative tolerance: VALUE (all quantities) or QUANTITY=VALUE (x, px, y, py, t, pt, "
@@ -129,8 +129,8 @@ int main(int argc, char** argv)
         app.add_subcommand("collect", "one table of scan parameters against final statistics");
     collect->add_option("files", options.inputs, "scan output files or quoted glob patterns ('out_*.h5')");
     collect->add_option("--deck", options.deck, "the scan deck: which points should exist, and their files");
-    collect->add_option("--set", options.overrides, "the --set overrides the scan was run with (with --deck)")
-        ->allow_extra_args(false);
+    gt::add_override_options(*collect, options.overrides, options.unset_keys,
+                             "the --set overrides the scan was run with (with --deck)");
     collect->add_option("-o,--output", options.output, "summary HDF5 file (table /summary)");
     collect->add_option("--csv", options.csv, "summary as CSV");
 
@@ -139,6 +139,8 @@ int main(int argc, char** argv)
     } catch (CLI::ParseError const& e) {
         return app.exit(e);
     }
+    for (CLI::App const* cmd : {run, check, validate, scan, collect})
+        if (*cmd) options.overrides = gt::overrides_in_order(*cmd);
     if (version) {
         std::string const report = gt::version_report();
         if (world.is_root()) std::fputs(report.c_str(), stdout);

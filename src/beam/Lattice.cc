@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "beam/AxialFieldMapBuilder.hh"
+#include "beam/OnAxisProfile.hh"
 #include "deck/DeckError.hh"
 
 namespace gt {
@@ -77,6 +80,10 @@ struct Params {
     DriftModel drift_model = DriftModel::exact;
     QuadrupoleModel quad_model = QuadrupoleModel::exact;
     std::vector<double> knl, ksl;
+    // profile elements (solenoid, rfcavity with `profile`)
+    std::string profile;  //!< path as the deck gives it; empty: none
+    double scale = 1.0, amplitude = 0.0;
+    int substeps = 0;
 };
 
 struct TypeKeys {
@@ -94,8 +101,9 @@ std::map<std::string, TypeKeys> const& keys_by_type()
         {"multipole", {{}, {}, {"knl", "ksl"}}},
         {"sextupole", {{"length", "k2", "k2s", "kicks"}, {}, {}}},
         {"octupole", {{"length", "k3", "k3s", "kicks"}, {}, {}}},
-        {"solenoid", {{"length", "ks"}, {}, {}}},
-        {"rfcavity", {{"length", "voltage", "frequency", "phase"}, {}, {}}},
+        {"solenoid", {{"length", "ks", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
+        {"rfcavity",
+         {{"length", "voltage", "frequency", "phase", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
         {"kicker", {{"length", "hkick", "vkick"}, {}, {}}},
         {"aperture", {{"half_x", "half_y"}, {"shape"}, {}}},
         {"collimator", {{"length", "half_x", "half_y"}, {"shape"}, {}}},
@@ -172,6 +180,29 @@ class ParamReader {
     std::vector<Diagnostic>& out_;
 };
 
+//! The keys of a solenoid or cavity given by an on-axis profile, and which keys exclude which.
+void read_profile_keys(ElementConfig const& cfg, ParamReader& r, Params& p)
+{
+    bool const has_profile = !p.profile.empty();
+    char const* const strength = cfg.type == "solenoid" ? "ks" : "voltage";
+    if (has_profile) {
+        for (char const* key : {"length", strength})
+            if (cfg.values.count(key))
+                r.fail(key, fmt::format("not used with a profile: the {} comes from the profile file", key));
+        if (cfg.values.count("scale") && cfg.values.count("amplitude"))
+            r.fail("amplitude", "give either scale or amplitude, not both");
+        p.scale = r.number("scale", 1.0);
+        if (cfg.values.count("amplitude"))
+            p.amplitude = r.at_least("amplitude", 1.0, 0.0, true, "a peak on-axis field > 0");
+        if (cfg.values.count("substeps")) p.substeps = r.count("substeps", 1);
+        return;
+    }
+    for (char const* key : {"scale", "amplitude", "substeps"})
+        if (cfg.values.count(key)) r.fail(key, "only used with profile = \"file\"");
+    if (!cfg.values.count(strength))
+        r.fail(strength, fmt::format("missing: a {} needs {} (or profile = \"file\")", cfg.type, strength));
+}
+
 Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
 {
     Params p;
@@ -213,9 +244,13 @@ Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
     if (cfg.values.count("slices")) p.slices = r.count("slices", 1);
     if (cfg.values.count("kicks")) p.kicks = r.count("kicks", 4);
 
+    p.profile = cfg.get_string("profile", "");
     bool const needs_length =
         t == "quadrupole" || t == "sbend" || t == "sextupole" || t == "octupole" || t == "solenoid";
-    if (needs_length)
+    if (t == "solenoid" || t == "rfcavity") read_profile_keys(cfg, r, p);
+    if (!p.profile.empty())
+        ;  // the length is the profile's span
+    else if (needs_length)
         p.length = r.required_positive("length", "a length > 0 [m]");
     else
         p.length = r.at_least("length", 0.0, 0.0, false, "a length >= 0 [m]");
@@ -264,6 +299,8 @@ Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
         p.ks = r.number("ks", 0.0);
     } else if (t == "rfcavity") {
         p.voltage = r.number("voltage", 0.0);
+        if (!p.profile.empty() && !cfg.values.count("frequency"))
+            r.fail("frequency", "missing: an rfcavity with a profile needs its frequency [Hz]");
         p.frequency = r.at_least("frequency", 0.0, 0.0, false, "a frequency >= 0 [Hz]");
         p.phase = r.number("phase", 0.0);
     } else if (t == "kicker") {
@@ -381,9 +418,14 @@ class TableBuilder {
     }
 
     ReferenceParticle const& reference() const { return ref_; }
+    //! Spline coefficients of the profile elements, filled while the table is built.
+    std::vector<double>& field_data() { return field_data_; }
     Lattice finish()
     {
         lattice_.length = ref_.s - lattice_.reference_begin.s;
+        auto data = std::make_shared<std::vector<double> const>(std::move(field_data_));
+        for (Element& e : lattice_.elements) bind_field_data(e, data->data());
+        lattice_.field_data = std::move(data);
         return std::move(lattice_);
     }
 
@@ -398,9 +440,50 @@ class TableBuilder {
 
     Lattice lattice_;
     ReferenceParticle ref_;
+    std::vector<double> field_data_;
 };
 
-void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p, int deck_index)
+//! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
+//! by tracking the reference through them.
+void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
+                            std::string const& path, Element const& prototype,
+                            std::function<ElementInfo(int, int)> const& info)
+{
+    bool const rf = cfg.type == "rfcavity";
+    std::string const key = "elements." + cfg.name + ".profile";
+    AxialMapRequest request;
+    request.profile = read_on_axis_profile(path, rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
+                                           key, cfg.where);
+    double const peak = request.profile.peak();
+    if (p.amplitude > 0.0) {
+        if (!(peak > 0.0))
+            throw DeckError(cfg.where, "elements." + cfg.name + ".amplitude",
+                            "the profile is zero everywhere: it cannot be scaled to an amplitude");
+        request.scale = p.amplitude / peak;
+    } else {
+        request.scale = p.scale;
+    }
+    request.rf = rf;
+    request.frequency = p.frequency;
+    request.phase = p.phase;
+    request.slices = p.slices;
+    request.steps_per_slice = p.substeps;
+    AxialMapSlices built;
+    try {
+        built = build_axial_field_map(request, table.reference(), table.field_data());
+    } catch (AxialMapError const& e) {
+        throw DeckError(cfg.where, key,
+                        fmt::format("{} ('{}', scale {:.6g})", e.what(), path, request.scale));
+    }
+    for (int i = 0; i < p.slices; ++i) {
+        Element e = prototype;
+        e.axial_field_map = built.slices[static_cast<std::size_t>(i)];
+        table.add_with_reference(e, info(i, p.slices), built.reference_after[static_cast<std::size_t>(i)]);
+    }
+}
+
+void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p, int deck_index,
+                    std::string const& profile)
 {
     Misalignment const mis = Misalignment::make(p.dx, p.dy, p.tilt);
     bool const misaligned = p.dx != 0.0 || p.dy != 0.0 || p.tilt != 0.0;
@@ -426,7 +509,9 @@ void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const&
     double const dl = p.length / n;
     auto const steps = static_cast<std::int32_t>(p.kicks);  // integration steps per slice
 
-    if (t == "marker" || t == "monitor") {
+    if (!p.profile.empty()) {
+        add_profile_occurrence(table, cfg, p, profile, entry(ElementKind::axial_field_map), info);
+    } else if (t == "marker" || t == "monitor") {
         table.add(entry(t == "marker" ? ElementKind::marker : ElementKind::monitor), info(0, 1), 0.0);
     } else if (t == "drift") {
         for (int i = 0; i < n; ++i) {
@@ -574,7 +659,7 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     for (auto const& name : names) {
         int const di = index_of.at(name);
         ElementConfig const& cfg = deck.elements[static_cast<std::size_t>(di)];
-        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di);
+        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, profile_path(deck, cfg));
         if (global && cfg.type != "marker" && cfg.type != "monitor") {
             Element e = Element::make(ElementKind::aperture);
             e.aperture = global_aperture;
@@ -648,6 +733,12 @@ std::string parameters(Element const& e, ReferenceParticle const& after)
         }
         case ElementKind::solenoid:
             return fmt::format("ks={:.6g} 1/m", e.solenoid.ks);
+        case ElementKind::axial_field_map: {
+            auto const& m = e.axial_field_map;
+            return fmt::format("{} profile z={:.6g}..{:.6g} m, {} RK4 steps{}", m.rf ? "Ez" : "Bz", m.z_begin,
+                               m.z_begin + m.length, m.steps,
+                               m.rf ? fmt::format(" -> E_kin={:.9g} MeV", after.kinetic_mev) : std::string{});
+        }
         case ElementKind::rf_cavity: {
             auto const& r = e.rf_cavity;
             return fmt::format("V={:.6g} MV, f={:.6g} MHz, phase={:.6g} deg -> E_kin={:.9g} MeV",

@@ -2,6 +2,7 @@
 // per slice, with the reference particle after each entry and a readable description.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct Lattice {
     std::vector<ReferenceParticle> reference_after;  //!< the reference particle after each entry
     ReferenceParticle reference_begin;               //!< at the entrance of the lattice
     double length = 0;                               //!< [m] of one pass
+    //! Spline coefficients of the profile elements (shared by copies: the host table points into
+    //! it); a backend copies it and rebinds its table with bind_field_data().
+    std::shared_ptr<std::vector<double> const> field_data = std::make_shared<std::vector<double> const>();
 
     //! The reference particle at the exit of the lattice.
     ReferenceParticle const& reference_end() const

@@ -138,7 +138,7 @@ struct OutputConfig {
 struct DeckConfig {
     std::string path;       //!< the deck file
     std::string text;       //!< the deck as read (for provenance)
-    std::vector<std::string> overrides;  //!< --set KEY=VALUE as given
+    std::vector<std::string> overrides;  //!< --set KEY=VALUE and --unset KEY (as "--unset KEY"), in order
     RunConfig run;
     BeamConfig beam;
     std::vector<ElementConfig> elements;  //!< in deck order

@@ -9,8 +9,14 @@
 
 #include "deck/DeckText.hh"
 #include "deck/Suggest.hh"
+#include "deck/UnsetOverride.hh"
 
 namespace gt::deck {
+
+bool from_command_line(SourceLocation const& at)
+{
+    return at.file.starts_with(k_set_prefix) || at.file.starts_with(k_unset_prefix);
+}
 
 void DeckContext::begin_reading()
 {
@@ -67,7 +73,7 @@ std::vector<std::pair<toml::key const*, toml::node const*>> DeckContext::in_orde
     for (auto&& [k, v] : t) entries.emplace_back(&k, &v);
     std::stable_sort(entries.begin(), entries.end(), [this](auto const& a, auto const& b) {
         auto const la = where(*a.first, *a.second), lb = where(*b.first, *b.second);
-        bool const ao = la.file.starts_with(k_set_prefix), bo = lb.file.starts_with(k_set_prefix);
+        bool const ao = from_command_line(la), bo = from_command_line(lb);
         if (ao != bo) return !ao;
         return std::pair(la.line, la.column) < std::pair(lb.line, lb.column);
     });

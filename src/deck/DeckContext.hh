@@ -27,6 +27,9 @@ inline constexpr std::string_view k_set_prefix = "--set ";
 //! Values applied from [scan] carry this prefix; DeckContext::where() maps them to their line in [scan].
 inline constexpr std::string_view k_scan_prefix = "\x1e[scan] ";
 
+//! Whether a value or a problem comes from the command line (--set, --unset), not from the deck file.
+bool from_command_line(SourceLocation const& at);
+
 class DeckContext {
   public:
     explicit DeckContext(std::string file) : file_(std::move(file)) {}

@@ -21,6 +21,7 @@
 #include "deck/DeckText.hh"
 #include "deck/DetectorSections.hh"
 #include "deck/Scan.hh"
+#include "deck/UnsetOverride.hh"
 
 namespace gt {
 
@@ -66,8 +67,8 @@ class DeckParser {
         return texts;
     }
 
-    //! One reading of the deck: TOML, then --set, then ([scan] into scan_out, or) the values of one
-    //! scan point, then every check. A TOML syntax error throws at once.
+    //! One reading of the deck: TOML, then --set and --unset in order, then ([scan] into scan_out, or) the
+    //! values of one scan point, then every check. A TOML syntax error throws at once.
     Read read_once(std::string const& text, std::vector<std::string> const& overrides,
                    std::vector<std::size_t> const* point, ScanConfig* scan_out,
                    ScanConfig const* scan = nullptr)
@@ -84,7 +85,12 @@ class DeckParser {
                 fmt::format("TOML syntax error: {}{}", e.description(), unquoted_unit_hint(text, b.line)));
             throw DeckError(ctx_.take_diagnostics());
         }
-        for (auto const& o : overrides) apply_override(ctx_, root, o);
+        for (auto const& o : overrides) {
+            if (auto key = unset_key_of(o))
+                apply_unset(ctx_, root, *key);
+            else
+                apply_override(ctx_, root, o);
+        }
         if (scan_out) {
             std::size_t const before = ctx_.error_count();
             if (toml::node const* n = root.get("scan")) read_scan(ctx_, *n, root, *scan_out);
@@ -182,8 +188,7 @@ class DeckParser {
         if (!problems.empty()) {
             // Deck lines in order, then the command line's overrides.
             std::stable_sort(problems.begin(), problems.end(), [](Diagnostic const& a, Diagnostic const& b) {
-                bool const ao = a.where.file.starts_with(k_set_prefix),
-                           bo = b.where.file.starts_with(k_set_prefix);
+                bool const ao = from_command_line(a.where), bo = from_command_line(b.where);
                 if (ao != bo) return !ao;
                 if (a.where.line != b.where.line) return a.where.line < b.where.line;
                 return a.where.column < b.where.column;

@@ -11,7 +11,8 @@
 
 namespace gt {
 
-//! Reads the deck at path, applies overrides ("beam.kinetic_energy=300 MeV", ...) and checks it.
+//! Reads the deck at path, applies overrides in order ("beam.kinetic_energy=300 MeV" from --set,
+//! "--unset KEY" from --unset: deck/UnsetOverride.hh) and checks it.
 //! Throws DeckError with all diagnostics (an unreadable file is one diagnostic too).
 //!
 //! A deck with a [scan] table: with scan_index, that point's values are applied (like overrides,

@@ -55,6 +55,9 @@ std::string scan_origin(std::string const& key, std::size_t value);
 //! --set KEY=VALUE (Overrides.cc): puts the value into root, or reports why it cannot.
 void apply_override(DeckContext& ctx, toml::table& root, std::string const& text);
 
+//! --unset KEY (Unset.cc): removes root.KEY (a value or a table), or reports that it is not there.
+void apply_unset(DeckContext& ctx, toml::table& root, std::string const& key);
+
 //! Sets root.<segments> to the TOML value `value` (a plain string when it is not TOML), creating
 //! missing tables; `origin` is the source path of every node made (for DeckContext::where()).
 void apply_value(DeckContext& ctx, toml::table& root, std::vector<std::string> const& segments,

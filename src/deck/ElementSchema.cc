@@ -58,6 +58,30 @@ ParamSpec array(std::string_view key, std::string_view doc)
     return p;
 }
 
+//! A key that is required or forbidden depending on another (checked where the element is built).
+ParamSpec conditional(std::string_view key, QuantityKind const& kind, Bound bound, std::string_view doc)
+{
+    ParamSpec p = required(key, kind, bound, doc);
+    p.required = false;
+    return p;
+}
+
+ParamSpec conditional_integer(std::string_view key, std::string_view doc)
+{
+    ParamSpec p = conditional(key, quantity::dimensionless, Bound::at_least_one, doc);
+    p.type = ParamType::integer;
+    return p;
+}
+
+ParamSpec text(std::string_view key, std::string_view doc)
+{
+    ParamSpec p;
+    p.key = key;
+    p.type = ParamType::text;
+    p.doc = doc;
+    return p;
+}
+
 using namespace quantity;
 
 }  // namespace
@@ -133,16 +157,28 @@ std::vector<ElementSpec> const& element_schema()
              integer("kicks", 4.0, "kicks per slice"),
          }},
         {"solenoid",
-         "thick hard-edge solenoid",
+         "thick hard-edge solenoid, or a solenoid given by its on-axis field profile",
          {
-             required("length", length, Bound::positive, "length"),
-             required("ks", per_length, Bound::any, "strength B_s / (B rho)"),
+             conditional("length", length, Bound::positive, "length (hard edge; required without profile)"),
+             conditional("ks", per_length, Bound::any, "strength B_s / (B rho) (required without profile)"),
+             text("profile", "on-axis Bz(z) file (docs/decks.md); the length comes from the file"),
+             optional("scale", dimensionless, Bound::any, 1.0, "multiplies the profile's field"),
+             conditional("amplitude", magnetic_field, Bound::positive,
+                         "peak on-axis field: scales the profile (instead of scale)"),
+             conditional_integer("substeps",
+                                 "RK4 steps per slice through a profile (default: one per map interval)"),
          }},
         {"rfcavity",
-         "RF cavity: a thin buncher (length 0) or a thick cavity",
+         "RF cavity: a thin buncher (length 0), a thick cavity, or a cavity given by its on-axis Ez profile",
          {
              optional("length", length, Bound::non_negative, 0.0, "length (0: thin buncher)"),
-             required("voltage", voltage, Bound::any, "peak voltage"),
+             conditional("voltage", voltage, Bound::any, "peak voltage (required without profile)"),
+             text("profile", "on-axis Ez(z) file (docs/decks.md); the length comes from the file"),
+             optional("scale", dimensionless, Bound::any, 1.0, "multiplies the profile's field"),
+             conditional("amplitude", electric_field, Bound::positive,
+                         "peak on-axis field: scales the profile (instead of scale)"),
+             conditional_integer("substeps",
+                                 "RK4 steps per slice through a profile (default: one per map interval)"),
              required("frequency", frequency, Bound::positive, "RF frequency"),
              optional("phase", quantity::phase, Bound::any, 0.0,
                       "RF phase, 0 on crest (a bare number is in degrees; stored in rad)"),

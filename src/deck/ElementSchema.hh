@@ -19,6 +19,7 @@ enum class ParamType {
     integer,       //!< a whole number (stored as a double in ElementConfig::values)
     choice,        //!< one of a list of strings
     number_array,  //!< an array of bare numbers
+    text,          //!< a free string (a file name)
 };
 
 //! Allowed range of a number.

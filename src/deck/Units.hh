@@ -151,6 +151,8 @@ inline constexpr QuantityKind frequency{"a frequency", "Hz", "Hz, kHz, MHz, GHz"
                                         k_si,          k_si};
 inline constexpr QuantityKind magnetic_field{"a magnetic field",          "T",  "T, mT, ...",
                                              Dimension::of(0, 1, -1, -1), k_si, k_si};
+inline constexpr QuantityKind electric_field{"an electric field",          "V/m", "V/m, kV/m, MV/m",
+                                             Dimension::of(1, 1, -2, -1), k_si,  k_si};
 inline constexpr QuantityKind density{"a density", "kg/m^3", "g/cm3, kg/m3", Dimension::of(-3, 1, 0, 0),
                                       k_si,        k_si};
 inline constexpr QuantityKind per_length{"an inverse length",        "1/m", "1/m, m^-1",

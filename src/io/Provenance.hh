@@ -24,7 +24,7 @@ struct Provenance {
     std::string start_time;              //!< ISO 8601 UTC, "2025-01-31T12:00:00Z"
     std::string end_time;                //!< ISO 8601 UTC
     std::uint64_t seed = 0;              //!< run seed (Philox key)
-    std::vector<std::string> overrides;  //!< --set KEY=VALUE, in order
+    std::vector<std::string> overrides;  //!< --set KEY=VALUE and --unset KEY (as "--unset KEY"), in order
     // A point of a [scan] (docs/output.md): scan_index -1 when the run was not one.
     std::int64_t scan_index = -1;              //!< the point's stable index
     std::uint64_t scan_size = 0;               //!< points in the scan

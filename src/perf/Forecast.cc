@@ -89,7 +89,10 @@ class CountingBeamKernels final : public BeamKernels {
     {
         out_.add("generate", Bound::stream, 1, double(particles.size) * k_generate_bytes_per_particle, 0);
     }
-    void set_elements(std::vector<Element> const& elements) override { work_ = SegmentWork(elements); }
+    void set_elements(std::vector<Element> const& elements, std::vector<double> const&) override
+    {
+        work_ = SegmentWork(elements);
+    }
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t) override
     {
         double const n = double(particles.size);
@@ -144,7 +147,7 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
     ReferenceParticle const ref = initial_reference(deck);
     DeckConfig const sliced = with_space_charge_slices(deck);
     Lattice const lattice = build_lattice(sliced, ref);
-    kernels.set_elements(lattice.elements);
+    kernels.set_elements(lattice.elements, *lattice.field_data);
 
     // A view with the beam's size and no storage: the counting backend reads only its size.
     ParticleView particles;

@@ -250,7 +250,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
 
     ParticleState state = resumed ? ParticleState(resumed->particles, kernels->memory())
                                   : initial_beam(deck, *kernels);
-    kernels->set_elements(lattice.elements);
+    kernels->set_elements(lattice.elements, *lattice.field_data);
     ParticleView const particles = state.view();
     auto const macroparticles = static_cast<std::uint64_t>(state.size());
     std::string const species = "beam";

@@ -38,8 +38,11 @@ std::string deck_fingerprint(DeckConfig const& deck)
     } catch (toml::parse_error const&) {
         normalized = deck.text;  // read_deck accepted it, so this does not happen; the text still identifies it
     }
-    for (auto const& o : deck.overrides)
-        if (o.rfind(k_checkpoint_key, 0) != 0) normalized += "\n--set " + o;
+    for (auto const& o : deck.overrides) {
+        bool const checkpoint_key =
+            o.rfind(k_checkpoint_key, 0) == 0 || o.rfind(std::string("--unset ") + k_checkpoint_key, 0) == 0;
+        if (!checkpoint_key) normalized += "\n" + o;
+    }
     if (deck.scan_index) normalized += fmt::format("\n--scan-index {}", *deck.scan_index);
     return fmt::format("{:016x}", fnv1a(normalized));
 }

@@ -17,8 +17,9 @@ struct CheckpointIdentity {
 };
 
 //! A hash (64-bit FNV-1a, hex) of the deck as TOML data: comments, spacing and key order do not
-//! matter, the values do; then the --set overrides and the scan point. output.checkpoint_every
-//! (in the deck or a --set) is left out, so that it may change between a run and its resumption.
+//! matter, the values do; then the --set and --unset overrides and the scan point.
+//! output.checkpoint_every (in the deck, a --set or an --unset) is left out, so that it may change
+//! between a run and its resumption.
 std::string deck_fingerprint(DeckConfig const& deck);
 
 //! The identity of a run of `deck` by this gtrack on `backend`.

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "beam/OnAxisProfile.hh"
+
 namespace gt {
 
 namespace {
@@ -29,7 +31,8 @@ DeckConfig with_space_charge_slices(DeckConfig const& deck)
     DeckConfig out = deck;
     if (!deck.space_charge.enabled) return out;
     for (ElementConfig& e : out.elements) {
-        double const length = e.get("length", 0.0);
+        double const length =
+            e.strings.count("profile") ? profile_element_length(deck, e) : e.get("length", 0.0);
         if (!(length > 0.0) || !sliceable(e.type)) continue;
         std::int64_t const group = 2 * space_charge_kicks_in(deck.space_charge, length);
         auto const asked = static_cast<std::int64_t>(e.get("slices", 1.0));
@@ -55,7 +58,10 @@ std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, 
         bool const bend = info.type == "sbend";
         std::int64_t const body = bend ? info.slice - 1 : info.slice;
         std::int64_t const bodies = bend ? info.slices - 2 : info.slices;
-        double const length = deck.elements.at(std::size_t(info.deck_index)).get("length", 0.0);
+        ElementConfig const& element = deck.elements.at(std::size_t(info.deck_index));
+        // A profile element's length is its file's span: the sum of its equal slices.
+        double const length =
+            element.strings.count("profile") ? l * double(info.slices) : element.get("length", 0.0);
         std::int64_t const n = space_charge_kicks_in(deck.space_charge, length);
         std::int64_t const group = bodies / n;
         if (group * n != bodies || group % 2 != 0)

@@ -226,8 +226,8 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     ParticleState ref_state = initial_beam(deck, reference);
     ParticleState cand_state = initial_beam(deck, candidate);
     result.macroparticles = ref_state.size();
-    reference.set_elements(lattice.elements);
-    candidate.set_elements(lattice.elements);
+    reference.set_elements(lattice.elements, *lattice.field_data);
+    candidate.set_elements(lattice.elements, *lattice.field_data);
     ParticleView const ref_view = ref_state.view();
     ParticleView const cand_view = cand_state.view();
     BeamTracker ref_tracker(lattice, schedule, deck.lattice.turns, reference, ref_view);
