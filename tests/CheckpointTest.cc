@@ -20,6 +20,7 @@
 #include "deck/DeckReader.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
+#include "io/TableWriter.hh"
 #include "run/StopRequest.hh"
 
 using namespace gt;
@@ -134,6 +135,34 @@ TEST_CASE("a single pass with space charge checkpoints every N entries and resum
         REQUIRE(run("", deck, out, "--resume auto").status == 0);
         check_identical(reference, out);
     }
+}
+
+TEST_CASE("a linac with wakes stopped by a signal inside the pass resumes to the same bits")
+{
+    TempDir dir;
+    // The example deck (table wakes on the cavities, longitudinal and transverse resonators), smaller.
+    std::string const deck = std::string(GTRACK_SOURCE_DIR) + "/inputs/linac_wake.toml";
+    std::string const small = "--set beam.macroparticles=2000 --set collective.bins=100";
+    std::string const reference = dir.file("reference.h5");
+    CommandResult const whole = run("", deck, reference, small);
+    INFO(whole.output);
+    REQUIRE(whole.status == 0);
+
+    std::string const out = dir.file("linac.h5");
+    // After 12 entries (slices count one each): both cavities of the first cell (entries 0-3, 7-10)
+    // have given their wake kicks; the second cell's and the resonators' are still ahead.
+    REQUIRE(run(stop_at(12), deck, out, small).status == k_exit_stopped);
+    {
+        h5::File f = h5::open_file_readonly(out + ".ckpt");
+        CHECK(h5::read_int64_attribute(f, "entry") == 12);
+        CHECK(h5::is_group(f, "collective"));
+    }
+    CHECK(read_table(out + ".ckpt", "collective").rows() > 0);
+    CommandResult const resumed = run("", deck, out, small + " --resume auto");
+    INFO(resumed.output);
+    REQUIRE(resumed.status == 0);
+    CHECK(read_table(out, "collective").rows() == read_table(reference, "collective").rows());
+    check_identical(reference, out);
 }
 
 TEST_CASE("a checkpoint of another deck, another gtrack or no checkpoint at all is refused")

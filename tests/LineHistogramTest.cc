@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <random>
 
 #include "CollectiveTestSupport.hh"
 #include "collective/LineSmoothing.hh"
@@ -15,25 +14,6 @@
 using namespace gt;
 
 namespace {
-
-//! A noisy Gaussian bunch with transverse offsets; every 10th particle lost.
-ParticleState random_bunch(size_type n, unsigned seed)
-{
-    ParticleState s(n, MemSpace::host);
-    ParticleView v = s.view();
-    std::mt19937_64 rng(seed);
-    std::normal_distribution<double> g(0.0, 1.0);
-    for (size_type i = 0; i < n; ++i) {
-        v.x[i] = 1e-3 * g(rng) + 2e-4;
-        v.y[i] = 5e-4 * g(rng);
-        v.t[i] = 1e-3 * g(rng);
-        v.px[i] = v.py[i] = v.pt[i] = 0;
-        v.id[i] = i;
-        v.lost_element[i] = i % 10 == 3 ? 7 : -1;
-        v.lost_turn[i] = i % 10 == 3 ? 0 : -1;
-    }
-    return s;
-}
 
 LineChannels three_channels(LineBunchShape const& b)
 {
@@ -58,7 +38,7 @@ LineGrid grid_over(LineBunchShape const& b, int n)
 TEST_CASE("line histograms conserve charge and the x, y sums; the deterministic one exactly")
 {
     auto kernels = make_cpu_collective();
-    ParticleState state = random_bunch(200000, 7);
+    ParticleState state = test::noisy_bunch(200000, 7);
     ParticleView v = state.view();
     LineBunchShape const b = kernels->shape(v);
     CHECK(b.alive == 180000);
@@ -92,7 +72,7 @@ TEST_CASE("line histograms conserve charge and the x, y sums; the deterministic 
 TEST_CASE("the deterministic histogram does not depend on particle order or thread count")
 {
     auto kernels = make_cpu_collective();
-    ParticleState state = random_bunch(100000, 11);
+    ParticleState state = test::noisy_bunch(100000, 11);
     ParticleView v = state.view();
     LineBunchShape const b = kernels->shape(v);
     LineGrid const g = grid_over(b, 1000);

@@ -157,3 +157,15 @@ TEST_CASE("photoelectric fit: edges are where XCOM has them")
         CHECK(c <= 1.0);
     }
 }
+
+TEST_CASE("a material with an element that has no photoelectric fit is refused, naming both")
+{
+    double const density = builtin_material("tungsten")->density;
+    auto const comp = material_composition("tungsten", density, {});
+    CHECK_THROWS_WITH_AS(photoelectric_intervals(comp, "tungsten"),
+                         doctest::Contains("material 'tungsten': element Z = 74"), std::invalid_argument);
+    // the built-in materials with fitted elements build
+    for (char const* name : {"air", "aluminium", "copper", "polystyrene", "liquid_argon"})
+        CHECK_NOTHROW(
+            photoelectric_intervals(material_composition(name, builtin_material(name)->density, {}), name));
+}

@@ -97,9 +97,10 @@ TEST_CASE("the example linac decks run on the CPU as a user runs them")
             run_gtrack(std::string("check ") + GTRACK_SOURCE_DIR + "/inputs/" + name + ".toml");
         CHECK(check.status == 0);
         CHECK(contains(check.output, "field map (axis)"));
-        CommandResult const run =
-            run_gtrack(std::string("run ") + GTRACK_SOURCE_DIR + "/inputs/" + name +
-                       ".toml --threads 1 --set beam.macroparticles=500 --output " + out);
+        CommandResult const run = run_gtrack(
+            std::string("run ") + GTRACK_SOURCE_DIR + "/inputs/" + name +
+            ".toml --threads 1 --set beam.macroparticles=500 --set 'space_charge.grid=[16,16,16]' --output " +
+            out);
         CHECK(run.status == 0);
         CHECK(contains(run.output, "alive 500 of 500"));
     }

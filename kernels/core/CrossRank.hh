@@ -16,6 +16,8 @@ namespace gt {
 class CrossRank {
   public:
     virtual ~CrossRank() = default;
+    //! Number of ranks (1: every operation below is the identity).
+    virtual int count() const = 0;
     //! Every rank's `local` values, concatenated in rank order (on every rank). With the particle
     //! shares aligned to reduction chunks, the chunk partials of all ranks so joined are exactly the
     //! partials one process would have, in the same order.
@@ -30,6 +32,7 @@ class CrossRank {
 //! One process: every operation is the identity.
 class SingleProcess final : public CrossRank {
   public:
+    int count() const override { return 1; }
     std::vector<double> concatenate(std::vector<double> local) const override { return local; }
     void sum(std::span<std::int64_t>) const override {}
     void min(std::span<double>) const override {}

@@ -20,6 +20,13 @@ std::string runtime_description();
 //! True when gtrack was compiled with its CUDA backend.
 bool compiled_in();
 
+struct MemoryInfo {
+    std::size_t free_bytes = 0;   //!< [B] free on device 0 now
+    std::size_t total_bytes = 0;  //!< [B] its capacity
+};
+//! Device 0's free and total memory (cudaMemGetInfo); zeros without a GPU.
+MemoryInfo memory_info();
+
 void* allocate(std::size_t bytes);
 void release(void* ptr) noexcept;
 void copy_to_device(void* dst, void const* src, std::size_t bytes);

@@ -1,11 +1,11 @@
 // The beamline operations on the CPU: BeamDriver instantiated with the OpenMP executor.
-#include <chrono>
 #include <string>
 
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/Stopwatch.hh"
 
 namespace gt {
 namespace {
@@ -21,7 +21,7 @@ class CpuBeamKernels final : public BeamKernels {
 
     void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id) override
     {
-        Stopwatch w;
+        cpu::Stopwatch w;
         beam_driver::generate<cpu::Policy>(particles, sampler, first_id);
         timer_.add("generate", w.seconds(), double(particles.size) * k_generate_bytes_per_particle,
                    double(particles.size));
@@ -37,7 +37,7 @@ class CpuBeamKernels final : public BeamKernels {
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
-        Stopwatch w;
+        cpu::Stopwatch w;
         beam_driver::track<cpu::Policy>(particles, elements_.data(), begin, end, turn);
         timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
                    double(particles.size) * double(end - begin),
@@ -46,7 +46,7 @@ class CpuBeamKernels final : public BeamKernels {
 
     BeamMoments moments(ParticleView particles) override
     {
-        Stopwatch w;
+        cpu::Stopwatch w;
         BeamMoments m = beam_driver::moments<cpu::Policy>(particles, cross_rank());
         // Three passes, each reading the six coordinates and the loss flag.
         timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4), double(particles.size),
@@ -57,13 +57,6 @@ class CpuBeamKernels final : public BeamKernels {
     KernelTimer const& timer() const override { return timer_; }
 
   private:
-    struct Stopwatch {
-        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-        double seconds() const
-        {
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        }
-    };
 
     std::vector<Element> elements_;
     std::vector<double> field_data_;

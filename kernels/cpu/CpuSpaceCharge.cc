@@ -12,6 +12,7 @@
 #endif
 
 #include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/Stopwatch.hh"
 #include "kernels/spacecharge/SpaceChargeSolver.hh"
 
 namespace gt {
@@ -97,6 +98,11 @@ struct CpuBackend {
     {
         return cpu::reduce<N, Op>(n, f);
     }
+    template <int N, class Op, class F>
+    std::vector<double> reduce_chunks(size_type n, F const& f)
+    {
+        return cpu::reduce_chunks<N, Op>(n, f);
+    }
 
     //! Stable counting sort (keys < key_bound): the same permutation as a stable radix sort.
     void sort_by_key(std::uint32_t const* keys, std::uint32_t* perm, size_type n, std::uint32_t key_bound)
@@ -161,14 +167,11 @@ struct CpuBackend {
     void fft_forward(DoubledGrid d, double* in, Complex* out) { plans_.forward(d, in, out); }
     void fft_inverse(DoubledGrid d, Complex* in, double* out) { plans_.inverse(d, in, out); }
 
-    void timer_start() { start_ = std::chrono::steady_clock::now(); }
-    double timer_stop()
-    {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    }
+    void timer_start() { watch_ = cpu::Stopwatch{}; }
+    double timer_stop() { return watch_.seconds(); }
 
     FftwPlans plans_;
-    std::chrono::steady_clock::time_point start_{};
+    cpu::Stopwatch watch_;
 };
 
 class CpuSpaceCharge final : public SpaceChargeKernels {
@@ -181,12 +184,12 @@ class CpuSpaceCharge final : public SpaceChargeKernels {
     SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
                                 BeamFrame const& frame, double ds) override
     {
-        return solver_.kick(particles, settings, frame, ds);
+        return solver_.kick(particles, settings, frame, ds, cross_rank());
     }
     SpaceChargeDiagnostics probe_field(ParticleView particles, SpaceChargeSettings const& settings,
                                        BeamFrame const& frame, std::vector<FieldProbe>& probes) override
     {
-        return solver_.probe_field(particles, settings, frame, probes);
+        return solver_.probe_field(particles, settings, frame, probes, cross_rank());
     }
     std::vector<double> charge_grid() const override { return solver_.charge_grid(); }
     SpaceChargeCache cache() const override { return solver_.cache(); }

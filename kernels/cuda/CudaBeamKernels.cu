@@ -5,6 +5,7 @@
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/core/Device.hh"
+#include "kernels/core/NvtxRange.hh"
 #include "kernels/cuda/EventTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 
@@ -19,6 +20,7 @@ class CudaBeamKernels final : public BeamKernels {
 
     void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id) override
     {
+        NvtxRange const range("generate");
         events_.start();
         beam_driver::generate<cuda::Policy>(particles, sampler, first_id);
         timer_.add("generate", events_.seconds(), double(particles.size) * k_generate_bytes_per_particle,
@@ -38,6 +40,7 @@ class CudaBeamKernels final : public BeamKernels {
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
+        NvtxRange const range("track");
         events_.start();
         beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn);
         timer_.add("track", events_.seconds(), double(particles.size) * k_track_bytes_per_particle,
@@ -47,6 +50,7 @@ class CudaBeamKernels final : public BeamKernels {
 
     BeamMoments moments(ParticleView particles) override
     {
+        NvtxRange const range("moments");
         events_.start();
         BeamMoments m = beam_driver::moments<cuda::Policy>(particles, cross_rank());
         timer_.add("moments", events_.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),

@@ -146,6 +146,11 @@ struct CudaBackend {
     {
         return cuda::reduce<N, Op>(n, f);
     }
+    template <int N, class Op, class F>
+    std::vector<double> reduce_chunks(size_type n, F const& f)
+    {
+        return cuda::reduce_chunks<N, Op>(n, f);
+    }
 
     //! CUB's radix sort is stable: the same permutation as the CPU's counting sort.
     void sort_by_key(std::uint32_t const* keys, std::uint32_t* perm, size_type n, std::uint32_t key_bound)
@@ -195,12 +200,12 @@ class CudaSpaceCharge final : public SpaceChargeKernels {
     SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
                                 BeamFrame const& frame, double ds) override
     {
-        return solver_.kick(particles, settings, frame, ds);
+        return solver_.kick(particles, settings, frame, ds, cross_rank());
     }
     SpaceChargeDiagnostics probe_field(ParticleView particles, SpaceChargeSettings const& settings,
                                        BeamFrame const& frame, std::vector<FieldProbe>& probes) override
     {
-        return solver_.probe_field(particles, settings, frame, probes);
+        return solver_.probe_field(particles, settings, frame, probes, cross_rank());
     }
     std::vector<double> charge_grid() const override { return solver_.charge_grid(); }
     SpaceChargeCache cache() const override { return solver_.cache(); }

@@ -51,6 +51,13 @@ std::string runtime_description()
     return text;
 }
 
+MemoryInfo memory_info()
+{
+    MemoryInfo info;
+    GT_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));
+    return info;
+}
+
 void* allocate(std::size_t bytes)
 {
     void* ptr = nullptr;

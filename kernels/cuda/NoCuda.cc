@@ -18,6 +18,7 @@ void select(int) { no_cuda(); }
 int current() { return 0; }
 std::string name() { return "no GPU"; }
 std::string runtime_description() { return "built without CUDA"; }
+MemoryInfo memory_info() { return {}; }
 void* allocate(std::size_t) { no_cuda(); }
 void release(void*) noexcept {}
 void copy_to_device(void*, void const*, std::size_t) { no_cuda(); }

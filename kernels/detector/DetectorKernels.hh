@@ -12,6 +12,7 @@
 #include "kernels/core/Buffer.hh"
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/detector/DetectorTables.hh"
+#include "kernels/detector/EmInteraction.hh"
 #include "kernels/detector/Hit.hh"
 #include "kernels/detector/StepActions.hh"
 
@@ -19,7 +20,7 @@ namespace gt {
 
 struct IterationResult {
     std::uint64_t alive = 0;    //!< tracks in flight during the iteration (those started included)
-    std::uint64_t started = 0;  //!< primaries started in it
+    std::uint64_t started = 0;  //!< tracks started in it (secondaries and primaries)
     bool finished = false;      //!< nothing was left to do: no iteration ran
 };
 
@@ -38,12 +39,27 @@ class DetectorKernels {
     virtual std::array<std::uint64_t, k_num_counters> counters() = 0;
     //! Deposited energy per logical volume [MeV].
     virtual std::vector<double> tallies() = 0;
+    //! The same as integers in units of k_tally_unit (what sums exactly, e.g. over MPI ranks).
+    virtual std::vector<std::uint64_t> tally_counts() = 0;
     //! Primaries started so far.
     virtual std::uint64_t primaries_started() const = 0;
     //! Times the hit buffer was grown.
     virtual int hit_buffer_growths() const = 0;
+    //! Per event, the EnergyCategory sums [MeV] (k_num_energy_categories per event; empty unless
+    //! physics.showers).
+    virtual std::vector<double> event_energy() = 0;
+    //! The most secondaries that waited for a slot at once.
+    virtual std::uint64_t secondary_stack_peak() const = 0;
     virtual KernelTimer const& timer() const = 0;
 };
+
+//! Tally counts (k_tally_unit) to MeV.
+inline std::vector<double> tallies_in_mev(std::vector<std::uint64_t> const& counts)
+{
+    std::vector<double> out(counts.size());
+    for (std::size_t i = 0; i < counts.size(); ++i) out[i] = static_cast<double>(counts[i]) * k_tally_unit;
+    return out;
+}
 
 std::unique_ptr<DetectorKernels> make_cpu_detector_kernels();
 //! Throws when gtrack was built without CUDA or no GPU is present.

@@ -7,6 +7,7 @@
 #include "kernels/field/FieldPropagator.hh"
 #include "kernels/field/MagneticField.hh"
 #include "kernels/geometry/GeometryView.hh"
+#include "kernels/physics/EmTables.hh"
 #include "kernels/physics/MaterialParams.hh"
 #include "kernels/physics/ParticleType.hh"
 
@@ -21,7 +22,13 @@ struct PhysicsParams {
     double range_fraction = 0.2;  //!< a step loses at most this fraction of the residual range
     double final_range = 1.0e-3;  //!< below this range the rest is taken in one step [m]
     std::uint32_t max_steps = 100000;  //!< a track taking more is ended and counted as looping
+    //! Electromagnetic showers (docs/physics.md): e-, e+ and photons interact and make secondaries.
+    //! Their particle indices are then fixed: k_em_electron, k_em_positron, k_em_gamma.
+    std::int32_t showers = 0;
+    double photon_cut = 1.0e-3;  //!< photons below this energy are absorbed on the spot [MeV]
 };
+
+inline constexpr std::int32_t k_em_electron = 0, k_em_positron = 1, k_em_gamma = 2;
 
 enum class EnergySpectrum : std::int32_t { mono = 0, uniform = 1, gaussian = 2 };
 enum class PositionShape : std::int32_t { point = 0, box = 1, beam_spot = 2 };
@@ -39,7 +46,8 @@ struct GunParams {
     Vec3 direction{0, 0, 1};  //!< unit vector (fixed direction or cone axis)
     double cos_cone = 1;      //!< cosine of the cone's half-angle
     std::uint64_t per_event = 1;
-    std::uint64_t primaries = 0;  //!< events x per_event
+    std::uint64_t primaries = 0;  //!< events x per_event: primaries [first_primary, primaries) run here
+    std::uint64_t first_primary = 0;  //!< > 0 under MPI: the first primary of this rank's events
 };
 
 struct DetectorParamsView {
@@ -51,6 +59,7 @@ struct DetectorParamsView {
     PhysicsParams physics;
     GunParams gun;
     std::uint64_t seed = 0;
+    EmTablesView em;  //!< the shower tables (empty unless physics.showers)
 };
 
 }  // namespace gt

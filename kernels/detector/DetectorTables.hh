@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/detector/DetectorParams.hh"
+#include "kernels/detector/EmTableData.hh"
 
 namespace gt {
 
@@ -21,7 +22,9 @@ struct DetectorTables {
     PhysicsParams physics;
     GunParams gun;
     std::uint64_t seed = 0;
-    std::int32_t num_logical = 1;  //!< logical volumes (tally bins), the world included
+    std::int32_t num_logical = 1;        //!< logical volumes (tally bins), the world included
+    EmTableData em;                      //!< the shower tables (physics.showers)
+    std::uint64_t secondary_buffer = 0;  //!< secondaries an iteration may create; more are held back
 };
 
 }  // namespace gt

@@ -5,8 +5,11 @@
 #pragma once
 
 #include "kernels/detector/Atomic.hh"
+#include "kernels/detector/EmStep.hh"
+#include "kernels/detector/EventEnergy.hh"
 #include "kernels/detector/Hit.hh"
 #include "kernels/detector/ParticleGun.hh"
+#include "kernels/detector/Secondary.hh"
 #include "kernels/detector/TrackState.hh"
 #include "kernels/physics/EnergyLossFluctuation.hh"
 #include "kernels/physics/MultipleScattering.hh"
@@ -14,13 +17,22 @@
 namespace gt {
 
 //! Run-wide counters, incremented atomically by the actions.
-enum Counter : int { k_hit_count = 0, k_escaped, k_stopped, k_looping, k_steps, k_substeps, k_num_counters };
+//! k_secondaries: secondaries created; k_held: interactions held back one iteration for want of room
+//! in the secondary buffer (they happen, identically, in a later iteration).
+enum Counter : int {
+    k_hit_count = 0,
+    k_escaped,
+    k_stopped,
+    k_looping,
+    k_steps,
+    k_substeps,
+    k_secondaries,
+    k_held,
+    k_num_counters
+};
 
 //! Longest step of a charged track in a magnetic field [m] (in vacuum nothing else limits it).
 inline constexpr double k_max_field_step = 1.0;
-
-//! Energy tallies are integers in units of k_tally_unit, so that their sums do not depend on order.
-inline constexpr double k_tally_unit = 1.0e-9;  //!< [MeV]
 
 GT_HOST_DEVICE inline double beta_of(double T, double mass)
 {
@@ -28,25 +40,52 @@ GT_HOST_DEVICE inline double beta_of(double T, double mass)
     return pmath::sqrt(1.0 - 1.0 / (gamma * gamma));
 }
 
+//! Rest-energy bookkeeping of the energy balance (EventEnergy.hh): a positron counts T + 2 m_e.
+GT_HOST_DEVICE inline double balance_energy(DetectorParamsView const& p, std::int32_t particle, double T)
+{
+    return em_species(p, particle) == k_em_positron ? T + 2.0 * constants::electron_mass_mev : T;
+}
+
+//! Fills vacant slots: the first `from_pending` (by vacancy rank) with secondaries from the top of
+//! the stack, the rest with the next primaries.
 struct InitializeTracks {
     DetectorParamsView params;
     TrackView t;
     std::uint64_t next_primary;  //!< number of the first primary to start in this iteration
+    Secondary const* pending;    //!< the secondary stack
+    std::uint64_t pending_count;
+    std::uint64_t from_pending;  //!< secondaries to start in this iteration
     std::uint64_t* counters;
+    EventEnergyView energy;
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
         if (t.status[i] != 0) return;
-        std::uint64_t const id = next_primary + t.vacancy_rank[i];
-        if (id >= params.gun.primaries) return;
-        Primary const p = make_primary(params.gun, params.seed, id);
-        t.track_id[i] = id;
-        t.event[i] = p.event;
-        t.particle[i] = p.particle;
-        t.pos[i] = p.pos;
-        t.dir[i] = p.dir;
-        t.energy[i] = p.energy;
-        t.time[i] = 0;
+        std::uint64_t const rank = t.vacancy_rank[i];
+        Secondary s;
+        if (rank < from_pending) {
+            s = pending[pending_count - 1 - rank];
+        } else {
+            std::uint64_t const id = next_primary + (rank - from_pending);
+            if (id >= params.gun.primaries) return;
+            Primary const p = make_primary(params.gun, params.seed, id);
+            s.event = p.event;
+            s.track = id;
+            s.particle = p.particle;
+            s.pos = p.pos;
+            s.dir = p.dir;
+            s.energy = p.energy;
+            s.time = 0;
+            s.volume = Navigator(params.geometry).locate(p.pos, 0);
+            energy.add(p.event, k_energy_primary, balance_energy(params, p.particle, p.energy));
+        }
+        t.track_id[i] = s.track;
+        t.event[i] = s.event;
+        t.particle[i] = s.particle;
+        t.pos[i] = s.pos;
+        t.dir[i] = s.dir;
+        t.energy[i] = s.energy;
+        t.time[i] = s.time;
         t.step_count[i] = 0;
         t.in_step[i] = 0;
         t.step_done[i] = 0;
@@ -56,10 +95,15 @@ struct InitializeTracks {
         t.h_limit[i] = HUGE_VAL;
         t.msc_depth[i] = 0;
         t.edep[i] = 0;
-        std::int32_t const v = Navigator(params.geometry).locate(p.pos, 0);
-        t.volume[i] = v;
-        if (v < 0) {  // started outside the world: ends at once
+        t.edep_cut[i] = 0;
+        t.mfp_left[i] = -1;
+        t.xs_used[i] = 0;
+        t.interacts[i] = 0;
+        t.held[i] = 0;
+        t.volume[i] = s.volume;
+        if (s.volume < 0) {  // started outside the world: ends at once
             atomic_add(counters + k_escaped, 1);
+            energy.add(s.event, k_energy_escaped, balance_energy(params, s.particle, s.energy));
             return;
         }
         t.status[i] = 1;
@@ -76,7 +120,13 @@ struct LimitStep {
         if (t.status[i] != 1 || t.in_step[i]) return;
         PhysicsParams const& ph = params.physics;
         ParticleType const& pt = params.particles[t.particle[i]];
-        MaterialParams const& mat = params.materials[params.geometry.volumes[t.volume[i]].material];
+        std::int32_t const material = params.geometry.volumes[t.volume[i]].material;
+        MaterialParams const& mat = params.materials[material];
+        int const species = em_species(params, t.particle[i]);
+        if (species >= 0) {
+            start_step(i, limit_em_step(i, species, material, mat));
+            return;
+        }
         // in vacuum, or for a neutral particle, nothing limits the step but the geometry
         double s = pt.charge != 0 && !mat.vacuum() ? ph.max_step : HUGE_VAL;
         if (pt.charge != 0 && !mat.vacuum() && ph.energy_loss) {
@@ -93,6 +143,58 @@ struct LimitStep {
         // a charged track in a field may circle in vacuum for ever: bounded steps let max_steps end it
         if (pt.charge != 0 && params.field.type != FieldType::none && s > k_max_field_step)
             s = k_max_field_step;
+        start_step(i, s);
+    }
+
+    //! The step of an e-, e+ or photon: the nearer of its next interaction (its mean free paths left
+    //! over the total cross section) and, for e+-, the energy-loss limit on the range table.
+    GT_HOST_DEVICE double limit_em_step(size_type i, int species, std::int32_t material,
+                                        MaterialParams const& mat) const
+    {
+        PhysicsParams const& ph = params.physics;
+        EmTablesView const& em = params.em;
+        bool const charged = species != k_em_gamma;
+        t.interacts[i] = 0;
+        t.xs_used[i] = 0;
+        double s = HUGE_VAL;
+        if (!mat.vacuum()) {
+            if (t.mfp_left[i] < 0) {
+                RandomStream rng(params.seed, t.track_id[i] ^ k_limit_stream, t.step_count[i]);
+                t.mfp_left[i] = -pmath::log(rng.uniform());
+            }
+            double const T = t.energy[i];
+            double xs = em_total_xs(em, material, species, T);
+            if (charged) {
+                double const R = em.value(material, em_range_quantity(species), T);
+                double const f = ph.range_fraction * R;
+                double s_loss = R > ph.final_range ? (f > ph.final_range ? f : ph.final_range) : R;
+                s_loss = s_loss < ph.max_step ? s_loss : ph.max_step;
+                // a cross section may grow as the particle slows down: use the larger of the step's
+                // two ends, and let the interaction accept with sigma(T_end) / xs_used
+                double const t_end =
+                    em.energy_of_range(material, em_range_quantity(species), R - (s_loss < R ? s_loss : R));
+                if (t_end > 0) {
+                    double const xs_end = em_total_xs(em, material, species, t_end);
+                    xs = xs_end > xs ? xs_end : xs;
+                }
+                s = s_loss;
+            }
+            double const s_phys = xs > 0 ? t.mfp_left[i] / xs : HUGE_VAL;
+            if (s_phys < s) {
+                s = s_phys;
+                t.interacts[i] = 1;
+            }
+            t.xs_used[i] = xs;
+        }
+        if (charged && params.field.type != FieldType::none && s > k_max_field_step) {
+            s = k_max_field_step;
+            t.interacts[i] = 0;
+        }
+        return s;
+    }
+
+    GT_HOST_DEVICE void start_step(size_type i, double s) const
+    {
         t.remaining[i] = s;
         t.step_length[i] = 0;
         t.pre_pos[i] = t.pos[i];
@@ -103,6 +205,7 @@ struct LimitStep {
         t.step_done[i] = 0;
         t.on_boundary[i] = 0;
         t.edep[i] = 0;
+        t.edep_cut[i] = 0;
     }
 };
 
@@ -145,30 +248,46 @@ struct Propagate {
 };
 
 //! Continuous energy loss with straggling, the energy cut, and multiple scattering, over the
-//! whole step once it is complete.
+//! whole step once it is complete. e+- with shower physics lose the restricted loss of the range
+//! table; the interaction lengths of shower particles are used up here.
 struct AlongStep {
     DetectorParamsView params;
     TrackView t;
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
-        if (t.status[i] != 1 || !t.step_done[i]) return;
+        if (t.status[i] != 1 || !t.step_done[i] || t.held[i]) return;
         PhysicsParams const& ph = params.physics;
         ParticleType const& pt = params.particles[t.particle[i]];
-        MaterialParams const& mat = params.materials[params.geometry.volumes[t.volume[i]].material];
+        std::int32_t const material = params.geometry.volumes[t.volume[i]].material;
+        MaterialParams const& mat = params.materials[material];
+        int const species = em_species(params, t.particle[i]);
         double const s = t.step_length[i];
         double T = t.energy[i];
         t.time[i] = t.pre_time[i] + s / (beta_of(t.pre_energy[i], pt.mass) * constants::c_light);
+        if (species >= 0 && !mat.vacuum() && t.mfp_left[i] >= 0) {
+            double const left = t.mfp_left[i] - s * t.xs_used[i];
+            t.mfp_left[i] = left > 0 ? left : 0.0;
+        }
         if (pt.charge == 0 || mat.vacuum()) return;
         RandomStream rng(params.seed, t.track_id[i], t.step_count[i]);
-        double edep = 0;
+        double edep = 0, edep_cut = 0;
         if (ph.energy_loss && s > 0) {
-            // mean loss with dE/dx taken at the step's mid energy
-            double const half = 0.5 * s * mean_dedx(mat, pt, T);
-            double const t_mid = T - half > 0 ? T - half : 0.5 * T;
-            double loss = s * mean_dedx(mat, pt, t_mid);
-            if (ph.fluctuations && loss < T)
-                loss = sample_energy_loss(loss, bohr_variance(mat, pt, T, s), rng);
+            double loss = 0, variance = 0;
+            if (species >= 0) {
+                loss = em_mean_loss(params.em, material, species, T, s);
+                // Bohr's variance with the largest transfer cut to the delta-ray threshold
+                double const t_max = species == k_em_electron ? 0.5 * T : T;
+                double const cut = params.em.materials[material].cut_electron;
+                variance = bohr_variance(mat, pt, T, s) * (cut < t_max ? cut / t_max : 1.0);
+            } else {
+                // mean loss with dE/dx taken at the step's mid energy
+                double const half = 0.5 * s * mean_dedx(mat, pt, T);
+                double const t_mid = T - half > 0 ? T - half : 0.5 * T;
+                loss = s * mean_dedx(mat, pt, t_mid);
+                variance = bohr_variance(mat, pt, T, s);
+            }
+            if (ph.fluctuations && loss < T) loss = sample_energy_loss(loss, variance, rng);
             if (loss >= T) {
                 edep = T;
                 T = 0;
@@ -179,11 +298,14 @@ struct AlongStep {
         }
         if (T < ph.energy_cut) {
             edep += T;
+            if (species >= 0) edep_cut = T;
             T = 0;
             t.ending[i] = static_cast<std::int32_t>(TrackEnd::stopped);
+            if (species == k_em_positron) t.interacts[i] = 2;  // annihilates at rest
         }
         t.energy[i] = T;
         t.edep[i] = edep;
+        t.edep_cut[i] = edep_cut;
         if (ph.multiple_scattering && T > 0 && s > 0 && mat.radiation_length < HUGE_VAL) {
             ScatteringResult const sc =
                 multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt, t.pre_energy[i], rng);
@@ -212,13 +334,18 @@ struct ScoreHits {
     std::uint64_t* counters;
     std::uint64_t* tallies;  //!< per logical volume, in k_tally_unit
 
+    EventEnergyView energy;
+
     GT_HOST_DEVICE void operator()(size_type i) const
     {
-        if (t.status[i] != 1 || !t.step_done[i]) return;
+        if (t.status[i] != 1 || !t.step_done[i] || t.held[i]) return;
         PlacedVolume const& pv = params.geometry.volumes[t.volume[i]];
         double const edep = t.edep[i];
-        if (edep > 0) atomic_add(tallies + pv.logical, static_cast<std::uint64_t>(edep / k_tally_unit + 0.5));
+        if (edep > 0) atomic_add(tallies + pv.logical, tally_units(edep));
+        energy.add(t.event[i], k_energy_deposited, edep - t.edep_cut[i]);
+        energy.add(t.event[i], k_energy_below_cut, t.edep_cut[i]);
         if (!pv.sensitive) return;
+        if (params.physics.showers && edep <= 0) return;  // a shower's many photon crossings deposit nothing
         std::uint64_t const k = atomic_add(counters + k_hit_count, 1);
         if (k >= hit_capacity) return;  // cannot happen: the host grows the buffer beforehand
         ParticleType const& pt = params.particles[t.particle[i]];
@@ -246,7 +373,7 @@ struct CrossBoundary {
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
-        if (t.status[i] != 1 || !t.step_done[i] || !t.on_boundary[i] || t.ending[i]) return;
+        if (t.status[i] != 1 || !t.step_done[i] || !t.on_boundary[i] || t.ending[i] || t.held[i]) return;
         std::int32_t const v = Navigator(params.geometry).cross_boundary(t.volume[i], t.pos[i], t.dir[i]);
         if (v < 0) {
             t.ending[i] = static_cast<std::int32_t>(TrackEnd::escaped);
@@ -265,10 +392,11 @@ struct EndStep {
     DetectorParamsView params;
     TrackView t;
     std::uint64_t* counters;
+    EventEnergyView energy;
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
-        if (t.status[i] != 1 || !t.step_done[i]) return;
+        if (t.status[i] != 1 || !t.step_done[i] || t.held[i]) return;
         t.step_count[i] += 1;
         t.in_step[i] = 0;
         t.step_done[i] = 0;
@@ -282,6 +410,9 @@ struct EndStep {
                       : e == static_cast<std::int32_t>(TrackEnd::stopped) ? k_stopped
                                                                           : k_looping;
         atomic_add(counters + c, 1);
+        if (c != k_stopped)
+            energy.add(t.event[i], c == k_escaped ? k_energy_escaped : k_energy_lost,
+                       balance_energy(params, t.particle[i], t.energy[i]));
     }
 };
 

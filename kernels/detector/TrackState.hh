@@ -41,6 +41,13 @@ struct TrackView {
     double* edep = nullptr;                 //!< in this step [MeV]
     double* msc_depth = nullptr;            //!< path in the current volume in radiation lengths
     std::uint32_t* vacancy_rank = nullptr;  //!< filled by the backend's scan before initialization
+    // shower physics (physics.showers)
+    double* mfp_left = nullptr;  //!< mean free paths to the next interaction; < 0: draw anew
+    double* xs_used = nullptr;   //!< macroscopic cross section the step was limited with [1/m]
+    std::int32_t* interacts =
+        nullptr;  //!< the step ends in a discrete interaction (1) or an at-rest annihilation (2)
+    std::int32_t* held = nullptr;  //!< the interaction waits for room for its secondaries
+    double* edep_cut = nullptr;    //!< the part of edep deposited because it fell below a cut [MeV]
     std::size_t size = 0;
 };
 
@@ -72,7 +79,12 @@ class TrackState {
           pre_time_(n, s),
           edep_(n, s),
           msc_depth_(n, s),
-          vacancy_rank_(n, s)
+          vacancy_rank_(n, s),
+          mfp_left_(n, s),
+          xs_used_(n, s),
+          interacts_(n, s),
+          held_(n, s),
+          edep_cut_(n, s)
     {
     }
     TrackView view()
@@ -83,7 +95,8 @@ class TrackState {
                          on_boundary_.data(),  ending_.data(),      remaining_.data(), h_next_.data(),
                          h_limit_.data(),      step_length_.data(), pre_pos_.data(),   pre_dir_.data(),
                          pre_energy_.data(),   pre_time_.data(),    edep_.data(),      msc_depth_.data(),
-                         vacancy_rank_.data(), status_.size()};
+                         vacancy_rank_.data(), mfp_left_.data(),    xs_used_.data(),   interacts_.data(),
+                         held_.data(),         edep_cut_.data(),    status_.size()};
     }
     std::size_t size() const { return status_.size(); }
     Buffer<std::int32_t> const& status() const { return status_; }
@@ -102,6 +115,9 @@ class TrackState {
     Buffer<Vec3> pre_pos_, pre_dir_;
     Buffer<double> pre_energy_, pre_time_, edep_, msc_depth_;
     Buffer<std::uint32_t> vacancy_rank_;
+    Buffer<double> mfp_left_, xs_used_;
+    Buffer<std::int32_t> interacts_, held_;
+    Buffer<double> edep_cut_;
 };
 
 }  // namespace gt

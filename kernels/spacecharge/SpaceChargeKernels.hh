@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/core/Buffer.hh"
+#include "kernels/core/CrossRank.hh"
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/spacecharge/BeamFrame.hh"
@@ -48,7 +49,11 @@ struct SpaceChargeDiagnostics {
     bool green_recomputed = false;
     // Stage times [s].
     double t_sort = 0, t_deposit = 0, t_green = 0, t_solve = 0, t_field = 0, t_gather = 0, t_kick = 0;
-    double total_time() const { return t_sort + t_deposit + t_green + t_solve + t_field + t_gather + t_kick; }
+    double t_reduce = 0;  //!< summing the charge grid over MPI ranks
+    double total_time() const
+    {
+        return t_sort + t_deposit + t_reduce + t_green + t_solve + t_field + t_gather + t_kick;
+    }
 };
 
 //! The solver's state carried from kick to kick: the kick count (when to sort) and the grid of the
@@ -86,6 +91,14 @@ class SpaceChargeKernels {
     virtual void restore_cache(SpaceChargeCache const& cache) = 0;
     //! Per-stage times accumulated so far ("sc.sort", "sc.deposit", ...), with bytes moved.
     virtual KernelTimer const& timer() const = 0;
+    //! The ranks holding the rest of the beam (set once, before the first kick; default: none).
+    void set_cross_rank(CrossRank const& ranks) { ranks_ = &ranks; }
+
+  protected:
+    CrossRank const& cross_rank() const { return *ranks_; }
+
+  private:
+    CrossRank const* ranks_ = &single_process();
 };
 
 std::unique_ptr<SpaceChargeKernels> make_cpu_space_charge();

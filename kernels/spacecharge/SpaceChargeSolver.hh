@@ -20,9 +20,12 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <span>
 #include <vector>
 
 #include "kernels/core/Buffer.hh"
+#include "kernels/core/CrossRank.hh"
+#include "kernels/core/Device.hh"
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/Reduction.hh"
@@ -98,10 +101,13 @@ class SpaceChargeSolver {
     Backend& backend() { return backend_; }
     KernelTimer const& timer() const { return timer_; }
 
+    //! Under MPI `p` is this rank's share of the beam and `ranks` the others (CrossRank.hh): the
+    //! grid is sized to the whole beam, the fixed-point charges of all ranks are summed exactly and
+    //! the Poisson solve is repeated on every rank, so every rank kicks with the same field.
     SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& settings, BeamFrame const& frame,
-                                double ds)
+                                double ds, CrossRank const& ranks = single_process())
     {
-        SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, true);
+        SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, true, ranks);
         if (diag.inside + diag.outside == 0.0) return diag;
         size_type const n = p.size;
         ensure(fx_, n);
@@ -143,9 +149,10 @@ class SpaceChargeSolver {
     }
 
     SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& settings,
-                                       BeamFrame const& frame, std::vector<FieldProbe>& probes)
+                                       BeamFrame const& frame, std::vector<FieldProbe>& probes,
+                                       CrossRank const& ranks = single_process())
     {
-        SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, false);
+        SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, false, ranks);
         size_type const m = probes.size();
         if (m == 0) return diag;
         Buffer<double> host(3 * m, MemSpace::host);
@@ -193,13 +200,14 @@ class SpaceChargeSolver {
     }
 
     //! The grid of this kick: fixed, or sized to the live particles (false: no live particle).
-    bool choose_grid(ParticleView p, SpaceChargeSettings const& s, double rest_z, GridGeometry& grid)
+    bool choose_grid(ParticleView p, SpaceChargeSettings const& s, double rest_z, GridGeometry& grid,
+                     CrossRank const& ranks)
     {
         if (s.fixed_grid) {
             grid = *s.fixed_grid;
             return true;
         }
-        auto const ext = backend_.template reduce<6, reduce::Max>(p.size, ExtentTerms{p, rest_z});
+        auto const ext = reduce_all<6, reduce::Max>(p.size, ExtentTerms{p, rest_z}, ranks);
         if (!(ext[0] > -HUGE_VAL)) return false;
         BunchBox box{};
         for (int d = 0; d < 3; ++d) {
@@ -207,9 +215,9 @@ class SpaceChargeSolver {
             box.lo[d] = -ext[d + 3];
         }
         if (s.truncate_sigma > 0.0) {
-            auto const c = backend_.template reduce<4, reduce::Sum>(p.size, CentroidTerms3{p, rest_z});
+            auto const c = reduce_all<4, reduce::Sum>(p.size, CentroidTerms3{p, rest_z}, ranks);
             SpreadTerms3 spread{p, rest_z, {c[1] / c[0], c[2] / c[0], c[3] / c[0]}};
-            auto const v = backend_.template reduce<3, reduce::Sum>(p.size, spread);
+            auto const v = reduce_all<3, reduce::Sum>(p.size, spread, ranks);
             for (int d = 0; d < 3; ++d) {
                 double const half = s.truncate_sigma * std::sqrt(v[d] / c[0]);
                 box.lo[d] = std::max(box.lo[d], spread.mean[d] - half);
@@ -264,12 +272,46 @@ class SpaceChargeSolver {
             backend_.for_each(p.size, DepositAtomic<W, double>{p, geometry_, weights_.data()});
     }
 
-    SpaceChargeDiagnostics prepare_field(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& frame,
-                                         bool may_sort)
+    //! A reduction over the particles of every rank: the chunk partials of all ranks in rank order,
+    //! combined as one process would (the same bits while no rank reorders its particles).
+    template <int N, class Op, class F>
+    std::array<double, N> reduce_all(size_type n, F const& f, CrossRank const& ranks)
     {
+        if (ranks.count() == 1) return backend_.template reduce<N, Op>(n, f);
+        std::vector<double> const partials = ranks.concatenate(backend_.template reduce_chunks<N, Op>(n, f));
+        std::array<double, N> out{};
+        reduce::combine_chunks<N, Op>(partials.data(), partials.size() / N, out.data());
+        return out;
+    }
+
+    //! Sums the fixed-point node charges of every rank, in place: integer sums are exact, so the
+    //! grid (and every field after it) is the same for any rank count.
+    void sum_charges_over_ranks(size_type nodes, CrossRank const& ranks, SpaceChargeDiagnostics& diag)
+    {
+        if (ranks.count() == 1) return;
+        backend_.timer_start();
+        if constexpr (Backend::memory == MemSpace::host) {
+            ranks.sum(std::span<std::int64_t>(fixed_.data(), nodes));
+        } else {
+            std::vector<std::int64_t> host(nodes);
+            device::copy_to_host(host.data(), fixed_.data(), nodes * sizeof(std::int64_t));
+            ranks.sum(std::span<std::int64_t>(host));
+            device::copy_to_device(fixed_.data(), host.data(), nodes * sizeof(std::int64_t));
+        }
+        diag.t_reduce = backend_.timer_stop();
+        timer_.add("sc.reduce", diag.t_reduce, 8.0 * double(nodes), double(nodes));
+    }
+
+    SpaceChargeDiagnostics prepare_field(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& frame,
+                                         bool may_sort, CrossRank const& ranks)
+    {
+        if (ranks.count() > 1 && (s.deposition != DepositionMethod::deterministic || s.sort_every != 0))
+            throw std::invalid_argument(
+                "space charge over several ranks needs the exact fixed-point deposition and no sorting "
+                "(space_charge.deposition = \"deterministic\", sort_every = 0)");
         SpaceChargeDiagnostics diag;
         GridGeometry grid;
-        if (!choose_grid(p, s, frame.rest_z(), grid)) return diag;  // no live particle: nothing to do
+        if (!choose_grid(p, s, frame.rest_z(), grid, ranks)) return diag;  // no live particle: nothing to do
         geometry_ = DepositGeometry{grid, s.shape, frame.rest_z()};
         diag.grid = grid;
         size_type const nodes = grid.nodes();
@@ -293,6 +335,7 @@ class SpaceChargeSolver {
             deposit<2>(p, s, sort_now);
         else
             deposit<3>(p, s, sort_now);
+        if (s.deposition == DepositionMethod::deterministic) sum_charges_over_ranks(nodes, ranks, diag);
         if (s.deposition == DepositionMethod::deterministic)
             backend_.for_each(nodes,
                               NodeCharge<std::int64_t>{fixed_.data(), frame.macro_charge / k_fixed_point_unit,
@@ -303,7 +346,7 @@ class SpaceChargeSolver {
         timer_.add("sc.deposit", diag.t_deposit,
                    double(p.size) * (28.0 + 16.0 * w * w * w) + 24.0 * double(nodes), double(p.size));
 
-        auto const in = backend_.template reduce<5, reduce::Sum>(p.size, InsideTerms{p, geometry_});
+        auto const in = reduce_all<5, reduce::Sum>(p.size, InsideTerms{p, geometry_}, ranks);
         diag.inside = in[0];
         diag.outside = in[1];
         diag.inside_charge = in[0] * frame.macro_charge;

@@ -9,6 +9,7 @@
 #include "deck/DeckReader.hh"
 #include "detector/DetectorRun.hh"
 #include "run/BeamRun.hh"
+#include "run/CollectiveSchedule.hh"
 #include "run/SpaceChargeSchedule.hh"
 
 namespace gt {
@@ -72,6 +73,7 @@ int check_command(CommandOptions const& options)
             sc.deposition, sc.shape, sc.sort_every, sc.margin,
             sc.truncate_sigma > 0 ? fmt::format(", grid over +-{:g} rms", sc.truncate_sigma) : std::string());
     }
+    text += describe_collective(deck, ref);
     std::fputs(text.c_str(), stdout);
     std::printf("deck OK\n");
     return 0;

@@ -21,6 +21,7 @@ struct CommandOptions {
     bool profile = false;     //!< run --profile: the roofline table, /profile, forecast vs measured
     std::string trace;        //!< run --trace FILE.json: Chrome/Perfetto trace of phases and kernels
     std::string calibration;  //!< --calibration FILE ("": the default location)
+    std::string clock = "wall";  //!< CPU kernel timers: wall, or cpu (process CPU time / threads)
     std::string command_line;
     // Scans (src/app/ScanCommand.cc, CollectCommand.cc).
     std::string resume;               //!< run --resume: a checkpoint, "auto", or "" (none)
@@ -32,6 +33,19 @@ struct CommandOptions {
     std::vector<std::string> inputs;  //!< collect: output files or glob patterns
     std::string csv;                  //!< collect --csv FILE
 };
+
+//! What `gtrack calibrate` takes.
+struct CalibrateOptions {
+    std::string out;        //!< "": the default location (default_calibration_path())
+    int threads = 0;        //!< CPU threads (0: all)
+    bool quick = false;     //!< a tenth of the sizes (tests)
+    bool cpu_only = false;  //!< skip the GPU even when there is one
+    std::string clock = "wall";  //!< as CommandOptions::clock
+};
+//! gtrack calibrate: measures this machine's ceilings into the calibration file.
+int calibrate_command(CalibrateOptions const& options);
+//! gtrack forecast DECK: predicted run time on the calibrated CPU and GPU.
+int forecast_command(CommandOptions const& options);
 
 //! gtrack run DECK: returns the exit status.
 int run_command(CommandOptions const& options);

@@ -9,6 +9,7 @@
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
 #include "detector/DetectorRun.hh"
+#include "kernels/cpu/Stopwatch.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"
 #include "parallel/DeviceBinding.hh"
@@ -26,6 +27,7 @@ int run_deck(CommandOptions const& options);
 
 int run_command(CommandOptions const& options)
 {
+    cpu::timer_clock() = options.clock == "cpu" ? cpu::TimerClock::process_cpu : cpu::TimerClock::wall;
     if (options.trace.empty()) return run_deck(options);
     trace_log().enable();
     int status = 0;
@@ -33,8 +35,16 @@ int run_command(CommandOptions const& options)
         TraceScope const whole("gtrack run");
         status = run_deck(options);
     }
-    write_trace(options.trace, trace_log());
-    if (!options.quiet) std::printf("wrote trace %s (%zu events)\n", options.trace.c_str(), trace_log().events().size());
+    // Over MPI, one trace per rank: run.json -> run.rank3.json.
+    std::string path = options.trace;
+    if (auto const& world = parallel::Communicator::world(); world.size() > 1) {
+        auto const dot = path.rfind('.');
+        std::string const tag = fmt::format(".rank{}", world.rank());
+        path = dot == std::string::npos || path.find('/', dot) != std::string::npos ? path + tag
+                                                                                      : path.insert(dot, tag);
+    }
+    write_trace(path, trace_log());
+    if (!options.quiet) std::printf("wrote trace %s (%zu events)\n", path.c_str(), trace_log().events().size());
     return status;
 }
 

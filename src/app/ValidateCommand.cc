@@ -11,6 +11,7 @@
 #include "detector/DetectorRun.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "run/DeviceMemory.hh"
 #include "run/Validation.hh"
 
 namespace gt {
@@ -67,6 +68,7 @@ int validate_command(CommandOptions const& options, ValidateOptions const& valid
         return 77;
     }
     if (deck.run.kind == "detector") return validate_detector(deck, validate.report);
+    check_device_memory(estimate_beamline_device_memory(deck));
     std::unique_ptr<BeamKernels> cpu = make_cpu_beam_kernels();
     std::unique_ptr<BeamKernels> gpu = make_cuda_beam_kernels();
     return validate_with_backends(deck, validate, *cpu, *gpu);

@@ -50,6 +50,10 @@ int main(int argc, char** argv)
                   "the forecast against the measured time; also written as /profile");
     run->add_option("--trace", options.trace,
                     "write a Chrome/Perfetto trace (trace-event JSON) of host phases and kernels to this file");
+    run->add_option("--clock", options.clock,
+                    "CPU kernel timers: wall (default), or cpu: process CPU time / threads, for a machine "
+                    "shared with other jobs")
+        ->check(CLI::IsMember({"wall", "cpu"}));
     run->add_option("--calibration", options.calibration,
                     "calibration file for --profile (default: ~/.cache/gtrack/calibration.toml)");
     run->add_option(
@@ -134,12 +138,33 @@ int main(int argc, char** argv)
     collect->add_option("-o,--output", options.output, "summary HDF5 file (table /summary)");
     collect->add_option("--csv", options.csv, "summary as CSV");
 
+    gt::CalibrateOptions calibrate_options;
+    CLI::App* calibrate = app.add_subcommand(
+        "calibrate", "measure this machine's ceilings (bandwidth, FP64 rate, launch latency, FFT times) for "
+                     "--profile and forecast");
+    calibrate->add_option("--out", calibrate_options.out,
+                          "calibration file (default: ~/.cache/gtrack/calibration.toml, or $GTRACK_CALIBRATION)");
+    calibrate->add_option("--threads", calibrate_options.threads, "CPU threads (default: all cores)")
+        ->check(CLI::NonNegativeNumber);
+    calibrate->add_flag("--quick", calibrate_options.quick, "small sizes: seconds instead of a minute, less exact");
+    calibrate->add_option("--clock", calibrate_options.clock, "CPU timers: wall (default) or cpu, as for run")
+        ->check(CLI::IsMember({"wall", "cpu"}));
+    calibrate->add_flag("--cpu-only", calibrate_options.cpu_only, "do not measure the GPU");
+
+    CLI::App* forecast = app.add_subcommand(
+        "forecast", "predict the deck's run time on the calibrated CPU and GPU from its counted work");
+    forecast->add_option("deck", options.deck, "the TOML input deck")->required();
+    gt::add_override_options(*forecast, options.overrides, options.unset_keys, "override a deck key (repeatable)");
+    forecast->add_option("--calibration", options.calibration,
+                         "calibration file (default: ~/.cache/gtrack/calibration.toml)");
+    forecast->add_option("--scan-index", options.scan_index, "the point of the deck's [scan] to forecast");
+
     try {
         app.parse(argc, argv);
     } catch (CLI::ParseError const& e) {
         return app.exit(e);
     }
-    for (CLI::App const* cmd : {run, check, validate, scan, collect})
+    for (CLI::App const* cmd : {run, check, validate, scan, collect, forecast})
         if (*cmd) options.overrides = gt::overrides_in_order(*cmd);
     if (version) {
         std::string const report = gt::version_report();
@@ -156,6 +181,8 @@ int main(int argc, char** argv)
         if (*compare) return gt::compare_command(compare_options);
         if (*scan) return gt::scan_command(options);
         if (*collect) return gt::collect_command(options);
+        if (*calibrate) return gt::calibrate_command(calibrate_options);
+        if (*forecast) return gt::forecast_command(options);
     } catch (gt::parallel::FailedElsewhere const& e) {
         return e.exit_code();  // the rank that failed has said why
     } catch (gt::DeckError const& e) {
@@ -164,7 +191,7 @@ int main(int argc, char** argv)
                      e.diagnostics().size() == 1 ? "" : "s");
         return 2;
     } catch (std::exception const& e) {
-        if (world.size() == 1) {
+        if (world.size() == 1 || dynamic_cast<gt::parallel::AgreedFailure const*>(&e) != nullptr) {
             std::fprintf(stderr, "gtrack: error: %s\n", e.what());
             return 1;
         }

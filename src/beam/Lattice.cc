@@ -97,7 +97,7 @@ std::map<std::string, TypeKeys> const& keys_by_type()
         {"monitor", {{}, {}, {}}},
         {"drift", {{"length"}, {"model"}, {}}},
         {"quadrupole", {{"length", "k1", "kicks"}, {"model"}, {}}},
-        {"sbend", {{"length", "angle", "k1", "e1", "e2", "fint", "fintx", "hgap"}, {}, {}}},
+        {"sbend", {{"length", "angle", "k1", "e1", "e2", "fint", "fintx", "hgap", "csr"}, {}, {}}},
         {"multipole", {{}, {}, {"knl", "ksl"}}},
         {"sextupole", {{"length", "k2", "k2s", "kicks"}, {}, {}}},
         {"octupole", {{"length", "k3", "k3s", "kicks"}, {}, {}}},
@@ -107,6 +107,10 @@ std::map<std::string, TypeKeys> const& keys_by_type()
         {"kicker", {{"length", "hkick", "vkick"}, {}, {}}},
         {"aperture", {{"half_x", "half_y"}, {"shape"}, {}}},
         {"collimator", {{"length", "half_x", "half_y"}, {"shape"}, {}}},
+        // Collective effects act between entries (run/CollectiveSchedule.hh): a wake is a marker here.
+        {"wake", {{"r_shunt", "r_transverse", "q", "frequency", "radius", "conductivity", "pipe_length"},
+                  {"model", "plane", "file"},
+                  {}}},
     };
     return keys;
 }
@@ -218,9 +222,10 @@ Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
     }
     TypeKeys const& keys = it->second;
     std::vector<std::string> known = keys.values;
-    for (char const* k : {"dx", "dy", "tilt", "slices"}) known.push_back(k);
+    for (char const* k : {"dx", "dy", "tilt", "slices", "lsc"}) known.push_back(k);
     std::vector<std::string> known_strings = keys.strings;
     known_strings.push_back("type");
+    known_strings.push_back("wake");
     auto check_unknown = [&](auto const& map, std::vector<std::string> const& allowed) {
         for (auto const& [key, _] : map) {
             if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
@@ -511,8 +516,8 @@ void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const&
 
     if (!p.profile.empty()) {
         add_profile_occurrence(table, cfg, p, profile, entry(ElementKind::axial_field_map), info);
-    } else if (t == "marker" || t == "monitor") {
-        table.add(entry(t == "marker" ? ElementKind::marker : ElementKind::monitor), info(0, 1), 0.0);
+    } else if (t == "marker" || t == "monitor" || t == "wake") {
+        table.add(entry(t == "monitor" ? ElementKind::monitor : ElementKind::marker), info(0, 1), 0.0);
     } else if (t == "drift") {
         for (int i = 0; i < n; ++i) {
             Element e = entry(ElementKind::drift);

@@ -13,7 +13,7 @@ namespace gt::deck {
 void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfig& cfg)
 {
     static std::vector<std::string> const sections = {"run",          "beam",   "elements", "lattice",
-                                                      "space_charge", "output", "scan"};
+                                                      "space_charge", "collective", "output", "scan"};
     static std::vector<std::string> const detector_sections = {"materials",   "geometry", "field",
                                                                "propagation", "gun",      "physics"};
     for (auto&& [k, v] : root) {
@@ -35,6 +35,7 @@ void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     if (auto const* lattice = ctx.table_at(root, "", "lattice", true))
         tracked = read_lattice(ctx, *lattice, cfg);
     if (auto const* sc = ctx.table_at(root, "", "space_charge", false)) read_space_charge(ctx, *sc, cfg);
+    if (auto const* c = ctx.table_at(root, "", "collective", false)) read_collective(ctx, *c, cfg);
     read_output(ctx, ctx.table_at(root, "", "output", false), cfg, tracked);
 }
 

@@ -108,6 +108,15 @@ struct SpaceChargeConfig {
     SourceLocation where;
 };
 
+//! [collective]: the longitudinal grid shared by wakes, LSC and CSR (docs/physics.md §9).
+struct CollectiveConfig {
+    std::int64_t bins = 1000;                  //!< nodes of the longitudinal histogram
+    std::string histogram = "deterministic";   //!< deterministic | per_block
+    std::int64_t smoothing = 2;                //!< Savitzky-Golay half-width before LSC and CSR (0: none)
+    double lsc_cutoff = 0.5;                   //!< LSC low-pass: zero at this fraction of the Nyquist wavenumber
+    SourceLocation where;
+};
+
 enum class StatsWhere { every_element, every_slice, end, turn };
 
 //! Where statistics are taken, as a phrase: "after every element", ...
@@ -144,6 +153,7 @@ struct DeckConfig {
     std::vector<ElementConfig> elements;  //!< in deck order
     LatticeConfig lattice;
     SpaceChargeConfig space_charge;
+    CollectiveConfig collective;
     OutputConfig output;
     DetectorConfig detector;  //!< kind = "detector" decks
     ScanConfig scan;                          //!< empty without a [scan] table

@@ -38,6 +38,10 @@ void read_space_charge(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 
 //! output.checkpoint_every of [output] (CheckpointEvery.cc).
 void read_checkpoint_every(DeckContext& ctx, toml::table const& t, OutputConfig& out);
+
+//! [collective] (CollectiveSection.cc): the longitudinal grid of the wakes, LSC and CSR.
+void read_collective(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
+
 //! [output] of a beamline deck (OutputSection.cc); t may be null (the defaults).
 void read_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg,
                  std::set<std::string> const& tracked);

@@ -61,6 +61,11 @@ std::string escape_basic_string(std::string_view s)
 {
     std::string out;
     for (char c : s) {
+        auto const u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\t') || u == 0x7f) {  // TOML forbids raw control characters in strings
+            out += fmt::format("\\u{:04X}", unsigned(u));
+            continue;
+        }
         if (c == '\\' || c == '"') out += '\\';
         out += c;
     }

@@ -84,6 +84,11 @@ struct DetectorPhysicsConfig {
     double max_step = 0;          //!< [m]; 0: none
     double range_fraction = 0.2;  //!< [1]
     double final_range = 1.0e-3;  //!< [m]
+    // electromagnetic showers (src/deck/ShowerKeys.hh, docs/decks.md)
+    bool showers = false;
+    double range_cut = 0.7e-3;           //!< production cut as a range [m]
+    double photon_cut = 1.0e-3;          //!< photon tracking cut [MeV]
+    std::uint64_t secondary_buffer = 0;  //!< secondaries one iteration may create; 0: twice the slots
 };
 
 struct DetectorConfig {

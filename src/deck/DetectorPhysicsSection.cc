@@ -4,15 +4,17 @@
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
+#include "deck/ShowerKeys.hh"
 
 namespace gt::deck {
 
 void read_physics(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
 {
     std::string const path = "physics";
-    ctx.check_keys(t, path,
-                   {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step",
-                    "range_fraction", "final_range"});
+    ctx.check_keys(
+        t, path,
+        {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step", "range_fraction",
+         "final_range", k_shower_keys[0], k_shower_keys[1], k_shower_keys[2], k_shower_keys[3]});
     DetectorPhysicsConfig& ph = d.physics;
     if (auto b = ctx.bool_at(t, path, "energy_loss")) ph.energy_loss = *b;
     if (auto b = ctx.bool_at(t, path, "fluctuations")) ph.fluctuations = *b;
@@ -31,6 +33,7 @@ void read_physics(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
     }
     if (auto v = ctx.quantity_at(t, path, "final_range", quantity::length, Bound::positive, false))
         ph.final_range = *v;
+    read_shower_keys(ctx, t, path, d.physics);
 }
 
 }  // namespace gt::deck

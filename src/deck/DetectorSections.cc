@@ -18,7 +18,7 @@ void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     // [scan] is read by the deck parser for either kind of deck
     static std::vector<std::string> const sections = {"run", "materials", "geometry", "field", "propagation",
                                                       "gun", "physics",   "output",   "scan"};
-    static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge"};
+    static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge", "collective"};
     for (auto&& [k, v] : root) {
         std::string const key(k.str());
         if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;

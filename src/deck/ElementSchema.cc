@@ -73,6 +73,16 @@ ParamSpec conditional_integer(std::string_view key, std::string_view doc)
     return p;
 }
 
+ParamSpec flag(std::string_view key, std::string_view doc)
+{
+    ParamSpec p;
+    p.key = key;
+    p.type = ParamType::flag;
+    p.default_value = 0.0;
+    p.doc = doc;
+    return p;
+}
+
 ParamSpec text(std::string_view key, std::string_view doc)
 {
     ParamSpec p;
@@ -91,12 +101,14 @@ std::vector<ParamSpec> const& common_element_params()
     static std::vector<ParamSpec> const params = {
         choice("type",
                {"marker", "monitor", "drift", "quadrupole", "sbend", "multipole", "sextupole", "octupole",
-                "solenoid", "rfcavity", "kicker", "aperture", "collimator"},
+                "solenoid", "rfcavity", "kicker", "aperture", "collimator", "wake"},
                "", "the element type"),
         optional("dx", length, Bound::any, 0.0, "horizontal misalignment"),
         optional("dy", length, Bound::any, 0.0, "vertical misalignment"),
         optional("tilt", angle, Bound::any, 0.0, "roll about the reference orbit (s axis)"),
         integer("slices", 1.0, "number of slices the element is split into (statistics, space-charge kicks)"),
+        flag("lsc", "longitudinal space charge after each slice (elements with a length)"),
+        text("wake", "name of a `wake` element applied at this element's exit (elements with a length)"),
     };
     return params;
 }
@@ -133,6 +145,7 @@ std::vector<ElementSpec> const& element_schema()
                       "exit fringe-field integral (default: fint)"),
              optional("hgap", length, Bound::non_negative, 0.0, "half gap of the magnet (fringe field)"),
              optional("k1", per_length2, Bound::any, 0.0, "normalized gradient (combined-function bend)"),
+             flag("csr", "steady-state coherent synchrotron radiation after each body slice"),
          }},
         {"multipole",
          "thin multipole kick of any order",
@@ -204,6 +217,23 @@ std::vector<ElementSpec> const& element_schema()
              required("half_x", length, Bound::positive, "horizontal half width"),
              required("half_y", length, Bound::positive, "vertical half width"),
              required("length", length, Bound::non_negative, "length"),
+         }},
+        {"wake",
+         "a thin wakefield kick: a built-in model or a table file",
+         {
+             choice("model", {"resonator", "resistive_wall", "table"}, "", "the wake function"),
+             choice("plane", {"longitudinal", "transverse"}, "longitudinal",
+                    "longitudinal (energy) or transverse dipole wake"),
+             optional("r_shunt", resistance, Bound::positive, 0.0, "longitudinal resonator: shunt impedance"),
+             optional("r_transverse", resistance_per_length, Bound::positive, 0.0,
+                      "transverse resonator: shunt impedance per unit offset"),
+             optional("q", dimensionless, Bound::positive, 0.0, "resonator quality factor (> 1/2)"),
+             optional("frequency", quantity::frequency, Bound::positive, 0.0, "resonator frequency"),
+             optional("radius", length, Bound::positive, 0.0, "resistive wall: pipe radius"),
+             optional("conductivity", quantity::conductivity, Bound::positive, 0.0,
+                      "resistive wall: conductivity of the wall"),
+             optional("pipe_length", length, Bound::positive, 0.0, "resistive wall: length of the pipe"),
+             text("file", "table: two columns, s [m] (or t [s]) and W [V/C] or [V/C/m], units in the header"),
          }},
     };
     return schema;

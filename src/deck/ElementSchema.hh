@@ -19,7 +19,8 @@ enum class ParamType {
     integer,       //!< a whole number (stored as a double in ElementConfig::values)
     choice,        //!< one of a list of strings
     number_array,  //!< an array of bare numbers
-    text,          //!< a free string (a file name)
+    flag,          //!< true or false (stored as 1 or 0 in ElementConfig::values)
+    text,          //!< any string (a file name, an element name), in ElementConfig::strings
 };
 
 //! Allowed range of a number.

@@ -48,6 +48,11 @@ bool read_param(DeckContext& ctx, toml::table const& t, std::string const& path,
             if (v) e.arrays[key] = *v;
             return v.has_value();
         }
+        case ParamType::flag: {
+            auto const v = ctx.bool_of(*n, full);
+            if (v) e.values[key] = *v ? 1.0 : 0.0;
+            return v.has_value();
+        }
         case ParamType::text: {
             auto const v = ctx.string_of(*n, full);
             if (v) e.strings[key] = *v;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
+#include "deck/Utf8.hh"
 
 namespace gt::deck {
 
@@ -43,6 +44,10 @@ void apply_override(DeckContext& ctx, toml::table& root, std::string const& text
     }
     if (value.empty()) {
         ctx.error(at, std::string(key), "no value after '='");
+        return;
+    }
+    if (!is_valid_utf8(text)) {
+        ctx.error(at, "", "not valid UTF-8 text (decks and overrides are UTF-8, as TOML requires)");
         return;
     }
     apply_value(ctx, root, segments, value, origin);

@@ -113,8 +113,8 @@ void read_scan_range(DeckContext& ctx, toml::table const& t, std::string const& 
 bool check_scan_path(DeckContext& ctx, std::string const& key, SourceLocation const& at,
                      std::string const& diag_key, toml::table const& root)
 {
-    static std::vector<std::string> const beamline = {"run",     "beam",         "elements",
-                                                      "lattice", "space_charge", "output"};
+    static std::vector<std::string> const beamline = {"run",          "beam",       "elements", "lattice",
+                                                      "space_charge", "collective", "output"};
     static std::vector<std::string> const detector = {"run",         "materials", "geometry", "field",
                                                       "propagation", "gun",       "physics",  "output"};
     toml::node const* kind = root.at_path("run.kind").node();

@@ -36,6 +36,8 @@ std::vector<UnitDef> const& unit_table()
         {"V", {}, Dimension::of(2, 1, -2, -1), true},
         {"C", {}, Dimension::of(0, 0, 0, 1), true},
         {"A", {}, Dimension::of(0, 0, -1, 1), true},
+        {"Ohm", {}, Dimension::of(2, 1, -1, -2), true},
+        {"S", {}, Dimension::of(-2, -1, 1, 2), true},
         {"J", {}, k_energy, true},
         {"eV", {1.0, 0, 0, 1}, k_energy, true},
         {"rad", {}, Dimension::of(0, 0, 0, 0, 1), true},

@@ -163,6 +163,13 @@ inline constexpr QuantityKind per_length3{"a sextupole strength",     "1/m^3", "
                                           Dimension::of(-3, 0, 0, 0), k_si,    k_si};
 inline constexpr QuantityKind per_length4{"an octupole strength",     "1/m^4", "1/m^4, m^-4",
                                           Dimension::of(-4, 0, 0, 0), k_si,    k_si};
+//! Wakefield models: shunt impedances and a wall's conductivity.
+inline constexpr QuantityKind resistance{"a resistance", "Ohm", "Ohm, kOhm, MOhm", Dimension::of(2, 1, -1, -2),
+                                         k_si,           k_si};
+inline constexpr QuantityKind resistance_per_length{
+    "a resistance per length", "Ohm/m", "Ohm/m, MOhm/m", Dimension::of(1, 1, -1, -2), k_si, k_si};
+inline constexpr QuantityKind conductivity{"a conductivity", "S/m", "S/m, MS/m", Dimension::of(-3, -1, 1, 2),
+                                           k_si,             k_si};
 }  // namespace quantity
 
 }  // namespace gt

@@ -2,8 +2,6 @@
 // sorted hits, tallies and provenance in one HDF5 file.
 #include "detector/DetectorRun.hh"
 
-#include "perf/RunProfile.hh"
-#include "perf/TraceScope.hh"
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,16 +9,24 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include "perf/RunProfile.hh"
+#include "perf/TraceScope.hh"
 
 #include <fmt/format.h>
 
 #include "detector/DetectorSetup.hh"
+#include "detector/ShowerOutput.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/detector/DetectorKernels.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/DeviceBinding.hh"
+#include "parallel/OrderedWrites.hh"
+#include "parallel/ParticleDecomposition.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/StopRequest.hh"
@@ -43,10 +49,16 @@ std::unique_ptr<DetectorKernels> make_backend(DeckConfig const& cfg, DetectorRun
     return make_cpu_detector_kernels();
 }
 
+//! Writes the output file. Under MPI every rank calls it: `r` holds this rank's hits and the totals
+//! of all ranks; rank 0 writes each rank's hits in turn (parallel/OrderedWrites.hh) and the rest.
 void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOptions const& options,
-                  DetectorRunResult const& r, std::string const& start_time)
+                  DetectorRunResult const& r, std::uint64_t total_hits, std::string const& start_time)
 {
-    OutputFile out(path);
+    parallel::Communicator const& world = parallel::Communicator::world();
+    std::unique_ptr<OutputFile> file = parallel::all_or_none(
+        [&] { return world.is_root() ? std::make_unique<OutputFile>(path) : std::unique_ptr<OutputFile>(); });
+    std::vector<std::string> const rank_devices =
+        world.gather_to_root(parallel::describe_rank_device(r.backend.rfind("gpu", 0) == 0, r.backend));
     if (cfg.detector.write_hits) {
         std::size_t const n = r.hits.size();
         std::vector<std::uint64_t> event(n), track(n);
@@ -74,9 +86,14 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
                                  "time",  "edep",  "px",    "py",     "pz"};
         char const* units[11] = {"m", "m", "m", "m", "m", "m", "s", "MeV", "MeV/c", "MeV/c", "MeV/c"};
         for (int c = 0; c < 11; ++c) hits.add_column(names[c], units[c], std::move(cols[c]));
-        write_table(out, "hits", hits);
-        out.set_attribute("hits", "volume_names", std::span<std::string const>(r.volume_names));
+        // Each rank's events follow the previous rank's, so its sorted hits follow too: one sorted table.
+        parallel::write_table_in_rank_order(file.get(), "hits", hits);
+        if (file) file->set_attribute("hits", "volume_names", std::span<std::string const>(r.volume_names));
     }
+    // Every rank has handed over its hits; the rest is the same on every rank: rank 0 writes it.
+    world.barrier();
+    if (!file) return;
+    OutputFile& out = *file;
     Table tallies;
     std::vector<std::int64_t> ids(r.tallies.size());
     for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i);
@@ -92,8 +109,9 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     out.set_attribute("detector", "looping", r.counters[k_looping]);
     out.set_attribute("detector", "steps", r.counters[k_steps]);
     out.set_attribute("detector", "substeps", r.counters[k_substeps]);
-    out.set_attribute("detector", "hits", static_cast<std::uint64_t>(r.hits.size()));
+    out.set_attribute("detector", "hits", total_hits);
     out.set_attribute("detector", "iterations", r.iterations);
+    if (cfg.detector.physics.showers) write_energy_balance(out, r);
     out.set_attribute("detector", "backend", r.backend);
 
     Provenance p = run_provenance(cfg, options.command_line);
@@ -101,6 +119,8 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     p.device_name = r.backend;
     p.start_time = start_time;
     p.end_time = iso8601_utc_now();
+    p.ranks = world.size();
+    p.rank_devices = rank_devices;
     write_provenance(out, p);
     if (r.profile) write_profile(out, *r.profile);
     out.commit();
@@ -112,20 +132,37 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
 {
     std::string const start_time = iso8601_utc_now();
     if (options.threads > 0) cpu::set_thread_count(options.threads);
-    DetectorSetup const setup = make_detector_setup(cfg);
-    auto kernels = make_backend(cfg, options);
-    std::size_t const slots = cfg.detector.track_slots;
-    kernels->setup(setup.tables, slots, 4 * slots);
+    // Under MPI each rank runs a contiguous share of the events: every primary keeps its id, hence
+    // its random streams, whichever rank runs it (docs/cluster.md).
+    parallel::Communicator const& world = parallel::Communicator::world();
+    struct Setup {
+        DetectorSetup setup;
+        std::unique_ptr<DetectorKernels> kernels;
+    };
+    Setup const ready = parallel::all_or_none([&] {
+        DetectorSetup setup = make_detector_setup(cfg);
+        parallel::ParticleShare const events =
+            parallel::even_share(cfg.detector.gun.events, world.rank(), world.size());
+        setup.tables.gun.first_primary = events.first * cfg.detector.gun.per_event;
+        setup.tables.gun.primaries = (events.first + events.count) * cfg.detector.gun.per_event;
+        auto kernels = make_backend(cfg, options);
+        std::size_t const slots = cfg.detector.track_slots;
+        kernels->setup(setup.tables, slots, 4 * slots);
+        return Setup{std::move(setup), std::move(kernels)};
+    });
+    DetectorSetup const& setup = ready.setup;
+    DetectorKernels* const kernels = ready.kernels.get();
     DetectorRunResult r;
     r.backend = kernels->description();
     trace_log().set_device(r.backend);
     r.volume_names = setup.geometry.logical_names;
-    std::uint64_t const primaries = setup.tables.gun.primaries;
+    std::uint64_t const primaries = setup.tables.gun.primaries - setup.tables.gun.first_primary;
     Progress progress(!options.quiet);
     auto const t0 = std::chrono::steady_clock::now();
-    // Only a run that writes its output stops at signals (validate's runs end as signals say).
+    // Only a run that writes its output stops at signals (validate's runs end as signals say), and
+    // only on one rank: under MPI a signal ends the run at once, as the launcher expects.
     std::optional<StopRequest> stop;
-    if (options.write_output) stop.emplace();
+    if (options.write_output && world.size() == 1) stop.emplace();
     for (;;) {
         IterationResult const it = kernels->iterate();
         if (it.finished) break;
@@ -142,23 +179,41 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();
     r.hits = kernels->sorted_hits();
-    r.tallies = kernels->tallies();
+    // Tallies and counters are integers: their sums over ranks are exact, the same for any rank count.
+    std::vector<std::uint64_t> tally_counts = kernels->tally_counts();
+    std::vector<std::int64_t> sums(tally_counts.begin(), tally_counts.end());
     r.counters = kernels->counters();
+    sums.insert(sums.end(), r.counters.begin(), r.counters.end());
+    sums.push_back(static_cast<std::int64_t>(r.hits.size()));
+    world.sum_in_place(sums);
+    for (std::size_t i = 0; i < tally_counts.size(); ++i) tally_counts[i] = std::uint64_t(sums[i]);
+    r.tallies = tallies_in_mev(tally_counts);
+    for (std::size_t i = 0; i < r.counters.size(); ++i) r.counters[i] = std::uint64_t(sums[tally_counts.size() + i]);
+    r.total_hits = std::uint64_t(sums.back());
+    // A scheduling figure, not physics: the largest rank's.
+    std::vector<double> iterations = {static_cast<double>(r.iterations)};
+    world.max_in_place(iterations);
+    r.iterations = static_cast<std::uint64_t>(iterations[0]);
     r.timer = kernels->timer();
     if (options.profile)
-        r.profile = profile_of_run(cfg, r.timer.records(), r.backend.rfind("gpu", 0) == 0, options.calibration);
+        r.profile =
+            profile_of_run(cfg, r.timer.records(), r.backend.rfind("gpu", 0) == 0, options.calibration);
     r.hit_buffer_growths = kernels->hit_buffer_growths();
+    r.event_energy = kernels->event_energy();
+    r.secondary_stack_peak = kernels->secondary_stack_peak();
     if (options.write_output && r.stopped_by.empty()) {
         std::string const path = options.output.empty() ? cfg.output.file : options.output;
         TraceScope const phase("output");
-        write_output(path, cfg, options, r, start_time);
+        write_output(path, cfg, options, r, r.total_hits, start_time);
     }
     return r;
 }
 
 int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
 {
-    DetectorRunResult const r = run_detector_deck(cfg, options);
+    DetectorRunOptions opts = options;
+    opts.quiet = options.quiet || !parallel::Communicator::world().is_root();
+    DetectorRunResult const r = run_detector_deck(cfg, opts);
     if (!r.stopped_by.empty()) {
         std::fprintf(stderr,
                      "gtrack: stopped by %s after %llu step iterations; %s was not written; detector runs "
@@ -167,7 +222,7 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
                      (options.output.empty() ? cfg.output.file : options.output).c_str(), k_exit_stopped);
         return k_exit_stopped;
     }
-    if (!options.quiet) {
+    if (!opts.quiet) {
         std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
         std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),
                     static_cast<unsigned long long>(primaries), r.backend.c_str(),
@@ -175,18 +230,20 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         std::printf("  steps %llu (%.3g track-steps/s), substeps %llu, hits %zu\n",
                     static_cast<unsigned long long>(r.counters[k_steps]),
                     r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0,
-                    static_cast<unsigned long long>(r.counters[k_substeps]), r.hits.size());
+                    static_cast<unsigned long long>(r.counters[k_substeps]),
+                    static_cast<std::size_t>(r.total_hits));
         std::printf("  ended: %llu escaped, %llu stopped, %llu looping (step limit)\n",
                     static_cast<unsigned long long>(r.counters[k_escaped]),
                     static_cast<unsigned long long>(r.counters[k_stopped]),
                     static_cast<unsigned long long>(r.counters[k_looping]));
+        if (cfg.detector.physics.showers) print_shower_summary(r);
         for (std::size_t v = 0; v < r.tallies.size(); ++v)
             if (r.tallies[v] > 0)
                 std::printf("  %-24s %14.6g MeV\n", r.volume_names[v].c_str(), r.tallies[v]);
         if (options.write_output)
             std::printf("  wrote %s\n", (options.output.empty() ? cfg.output.file : options.output).c_str());
     }
-    if (options.timing) {
+    if (options.timing && parallel::Communicator::world().is_root()) {
         // items: track slots visited; the stepping loop's figure of merit is steps per second above
         std::printf("# kernel calls seconds bytes items\n");
         for (auto const& [name, rec] : r.timer.records())
@@ -195,7 +252,7 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         std::printf("steps_per_second %.9g\n",
                     r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0);
     }
-    if (r.profile) std::printf("%s", format_profile(*r.profile).c_str());
+    if (r.profile && parallel::Communicator::world().is_root()) std::printf("%s", format_profile(*r.profile).c_str());
     return 0;
 }
 
@@ -223,7 +280,15 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path)
         ++differ;
     }
     differ += std::max(cpu.hits.size(), gpu.hits.size()) - common;
-    bool const identical = differ == 0 && cpu.tallies == gpu.tallies && cpu.counters == gpu.counters;
+    // held-back interactions depend on the order threads reserve secondary room in: not compared
+    auto physics_counters = [](DetectorRunResult const& r) {
+        auto c = r.counters;
+        c[k_held] = 0;
+        return c;
+    };
+    bool const same_counters = physics_counters(cpu) == physics_counters(gpu);
+    bool const identical =
+        differ == 0 && cpu.tallies == gpu.tallies && same_counters && cpu.event_energy == gpu.event_energy;
     std::string text =
         fmt::format("validate {} (detector): CPU {} against GPU {}\n", cfg.path, cpu.backend, gpu.backend);
     text += fmt::format("hits: {} on the CPU, {} on the GPU, {} differing\n", cpu.hits.size(),
@@ -239,7 +304,11 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path)
     text += fmt::format("tallies: {}; counters (steps {} / {}, substeps {} / {}): {}\n",
                         cpu.tallies == gpu.tallies ? "identical" : "DIFFERENT", cpu.counters[k_steps],
                         gpu.counters[k_steps], cpu.counters[k_substeps], gpu.counters[k_substeps],
-                        cpu.counters == gpu.counters ? "identical" : "DIFFERENT");
+                        same_counters ? "identical" : "DIFFERENT");
+    if (cfg.detector.physics.showers)
+        text += fmt::format("energy balances: {}; secondaries {} / {}\n",
+                            cpu.event_energy == gpu.event_energy ? "identical" : "DIFFERENT",
+                            cpu.counters[k_secondaries], gpu.counters[k_secondaries]);
     text += fmt::format("| kernel | cpu [s] | gpu [s] | speedup |\n|---|---|---|---|\n");
     for (auto const& [name, rc] : cpu.timer.records()) {
         auto const it = gpu.timer.records().find(name);

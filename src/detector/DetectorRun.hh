@@ -28,13 +28,17 @@ struct DetectorRunOptions {
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
 struct DetectorRunResult {
-    std::vector<Hit> hits;                  //!< sorted by HitOrder
+    std::vector<Hit> hits;                  //!< sorted by HitOrder (under MPI: this rank's events')
+    std::uint64_t total_hits = 0;           //!< hits of every rank
     std::vector<double> tallies;            //!< [MeV] per logical volume
     std::vector<std::string> volume_names;  //!< by logical volume
     std::array<std::uint64_t, k_num_counters> counters{};
     std::uint64_t iterations = 0;
     int hit_buffer_growths = 0;  //!< times the hit buffer was doubled (hits are never dropped)
     double seconds = 0;          //!< wall time of the stepping loop [s]
+    //! physics.showers: per event, the k_num_energy_categories EnergyCategory sums [MeV]
+    std::vector<double> event_energy;
+    std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once
     std::string backend;
     KernelTimer timer;
     std::string stopped_by;  //!< the signal that stopped the run early ("": it ran to the end)

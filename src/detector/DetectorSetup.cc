@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@
 
 #include "detector/Materials.hh"
 #include "detector/Particles.hh"
+#include "detector/ShowerSetup.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 
@@ -36,9 +38,14 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
         if (shape[a] < 2 || !(spacing[a] > 0))
             throw std::invalid_argument(
                 fmt::format("field map '{}': each axis needs at least 2 nodes and a spacing > 0", cfg.file));
-        nodes *= shape[a];
+        // Node counts are ints on the device, and their product must not wrap around to B's size.
+        if (shape[a] > std::uint64_t(std::numeric_limits<int>::max()) ||
+            __builtin_mul_overflow(nodes, shape[a], &nodes))
+            throw std::invalid_argument(fmt::format("field map '{}': shape [{}] has more nodes than a map can hold",
+                                                    cfg.file, fmt::join(shape, ", ")));
     }
-    if (values.size() != nodes * dims)
+    std::size_t expected = 0;
+    if (__builtin_mul_overflow(nodes, dims, &expected) || values.size() != expected)
         throw std::invalid_argument(fmt::format("field map '{}': B holds {} values, the shape asks for {}",
                                                 cfg.file, values.size(), nodes * dims));
     if (cfg.format == "cartesian") {
@@ -146,6 +153,7 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     gun.per_event = g.per_event;
     gun.primaries = g.events * g.per_event;
     t.seed = cfg.run.seed;
+    add_shower_tables(cfg, s);
     return s;
 }
 

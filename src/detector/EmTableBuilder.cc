@@ -129,9 +129,9 @@ double photon_cut_energy(EmMaterialInput const& m, double range_cut)
     return solve_increasing(five_mfp, range_cut, k_lowest_energy, 1.0);
 }
 
-EmTables build_em_tables(std::vector<EmMaterialInput> const& materials, EmTableSettings const& settings)
+EmTableData build_em_tables(std::vector<EmMaterialInput> const& materials, EmTableSettings const& settings)
 {
-    EmTables t;
+    EmTableData t;
     double const decades = std::log10(settings.e_max / settings.e_min);
     t.n_energy = static_cast<std::int32_t>(std::lround(decades * settings.per_decade)) + 1;
     t.e_min = settings.e_min;

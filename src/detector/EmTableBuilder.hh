@@ -8,19 +8,10 @@
 #include <vector>
 
 #include "detector/MaterialComposition.hh"
-#include "kernels/physics/EmTables.hh"
+#include "kernels/detector/EmTableData.hh"
 #include "kernels/physics/MaterialParams.hh"
 
 namespace gt {
-
-//! The host copy of the tables, uploaded by a backend as it is.
-struct EmTables {
-    std::int32_t n_energy = 0;
-    double log_e_min = 0, inv_dlog = 0, e_min = 0, e_max = 0;
-    std::vector<double> values;
-    std::vector<EmMaterial> materials;
-    std::vector<PhotoelectricInterval> photoelectric;
-};
 
 struct EmMaterialInput {
     std::string name;
@@ -35,7 +26,7 @@ struct EmTableSettings {
     int per_decade = 20;
 };
 
-EmTables build_em_tables(std::vector<EmMaterialInput> const& materials, EmTableSettings const& settings);
+EmTableData build_em_tables(std::vector<EmMaterialInput> const& materials, EmTableSettings const& settings);
 
 //! Radiative stopping power of e+- of kinetic energy T [MeV] from photons below k_max [MeV] [MeV/m].
 double radiative_dedx(std::vector<ElementComponent> const& elements, double T, double k_max);

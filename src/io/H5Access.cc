@@ -244,6 +244,55 @@ void write_dataset(hid_t loc, std::string const& name, std::span<std::uint64_t c
     write_1d(loc, name, values);
 }
 
+template <class T>
+Dataset create_1d(hid_t loc, std::string const& name, std::size_t size)
+{
+    hsize_t const dims[1] = {static_cast<hsize_t>(size)};
+    Dataspace space(check(H5Screate_simple(1, dims, nullptr), "H5Screate_simple", loc, name));
+    return Dataset(
+        check(H5Dcreate2(loc, name.c_str(), TypeOf<T>::file(), space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+              "H5Dcreate2", loc, name));
+}
+
+template <class T>
+void write_slab_of(hid_t dataset, std::size_t offset, std::span<T const> values)
+{
+    if (values.empty()) return;
+    Dataspace file_space(check(H5Dget_space(dataset), "H5Dget_space", dataset, ""));
+    hsize_t const start[1] = {static_cast<hsize_t>(offset)};
+    hsize_t const count[1] = {static_cast<hsize_t>(values.size())};
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "H5Sselect_hyperslab",
+          dataset, "");
+    Dataspace memory_space(check(H5Screate_simple(1, count, nullptr), "H5Screate_simple", dataset, ""));
+    check(H5Dwrite(dataset, TypeOf<T>::memory(), memory_space, file_space, H5P_DEFAULT, values.data()),
+          "H5Dwrite", dataset, "");
+}
+
+Dataset create_dataset_1d(hid_t loc, std::string const& name, std::size_t size, double)
+{
+    return create_1d<double>(loc, name, size);
+}
+Dataset create_dataset_1d(hid_t loc, std::string const& name, std::size_t size, std::int64_t)
+{
+    return create_1d<std::int64_t>(loc, name, size);
+}
+Dataset create_dataset_1d(hid_t loc, std::string const& name, std::size_t size, std::uint64_t)
+{
+    return create_1d<std::uint64_t>(loc, name, size);
+}
+void write_slab(hid_t dataset, std::size_t offset, std::span<double const> values)
+{
+    write_slab_of(dataset, offset, values);
+}
+void write_slab(hid_t dataset, std::size_t offset, std::span<std::int64_t const> values)
+{
+    write_slab_of(dataset, offset, values);
+}
+void write_slab(hid_t dataset, std::size_t offset, std::span<std::uint64_t const> values)
+{
+    write_slab_of(dataset, offset, values);
+}
+
 void write_dataset_2d(hid_t loc, std::string const& name, std::span<double const> values, std::size_t rows,
                       std::size_t cols)
 {

@@ -36,6 +36,15 @@ void write_dataset(hid_t loc, std::string const& name, std::span<double const> v
 void write_dataset(hid_t loc, std::string const& name, std::span<std::int32_t const> values);
 void write_dataset(hid_t loc, std::string const& name, std::span<std::int64_t const> values);
 void write_dataset(hid_t loc, std::string const& name, std::span<std::uint64_t const> values);
+//! An empty one-dimensional dataset of `size` numbers (stored as write_dataset stores that type), to
+//! be filled piece by piece with write_slab: how ranks write their shares of one array in turn.
+Dataset create_dataset_1d(hid_t loc, std::string const& name, std::size_t size, double type_tag);
+Dataset create_dataset_1d(hid_t loc, std::string const& name, std::size_t size, std::int64_t type_tag);
+Dataset create_dataset_1d(hid_t loc, std::string const& name, std::size_t size, std::uint64_t type_tag);
+//! Writes `values` into elements [offset, offset + values.size()) of a one-dimensional dataset.
+void write_slab(hid_t dataset, std::size_t offset, std::span<double const> values);
+void write_slab(hid_t dataset, std::size_t offset, std::span<std::int64_t const> values);
+void write_slab(hid_t dataset, std::size_t offset, std::span<std::uint64_t const> values);
 //! `values` holds rows * cols numbers, row after row.
 void write_dataset_2d(hid_t loc, std::string const& name, std::span<double const> values, std::size_t rows,
                       std::size_t cols);

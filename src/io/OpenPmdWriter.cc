@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -33,7 +34,7 @@ constexpr UnitDimension k_time{0, 0, 1, 0, 0, 0, 0};
 //! openPMD 1.1.0 numbers extensions by bit: SpeciesType is 4 (its document, "openPMD extension ID").
 //! BeamPhysics 2.0 asks for the string "BeamPhysics;SpeciesType" with base standard 2.0, but
 //! openPMD-viewer refuses any base standard but 1.x and ANDs the attribute as a bitmask, so gtrack
-//! keeps the 1.1.0 form and writes the BeamPhysics records (write_beamphysics_records) besides.
+//! keeps the 1.1.0 form and writes the BeamPhysics records (create_beamphysics_records) besides.
 constexpr std::uint32_t k_extension_species_type = 4;
 
 constexpr char const* k_components[3] = {"x", "y", "t"};
@@ -50,12 +51,13 @@ void record_attributes(hid_t record, UnitDimension const& dims, std::uint32_t ma
     h5::write_attribute(record, "weightingPower", weighting_power);
 }
 
+//! A record component of `n` values of T's type, to be filled with h5::write_slab.
 template <class T>
-void write_component(hid_t parent, std::string const& name, std::vector<T> const& values, double unit_si)
+h5::Dataset create_component(hid_t parent, std::string const& name, std::size_t n, T type_tag, double unit_si)
 {
-    h5::write_dataset(parent, name, std::span<T const>(values));
-    h5::Dataset ds = h5::open_dataset(parent, name);
+    h5::Dataset ds = h5::create_dataset_1d(parent, name, n, type_tag);
     h5::write_attribute(ds, "unitSI", unit_si);
+    return ds;
 }
 
 //! An openPMD constant record component: a group with 'value' and 'shape' instead of a dataset.
@@ -102,17 +104,29 @@ struct ReadContext {
 constexpr char const* k_needed = "gtrack reads position/{x,y,t}, momentum/{x,y,t}, id and weighting";
 
 //! A record component as stored: a dataset, or a constant component (group with value and shape).
-std::vector<double> read_component(ReadContext const& ctx, hid_t species, std::string const& name)
+constexpr std::size_t k_no_ids = std::numeric_limits<std::size_t>::max();
+
+//! A constant component (a group with value and shape) is expanded to `particles` values: its shape
+//! must say that many (a shape from the file is never trusted as an allocation size).
+std::vector<double> read_component(ReadContext const& ctx, hid_t species, std::string const& name,
+                                   std::size_t particles)
 {
     if (!h5::exists(species, name)) ctx.fail(fmt::format("record '{}' is missing ({})", name, k_needed));
     if (!h5::is_group(species, name)) return h5::read_doubles(species, name);
     h5::Group g = h5::open_group(species, name);
     if (!h5::has_attribute(g, "value") || !h5::has_attribute(g, "shape"))
         ctx.fail(fmt::format("record '{}' is a group without 'value' and 'shape'", name));
+    if (particles == k_no_ids)
+        ctx.fail(fmt::format("constant record '{}': no 'id' dataset to give the particle count ({})", name,
+                             k_needed));
     auto const shape = h5::read_uint64_array_attribute(g, "shape");
-    std::uint64_t const n =
-        std::accumulate(shape.begin(), shape.end(), std::uint64_t{1}, std::multiplies<>());
-    return std::vector<double>(static_cast<std::size_t>(n), h5::read_double_attribute(g, "value"));
+    std::uint64_t n = 1;
+    for (std::uint64_t const extent : shape)
+        if (__builtin_mul_overflow(n, extent, &n)) n = std::numeric_limits<std::uint64_t>::max();
+    if (n != particles)
+        ctx.fail(fmt::format("constant record '{}' has shape [{}] ({} values), but 'id' holds {} particles",
+                             name, fmt::join(shape, ", "), n, particles));
+    return std::vector<double>(particles, h5::read_double_attribute(g, "value"));
 }
 
 double unit_si(hid_t species, std::string const& name)
@@ -166,10 +180,14 @@ ReferenceParticle read_reference(ReadContext const& ctx, hid_t species, bool wri
 //! positionOffset/z); momentum/z = P_z / p_ref with unitSI p_ref, so x, y and z all give SI momentum;
 //! time = t / c relative to timeOffset = t_ref; weight (macro-charge [C]); particleStatus (1: alive,
 //! the only particles a snapshot holds). gtrack's own (x, px, y, py, t, pt) records stay as they are.
-void write_beamphysics_records(hid_t sp, PhaseSpaceHost const& beam, ReferenceParticle const& ref,
-                               double macro_charge)
+//! The BeamPhysics records that hold a value per particle, created at full length.
+struct BeamPhysicsRecords {
+    h5::Dataset pz, time;
+};
+
+BeamPhysicsRecords create_beamphysics_records(hid_t sp, std::size_t n, ReferenceParticle const& ref,
+                                              double macro_charge)
 {
-    std::size_t const n = beam.size();
     auto const count = static_cast<std::uint64_t>(n);
     auto const species = beamphysics_species(ref.mass_mev, ref.charge_e);
     h5::write_attribute(sp, "speciesType", species ? species->name : std::string_view("ion"));
@@ -184,26 +202,17 @@ void write_beamphysics_records(hid_t sp, PhaseSpaceHost const& beam, ReferencePa
         h5::Group off = h5::open_group(sp, "positionOffset");
         write_constant(off, "z", ref.s, count, 1.0);
     }
+    BeamPhysicsRecords r;
     {
-        // |P| / p_ref from pt: (E / p_ref c)^2 - (m c / p_ref)^2 = (1/beta - pt)^2 - 1/(beta gamma)^2
-        // = 1 - 2 pt / beta + pt^2, written so that nothing cancels at pt = 0.
-        std::vector<double> pz(n);
-        double const inv_beta = 1.0 / ref.beta;
-        for (std::size_t i = 0; i < n; ++i) {
-            double const pt = beam.pt[i];
-            double const p2 = 1.0 - 2.0 * pt * inv_beta + pt * pt;
-            pz[i] = std::sqrt(p2 - beam.px[i] * beam.px[i] - beam.py[i] * beam.py[i]);
-        }
         double const p_ref = ref.pc_mev * k_mev / constants::c_light;
         h5::Group mom = h5::open_group(sp, "momentum");
-        write_component(mom, "z", pz, p_ref);
+        r.pz = create_component(mom, "z", n, 0.0, p_ref);
     }
     {
         // Stored as gtrack's t = c (t - t_ref) [m] with unitSI 1/c, so value * unitSI is seconds and
         // the numbers are the tracked ones, bit for bit.
-        write_component(sp, "time", beam.t, 1.0 / constants::c_light);
-        h5::Dataset time = h5::open_dataset(sp, "time");
-        record_attributes(time, k_time, 0, 0.0);
+        r.time = create_component(sp, "time", n, 0.0, 1.0 / constants::c_light);
+        record_attributes(r.time, k_time, 0, 0.0);
         h5::Group offset = write_constant(sp, "timeOffset", ref.t, count, 1.0);
         record_attributes(offset, k_time, 0, 0.0);
     }
@@ -215,6 +224,25 @@ void write_beamphysics_records(hid_t sp, PhaseSpaceHost const& beam, ReferencePa
         h5::Group status = write_constant(sp, "particleStatus", 1.0, count, 1.0);
         record_attributes(status, k_dimensionless, 0, 0.0);
     }
+    return r;
+}
+
+//! The BeamPhysics values of `piece`, at [offset, offset + piece.size()).
+void write_beamphysics_piece(BeamPhysicsRecords const& r, std::size_t offset, PhaseSpaceHost const& piece,
+                             ReferenceParticle const& ref)
+{
+    // |P| / p_ref from pt: (E / p_ref c)^2 - (m c / p_ref)^2 = (1/beta - pt)^2 - 1/(beta gamma)^2
+    // = 1 - 2 pt / beta + pt^2, written so that nothing cancels at pt = 0.
+    std::size_t const n = piece.size();
+    std::vector<double> pz(n);
+    double const inv_beta = 1.0 / ref.beta;
+    for (std::size_t i = 0; i < n; ++i) {
+        double const pt = piece.pt[i];
+        double const p2 = 1.0 - 2.0 * pt * inv_beta + pt * pt;
+        pz[i] = std::sqrt(p2 - piece.px[i] * piece.px[i] - piece.py[i] * piece.py[i]);
+    }
+    h5::write_slab(r.pz, offset, std::span<double const>(pz));
+    h5::write_slab(r.time, offset, std::span<double const>(piece.t));
 }
 
 }  // namespace
@@ -244,6 +272,18 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
     if (beam.px.size() != n || beam.y.size() != n || beam.py.size() != n || beam.t.size() != n ||
         beam.pt.size() != n || beam.id.size() != n)
         throw std::invalid_argument("write_phase_space: coordinate vectors differ in length");
+    write_phase_space_in_pieces(
+        out, iteration, species, n, 1, [&](std::size_t) -> PhaseSpaceHost const& { return beam; }, ref, where,
+        bunch_charge, macroparticles);
+}
+
+void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::string const& species,
+                                 std::uint64_t total, std::size_t pieces,
+                                 std::function<PhaseSpaceHost const&(std::size_t)> const& piece,
+                                 ReferenceParticle const& ref, std::string const& where, double bunch_charge,
+                                 std::uint64_t macroparticles)
+{
+    std::size_t const n = total;
     if (iteration < 0)
         throw std::invalid_argument(fmt::format("write_phase_space: iteration {} < 0", iteration));
     if (!is_record_name(species))
@@ -276,39 +316,53 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
                               ? bunch_charge / (std::abs(q) * static_cast<double>(macroparticles))
                               : 0.0;
 
-    {
-        h5::Group rec = h5::create_groups(sp, "position");
-        record_attributes(rec, k_length, 0, 0.0);
-        h5::write_attribute(rec, "comment", "x, y [m]; t = c (t - t_ref) [m]");
-        write_component(rec, "x", beam.x, 1.0);
-        write_component(rec, "y", beam.y, 1.0);
-        write_component(rec, "t", beam.t, 1.0);
-    }
+    // The per-particle records are created at their full length, then filled piece after piece.
+    h5::Group position = h5::create_groups(sp, "position");
+    record_attributes(position, k_length, 0, 0.0);
+    h5::write_attribute(position, "comment", "x, y [m]; t = c (t - t_ref) [m]");
+    h5::Dataset x = create_component(position, "x", n, 0.0, 1.0);
+    h5::Dataset y = create_component(position, "y", n, 0.0, 1.0);
+    h5::Dataset t = create_component(position, "t", n, 0.0, 1.0);
     {
         h5::Group rec = h5::create_groups(sp, "positionOffset");
         record_attributes(rec, k_length, 0, 0.0);
         for (char const* c : k_components) write_constant(rec, c, 0.0, count, 1.0);
     }
-    {
-        h5::Group rec = h5::create_groups(sp, "momentum");
-        record_attributes(rec, k_momentum, 0, 1.0);
-        h5::write_attribute(rec, "comment",
-                            "x = px = P_x / p_ref, y = py = P_y / p_ref, t = pt = -(E - E_ref) / (p_ref c); "
-                            "unitSI = p_ref [kg m/s]");
-        write_component(rec, "x", beam.px, p_ref);
-        write_component(rec, "y", beam.py, p_ref);
-        write_component(rec, "t", beam.pt, p_ref);
+    h5::Group momentum = h5::create_groups(sp, "momentum");
+    record_attributes(momentum, k_momentum, 0, 1.0);
+    h5::write_attribute(momentum, "comment",
+                        "x = px = P_x / p_ref, y = py = P_y / p_ref, t = pt = -(E - E_ref) / (p_ref c); "
+                        "unitSI = p_ref [kg m/s]");
+    h5::Dataset px = create_component(momentum, "x", n, 0.0, p_ref);
+    h5::Dataset py = create_component(momentum, "y", n, 0.0, p_ref);
+    h5::Dataset pt = create_component(momentum, "t", n, 0.0, p_ref);
+    h5::Dataset id = create_component(sp, "id", n, std::uint64_t{0}, 1.0);
+    record_attributes(id, k_dimensionless, 0, 0.0);
+    h5::Dataset weighting = create_component(sp, "weighting", n, 0.0, 1.0);
+    record_attributes(weighting, k_dimensionless, 1, 1.0);
+    BeamPhysicsRecords const beamphysics = create_beamphysics_records(sp, n, ref, std::abs(q) * weight);
+    std::size_t offset = 0;
+    for (std::size_t k = 0; k < pieces; ++k) {
+        PhaseSpaceHost const& p = piece(k);
+        std::size_t const m = p.size();
+        if (p.px.size() != m || p.y.size() != m || p.py.size() != m || p.t.size() != m || p.pt.size() != m ||
+            p.id.size() != m || offset + m > n)
+            throw std::invalid_argument(fmt::format(
+                "write_phase_space: piece {} ({} particles at {}) does not fit {} in all", k, m, offset, n));
+        h5::write_slab(x, offset, std::span<double const>(p.x));
+        h5::write_slab(y, offset, std::span<double const>(p.y));
+        h5::write_slab(t, offset, std::span<double const>(p.t));
+        h5::write_slab(px, offset, std::span<double const>(p.px));
+        h5::write_slab(py, offset, std::span<double const>(p.py));
+        h5::write_slab(pt, offset, std::span<double const>(p.pt));
+        h5::write_slab(id, offset, std::span<std::uint64_t const>(p.id));
+        h5::write_slab(weighting, offset, std::span<double const>(std::vector<double>(m, weight)));
+        write_beamphysics_piece(beamphysics, offset, p, ref);
+        offset += m;
     }
-    write_component(sp, "id", beam.id, 1.0);
-    {
-        h5::Dataset id = h5::open_dataset(sp, "id");
-        record_attributes(id, k_dimensionless, 0, 0.0);
-    }
-    write_component(sp, "weighting", std::vector<double>(n, weight), 1.0);
-    {
-        h5::Dataset w = h5::open_dataset(sp, "weighting");
-        record_attributes(w, k_dimensionless, 1, 1.0);
-    }
+    if (offset != n)
+        throw std::invalid_argument(
+            fmt::format("write_phase_space: the pieces hold {} particles, {} were announced", offset, n));
     {
         h5::Group rec = write_constant(sp, "charge", q, count, 1.0);
         record_attributes(rec, k_charge, 0, 1.0);
@@ -333,7 +387,6 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
     h5::write_attribute(sp, "kinetic_energy_ref_MeV", ref.kinetic_mev);
     h5::write_attribute(sp, "element", where);
     h5::write_attribute(sp, "charge_C", std::abs(q) * weight * static_cast<double>(n));
-    write_beamphysics_records(sp, beam, ref, std::abs(q) * weight);
 }
 
 PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration, std::string const& species)
@@ -389,11 +442,17 @@ PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration,
     PhaseSpaceFile result;
     result.iteration = it;
     result.species = chosen;
+    // The ids' count is what a constant record expands to (the id record itself is checked below).
+    std::size_t count = k_no_ids;
+    if (h5::exists(sp, "id") && !h5::is_group(sp, "id")) {
+        result.beam.id = h5::read_uint64s(sp, "id");
+        count = result.beam.id.size();
+    }
     std::vector<double>* position[3] = {&result.beam.x, &result.beam.y, &result.beam.t};
     std::vector<double>* momentum[3] = {&result.beam.px, &result.beam.py, &result.beam.pt};
     for (int c = 0; c < 3; ++c) {
         std::string const pos = std::string("position/") + k_components[c];
-        *position[c] = read_component(ctx, sp, pos);
+        *position[c] = read_component(ctx, sp, pos, count);
         // The standard's position is relative to positionOffset and in units of unitSI; gtrack's
         // offsets are 0 and units 1, where nothing is touched (so values round-trip bit for bit).
         double const scale = unit_si(sp, pos);
@@ -401,7 +460,7 @@ PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration,
         std::vector<double> offset;
         double offset_scale = 1.0;
         if (h5::exists(sp, off)) {
-            offset = read_component(ctx, sp, off);
+            offset = read_component(ctx, sp, off, count);
             offset_scale = unit_si(sp, off);
             if (offset.size() != position[c]->size())
                 ctx.fail(fmt::format("{} and {} differ in length", pos, off));
@@ -412,12 +471,11 @@ PhaseSpaceFile read_phase_space(std::string const& path, std::int64_t iteration,
             if (!offset.empty() && offset[i] != 0.0) v += offset[i] * offset_scale;
         }
         // Momenta are ImpactX's dimensionless coordinates, read as stored.
-        *momentum[c] = read_component(ctx, sp, std::string("momentum/") + k_components[c]);
+        *momentum[c] = read_component(ctx, sp, std::string("momentum/") + k_components[c], count);
     }
     if (!h5::exists(sp, "id")) ctx.fail(fmt::format("record 'id' is missing ({})", k_needed));
     if (h5::is_group(sp, "id")) ctx.fail("record 'id' is constant: particles need distinct ids");
-    result.beam.id = h5::read_uint64s(sp, "id");
-    result.weighting = read_component(ctx, sp, "weighting");
+    result.weighting = read_component(ctx, sp, "weighting", count);
 
     std::size_t const n = result.beam.x.size();
     for (auto const* v : {&result.beam.px, &result.beam.y, &result.beam.py, &result.beam.t, &result.beam.pt,

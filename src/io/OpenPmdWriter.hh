@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,15 @@ void write_openpmd_root(OutputFile& out);
 void write_phase_space(OutputFile& out, std::int64_t iteration, std::string const& species,
                        PhaseSpaceHost const& beam, ReferenceParticle const& ref, std::string const& where,
                        double bunch_charge, std::uint64_t macroparticles);
+
+//! write_phase_space for a beam held in pieces (one per MPI rank, in rank order): `total` particles
+//! in all; `piece(k)` is called once for each k = 0 .. pieces - 1, in order, and each piece goes to
+//! the file right after the previous one. The file is the same as for one piece holding them all.
+void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::string const& species,
+                                 std::uint64_t total, std::size_t pieces,
+                                 std::function<PhaseSpaceHost const&(std::size_t)> const& piece,
+                                 ReferenceParticle const& ref, std::string const& where, double bunch_charge,
+                                 std::uint64_t macroparticles);
 
 //! What read_phase_space found.
 struct PhaseSpaceFile {

@@ -76,18 +76,50 @@ std::vector<double> const& Table::doubles(std::string const& name) const
 
 void write_table(OutputFile& out, std::string const& group_path, Table const& table)
 {
+    write_table_in_pieces(out, group_path, table.rows(), 1,
+                          [&](std::size_t) -> Table const& { return table; });
+}
+
+void write_table_in_pieces(OutputFile& out, std::string const& group_path, std::size_t rows,
+                           std::size_t pieces, std::function<Table const&(std::size_t)> const& piece)
+{
     if (h5::exists(out.id(), group_path))
         throw IoError(fmt::format("'{}': table {} was written already", out.temp_path(), group_path));
     h5::Group group = out.create_group(group_path);
     std::vector<std::string> names;
-    for (auto const& c : table.columns()) {
-        std::visit([&](auto const& v) { h5::write_dataset(group, c.name, std::span(v)); }, c.values);
-        h5::Dataset ds = h5::open_dataset(group, c.name);
-        h5::write_attribute(ds, "unit", c.unit);
-        names.push_back(c.name);
+    std::vector<h5::Dataset> datasets;
+    std::size_t offset = 0;
+    for (std::size_t k = 0; k < pieces; ++k) {
+        Table const& p = piece(k);
+        if (k == 0) {
+            // The first piece gives the columns, their types and units.
+            for (auto const& c : p.columns()) {
+                datasets.push_back(std::visit(
+                    [&](auto const& v) {
+                        using T = typename std::decay_t<decltype(v)>::value_type;
+                        return h5::create_dataset_1d(group, c.name, rows, T{});
+                    },
+                    c.values));
+                h5::write_attribute(datasets.back(), "unit", c.unit);
+                names.push_back(c.name);
+            }
+        }
+        if (p.columns().size() != names.size() || offset + p.rows() > rows)
+            throw std::invalid_argument(fmt::format("table {}: piece {} does not fit the table", group_path, k));
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            Table::Column const& c = p.columns()[i];
+            if (c.name != names[i])
+                throw std::invalid_argument(
+                    fmt::format("table {}: piece {} has column '{}' where '{}' was", group_path, k, c.name, names[i]));
+            std::visit([&](auto const& v) { h5::write_slab(datasets[i], offset, std::span(v)); }, c.values);
+        }
+        offset += p.rows();
     }
+    if (offset != rows)
+        throw std::invalid_argument(
+            fmt::format("table {}: the pieces hold {} rows, {} were announced", group_path, offset, rows));
     h5::write_attribute(group, "columns", std::span<std::string const>(names));
-    h5::write_attribute(group, "rows", static_cast<std::uint64_t>(table.rows()));
+    h5::write_attribute(group, "rows", static_cast<std::uint64_t>(rows));
 }
 
 Table read_table(std::string const& file_path, std::string const& group_path)

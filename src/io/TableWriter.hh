@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -47,6 +48,11 @@ class Table {
 
 //! Writes `table` as the group at `group_path` (e.g. "stats", "lost"); the group must not exist.
 void write_table(OutputFile& out, std::string const& group_path, Table const& table);
+//! write_table for a table held in pieces (one per MPI rank, in rank order), `rows` in all:
+//! `piece(k)` is called once for each k = 0 .. pieces - 1, in order, and its rows follow the previous
+//! piece's in the file. Every piece has the same columns (the first piece's names, types and units).
+void write_table_in_pieces(OutputFile& out, std::string const& group_path, std::size_t rows,
+                           std::size_t pieces, std::function<Table const&(std::size_t)> const& piece);
 //! Reads a table written by write_table; IoError naming the file and group when it is not one.
 Table read_table(std::string const& file_path, std::string const& group_path);
 

@@ -26,8 +26,16 @@ void agree(std::exception_ptr error)
     int const reporter = world.min(error ? world.rank() : world.size());
     if (reporter == world.size()) return;
     int const code = -world.min(-exit_code_of(error));
-    if (world.rank() == reporter) std::rethrow_exception(error);
-    throw FailedElsewhere(code);
+    if (world.rank() != reporter) throw FailedElsewhere(code);
+    try {
+        std::rethrow_exception(error);
+    } catch (DeckError const&) {
+        throw;
+    } catch (std::exception const& e) {
+        throw AgreedFailure(e.what());
+    } catch (...) {
+        throw AgreedFailure("unknown error");
+    }
 }
 
 }  // namespace gt::parallel

@@ -25,15 +25,23 @@ class FailedElsewhere : public std::runtime_error {
     int exit_code_;
 };
 
+//! Thrown on the rank that reports an agreed failure other than a deck error (which is rethrown as
+//! it is): main prints it and returns, as every other rank does, without ending the job by force.
+class AgreedFailure : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
 //! The exit status main() gives an exception (a deck error 2, anything else 1).
 int exit_code_of(std::exception_ptr const& error);
 
-//! Collective: when no rank has an error, returns. Otherwise the lowest failing rank rethrows its
-//! own error (main prints it) and every other rank throws FailedElsewhere.
+//! Collective: when no rank has an error, returns. Otherwise the lowest failing rank throws its own
+//! error (a DeckError as it is, anything else as AgreedFailure; main prints it) and every other rank
+//! throws FailedElsewhere.
 void agree(std::exception_ptr error);
 
 //! Runs `step` on every rank and agrees on its outcome (see agree); returns its result.
-template<class F>
+template <class F>
 auto all_or_none(F&& step)
 {
     using Result = decltype(step());

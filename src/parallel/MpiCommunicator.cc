@@ -32,16 +32,25 @@ bool started_by_launcher()
     return false;
 }
 
-template<class T>
+template <class T>
 MPI_Datatype datatype();
-template<>
-MPI_Datatype datatype<double>() { return MPI_DOUBLE; }
-template<>
-MPI_Datatype datatype<std::uint64_t>() { return MPI_UINT64_T; }
-template<>
-MPI_Datatype datatype<std::int64_t>() { return MPI_INT64_T; }
+template <>
+MPI_Datatype datatype<double>()
+{
+    return MPI_DOUBLE;
+}
+template <>
+MPI_Datatype datatype<std::uint64_t>()
+{
+    return MPI_UINT64_T;
+}
+template <>
+MPI_Datatype datatype<std::int64_t>()
+{
+    return MPI_INT64_T;
+}
 
-template<class T>
+template <class T>
 std::vector<T> gather_all(std::span<T const> local, int size)
 {
     if (size == 1) return {local.begin(), local.end()};
@@ -70,7 +79,7 @@ std::vector<T> gather_all(std::span<T const> local, int size)
     return all;
 }
 
-template<class T>
+template <class T>
 void send_vector(int to, std::span<T const> values)
 {
     auto const n = static_cast<std::uint64_t>(values.size());
@@ -83,7 +92,7 @@ void send_vector(int to, std::span<T const> values)
     }
 }
 
-template<class T>
+template <class T>
 std::vector<T> receive_vector(int from)
 {
     std::uint64_t n = 0;
@@ -121,7 +130,8 @@ Session::Session(int& argc, char**& argv)
     MPI_Comm_size(node, &w.node_size_);
     MPI_Comm_free(&node);
     int const first_on_node = w.node_rank_ == 0 ? 1 : 0;
-    check(MPI_Allreduce(&first_on_node, &w.node_count_, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    check(MPI_Allreduce(&first_on_node, &w.node_count_, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
 }
 
 Session::~Session()

@@ -18,6 +18,13 @@ ParticleShare particle_share(std::uint64_t total, int rank, int ranks)
     return ParticleShare{begin, end - begin};
 }
 
+ParticleShare even_share(std::uint64_t total, int rank, int ranks)
+{
+    auto const r = static_cast<std::uint64_t>(rank), n = static_cast<std::uint64_t>(ranks);
+    std::uint64_t const begin = total / n * r + std::min(r, total % n);
+    return ParticleShare{begin, total / n + (r < total % n ? 1 : 0)};
+}
+
 ParticleShare my_particle_share(std::uint64_t total)
 {
     Communicator const& w = Communicator::world();

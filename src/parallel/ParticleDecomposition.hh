@@ -19,6 +19,9 @@ struct ParticleShare {
 //! The share of `rank` (of `ranks`) in a beam of `total` particles.
 ParticleShare particle_share(std::uint64_t total, int rank, int ranks);
 
+//! A contiguous share of `total` items (detector events) for `rank`: ranks differ by at most one.
+ParticleShare even_share(std::uint64_t total, int rank, int ranks);
+
 //! This process's share in the world communicator.
 ParticleShare my_particle_share(std::uint64_t total);
 

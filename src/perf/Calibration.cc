@@ -21,24 +21,38 @@ std::string format_list(std::vector<double> const& v)
     return s + "]";
 }
 
+//! The scalar fields of a [cpu] or [gpu] section: key, member, comment.
+struct Field {
+    char const* key;
+    double Ceilings::*member;
+    char const* comment;
+};
+constexpr Field k_fields[] = {
+    {"copy_bandwidth", &Ceilings::copy_bandwidth, "[B/s] read + write, large array copy"},
+    {"fp64_peak", &Ceilings::fp64_peak, "[FLOP/s] independent multiplies and adds"},
+    {"fp64_map", &Ceilings::fp64_map, "[FLOP/s] gtrack's exact element maps"},
+    {"push_seconds", &Ceilings::push_seconds, "[s] per particle and entry beyond the FP64 work"},
+    {"fp64_reduce", &Ceilings::fp64_reduce, "[FLOP/s] the beam-moments reductions"},
+    {"generate_rate", &Ceilings::generate_rate, "[particles/s] Gaussian beam sampling"},
+    {"launch_latency", &Ceilings::launch_latency, "[s] one empty launch"},
+    {"sort_bandwidth", &Ceilings::sort_bandwidth, "[B/s] space-charge cell sort"},
+    {"deposit_bandwidth", &Ceilings::deposit_bandwidth, "[B/s] space-charge deposit"},
+    {"gather_bandwidth", &Ceilings::gather_bandwidth, "[B/s] space-charge gather"},
+};
+
 void write_ceilings(std::ofstream& f, char const* name, Ceilings const& c)
 {
     f << fmt::format("\n[{}]\n", name);
     f << fmt::format("cores = {}\n", c.cores);
-    f << fmt::format("copy_bandwidth = {:.6g}      # [B/s] read + write, large array copy\n",
-                     c.copy_bandwidth);
-    f << fmt::format("fp64_peak = {:.6g}           # [FLOP/s] independent multiplies and adds\n",
-                     c.fp64_peak);
-    f << fmt::format("fp64_map = {:.6g}            # [FLOP/s] gtrack's exact element maps\n", c.fp64_map);
-    f << fmt::format("launch_latency = {:.6g}      # [s] one empty launch\n", c.launch_latency);
-    f << fmt::format("deposit_bandwidth = {:.6g}   # [B/s] space-charge deposit\n", c.deposit_bandwidth);
-    f << fmt::format("gather_bandwidth = {:.6g}    # [B/s] space-charge gather and kick\n",
-                     c.gather_bandwidth);
-    f << fmt::format("fft_points = {}\n", format_list(c.fft_points));
-    f << fmt::format("fft_seconds = {}   # [s] one field solve at each doubled-grid size\n",
+    for (Field const& field : k_fields)
+        f << fmt::format("{} = {:.6g}  # {}\n", field.key, c.*field.member, field.comment);
+    f << fmt::format("fft_points = {}  # real points of the doubled grid\n", format_list(c.fft_points));
+    f << fmt::format("fft_seconds = {}  # [s] one field solve (pad, two FFTs, product) per size\n",
                      format_list(c.fft_seconds));
-    f << fmt::format("green_seconds = {} # [s] the Green's function at each size\n",
+    f << fmt::format("green_seconds = {}  # [s] the Green's function per size\n",
                      format_list(c.green_seconds));
+    f << fmt::format("field_seconds = {}  # [s] the field from the potential per size\n",
+                     format_list(c.field_seconds));
 }
 
 double number(toml::table const& t, std::string const& path, char const* section, char const* key)
@@ -71,21 +85,18 @@ std::optional<Ceilings> read_ceilings(toml::table const& root, std::string const
     if (!t) return std::nullopt;
     Ceilings c;
     c.cores = int(number(*t, path, section, "cores"));
-    c.copy_bandwidth = number(*t, path, section, "copy_bandwidth");
-    c.fp64_peak = number(*t, path, section, "fp64_peak");
-    c.fp64_map = number(*t, path, section, "fp64_map");
-    c.launch_latency = number(*t, path, section, "launch_latency");
-    c.deposit_bandwidth = number(*t, path, section, "deposit_bandwidth");
-    c.gather_bandwidth = number(*t, path, section, "gather_bandwidth");
+    for (Field const& field : k_fields) c.*field.member = number(*t, path, section, field.key);
     c.fft_points = numbers(*t, path, section, "fft_points");
     c.fft_seconds = numbers(*t, path, section, "fft_seconds");
     c.green_seconds = numbers(*t, path, section, "green_seconds");
-    if (c.fft_seconds.size() != c.fft_points.size() || c.green_seconds.size() != c.fft_points.size())
+    c.field_seconds = numbers(*t, path, section, "field_seconds");
+    std::size_t const n = c.fft_points.size();
+    if (n == 0 || c.fft_seconds.size() != n || c.green_seconds.size() != n || c.field_seconds.size() != n)
         throw std::runtime_error(fmt::format(
-            "{}: [{}] fft_points, fft_seconds and green_seconds differ in length", path, section));
+            "{}: [{}] fft_points, fft_seconds, green_seconds and field_seconds must have one entry per size",
+            path, section));
     return c;
 }
-
 }  // namespace
 
 double Ceilings::fft_time(std::vector<double> const& seconds, double points) const

@@ -14,14 +14,19 @@ struct Ceilings {
     double copy_bandwidth = 0;     //!< [B/s] bytes read + written by a large array copy
     double fp64_peak = 0;          //!< [FLOP/s] independent multiplies and adds, every core busy
     double fp64_map = 0;           //!< [FLOP/s] gtrack's exact element maps (counted work / time)
+    double push_seconds = 0;       //!< [s] per particle and table entry beyond its FP64 work
+    double fp64_reduce = 0;        //!< [FLOP/s] the beam-moments reductions (counted work / time)
+    double generate_rate = 0;      //!< [particles/s] sampling a Gaussian beam
     double launch_latency = 0;     //!< [s] one empty kernel launch (GPU) or parallel region (CPU)
+    double sort_bandwidth = 0;     //!< [B/s] counted bytes / time of the space-charge cell sort
     double deposit_bandwidth = 0;  //!< [B/s] counted bytes / time of the space-charge deposit
-    double gather_bandwidth = 0;   //!< [B/s] counted bytes / time of the space-charge gather and kick
+    double gather_bandwidth = 0;   //!< [B/s] counted bytes / time of the space-charge gather
     //! Space-charge field solve (pad, forward FFT, product, inverse FFT) by size of the doubled
     //! grid, ascending: the FFT time per size.
     std::vector<double> fft_points;     //!< real points of the doubled grid
     std::vector<double> fft_seconds;    //!< [s] one solve
     std::vector<double> green_seconds;  //!< [s] the Green's function at the same sizes
+    std::vector<double> field_seconds;  //!< [s] E = -grad phi on the grid of the same sizes
 
     //! [s] a solve (or Green's function) of `points` doubled-grid points, interpolated in N log N
     //! between the measured sizes (extrapolated from the nearest one beyond them).

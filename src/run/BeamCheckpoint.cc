@@ -77,6 +77,7 @@ void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFil
         ckpt.set_attribute("space_charge_solver", "green_nodes", std::span<std::uint64_t const>(nodes));
         ckpt.set_attribute("space_charge_solver", "green_origin_spacing", std::span<double const>(geometry));
     }
+    if (c.collective) write_table(ckpt, "collective", *c.collective);
     copy_snapshots(out.id(), root, c.snapshots, fmt::format("checkpoint '{}'", ckpt.temp_path()));
     ckpt.commit();
 }
@@ -84,6 +85,7 @@ void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFil
 BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity const& expected)
 {
     BeamCheckpoint c;
+    bool has_collective = false;
     try {
         h5::File file = h5::open_file_readonly(path);
         if (!h5::has_attribute(file, "gtrack_checkpoint"))
@@ -126,6 +128,7 @@ BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity 
             v.lost_element[i] = std::int32_t(lost_element[i]);
             v.lost_turn[i] = std::int32_t(lost_turn[i]);
         }
+        has_collective = h5::is_group(file, "collective");
         if (h5::is_group(file, "space_charge_solver")) {
             h5::Group g = h5::open_group(file, "space_charge_solver");
             SpaceChargeCache s;
@@ -147,6 +150,7 @@ BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity 
     }
     c.stats = read_table(path, "stats");
     if (c.solver) c.space_charge = read_table(path, "space_charge");
+    if (has_collective) c.collective = read_table(path, "collective");
     return c;
 }
 

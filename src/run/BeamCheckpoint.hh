@@ -25,6 +25,7 @@ struct BeamCheckpoint {
     Table stats;                     //!< /stats rows so far
     Table space_charge;              //!< /space_charge rows so far (space-charge runs)
     std::optional<SpaceChargeCache> solver;  //!< the space-charge solver's state (space-charge runs)
+    std::optional<Table> collective;         //!< /collective rows so far (runs with wakes, LSC or CSR)
 };
 
 //! "<output>.ckpt": where a run writing `output_path` keeps its checkpoint.

@@ -20,10 +20,17 @@
 #include "io/TableWriter.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/DeviceBinding.hh"
+#include "parallel/OrderedWrites.hh"
+#include "parallel/WorldCrossRank.hh"
 #include "perf/RunProfile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
 #include "run/BeamTracker.hh"
+#include "run/CollectiveSchedule.hh"
+#include "run/DeviceMemory.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
@@ -178,10 +185,16 @@ ReferenceParticle initial_reference(DeckConfig const& deck)
 
 ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels)
 {
+    return initial_beam(deck, kernels, parallel::ParticleShare{0, deck.beam.macroparticles});
+}
+
+ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels, parallel::ParticleShare share)
+{
     BeamConfig const& beam = deck.beam;
     if (beam.distribution != "file") {
-        ParticleState state(beam.macroparticles, kernels.memory());
-        kernels.generate(state.view(), make_beam_sampler(beam, deck.run.seed), 0);
+        // Particle i is drawn from the stream keyed by id i, whichever rank draws it.
+        ParticleState state(share.count, kernels.memory());
+        kernels.generate(state.view(), make_beam_sampler(beam, deck.run.seed), share.first);
         return state;
     }
     PhaseSpaceFile const file = holds_gtrack_coordinates(beam.file)
@@ -191,78 +204,153 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels)
         throw DeckError(beam.where, "beam.macroparticles",
                         fmt::format("'{}' holds {} particles but beam.macroparticles = {}", beam.file,
                                     file.beam.size(), beam.macroparticles));
-    ParticleState host(file.beam.size(), MemSpace::host);
+    ParticleState host(share.count, MemSpace::host);
     ParticleView v = host.view();
     for (size_type i = 0; i < v.size; ++i) {
-        v.x[i] = file.beam.x[i];
-        v.px[i] = file.beam.px[i];
-        v.y[i] = file.beam.y[i];
-        v.py[i] = file.beam.py[i];
-        v.t[i] = file.beam.t[i];
-        v.pt[i] = file.beam.pt[i];
-        v.id[i] = file.beam.id[i];
+        std::size_t const j = share.first + i;
+        v.x[i] = file.beam.x[j];
+        v.px[i] = file.beam.px[j];
+        v.y[i] = file.beam.y[j];
+        v.py[i] = file.beam.py[j];
+        v.t[i] = file.beam.t[j];
+        v.pt[i] = file.beam.pt[j];
+        v.id[i] = file.beam.id[j];
         v.lost_element[i] = -1;
         v.lost_turn[i] = -1;
     }
     return ParticleState(host, kernels.memory());
 }
 
-int run_beamline(DeckConfig const& deck, RunOptions const& options)
+int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
-    cpu::set_thread_count(options.threads);
+    cpu::set_thread_count(run_options.threads);
     std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
-
-    ReferenceParticle const ref = initial_reference(deck);
-    // With space charge, elements are cut so that kicks can sit between their slices.
-    DeckConfig const sliced = with_space_charge_slices(deck);
-    Lattice const lattice = build_lattice(sliced, ref);
-    std::vector<SpaceChargeKickPoint> const kicks = space_charge_schedule(lattice, sliced);
-    std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
-    bool const on_gpu = kernels->memory() == MemSpace::device;
-    trace_log().set_device(kernels->description());
+    // Under MPI every rank runs this function on its share of the particles (docs/cluster.md); rank 0
+    // alone prints and holds the output file.
+    parallel::Communicator const& world = parallel::Communicator::world();
+    RunOptions options = run_options;
+    options.quiet = options.quiet || !world.is_root();
 
     std::string const path = options.output.empty() ? deck.output.file : options.output;
+    auto const macroparticles = static_cast<std::uint64_t>(deck.beam.macroparticles);
     // The checkpoint: the one to go on from (checked before anything is written), and where ours go.
     std::string const checkpoint_path = checkpoint_path_for(path);
-    CheckpointIdentity const identity = checkpoint_identity(deck, on_gpu ? "gpu" : "cpu");
-    std::optional<BeamCheckpoint> resumed;
     std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
-    if (options.resume == "auto") {
-        // The run's own checkpoint when there is one for this deck; otherwise (none, or one of an
-        // edited deck or another gtrack) from the beginning, which replaces it.
-        if (std::filesystem::exists(resume_path)) {
-            try {
-                resumed = read_beam_checkpoint(resume_path, identity);
-            } catch (std::runtime_error const& e) {
-                std::fprintf(stderr, "gtrack: note: --resume auto: %s; starting from the beginning\n", e.what());
+    CheckpointEvery const& every = deck.output.checkpoint_every;
+    bool const checkpointing = every.steps > 0 || every.seconds > 0;
+    parallel::ParticleShare const share = parallel::my_particle_share(macroparticles);
+    // What can fail on some ranks only (the output directory, a GPU) fails on all of them, said once.
+    struct Setup {
+        ReferenceParticle ref;
+        Lattice lattice;
+        std::vector<SpaceChargeKickPoint> kicks;
+        std::unique_ptr<BeamKernels> kernels;
+        std::unique_ptr<OutputFile> out;  // rank 0's; created before tracking, so a bad path fails early
+        ParticleState state;
+        DeckConfig sliced;
+        std::unique_ptr<CollectivePlan> collective_plan;  // wakes, LSC, CSR (deck errors before tracking)
+        CheckpointIdentity identity;
+        std::optional<BeamCheckpoint> resumed;
+    };
+    // Before the output file, whose cleanup handler then offers us the first signal. Under several
+    // ranks a signal ends the run at once, as the MPI launcher expects (no checkpoint to stop for, and
+    // a rank waiting in a collective for a dead peer would never reach a safe point).
+    std::optional<StopRequest> stop;
+    if (world.size() == 1) stop.emplace();
+    Setup setup = parallel::all_or_none([&] {
+        if (world.size() > 1 && checkpointing)
+            throw DeckError(
+                deck.output.where, "output.checkpoint_every",
+                fmt::format("checkpoints are written by one process only for now, this run has {} MPI "
+                            "ranks: run without mpirun, or without output.checkpoint_every",
+                            world.size()));
+        if (world.size() > 1 && !options.resume.empty())
+            throw std::runtime_error(fmt::format(
+                "--resume: checkpoints are read by one process only for now, this run has {} MPI ranks: "
+                "resume without mpirun",
+                world.size()));
+        if (deck.space_charge.enabled && world.size() > 1) check_space_charge_over_ranks(deck.space_charge);
+        ReferenceParticle ref = initial_reference(deck);
+        // With space charge, elements are cut so that kicks sit between their slices.
+        DeckConfig const sliced = with_space_charge_slices(deck);
+        Lattice lattice = build_lattice(sliced, ref);
+        std::vector<SpaceChargeKickPoint> kicks = space_charge_schedule(lattice, sliced);
+        std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
+        if (kernels->memory() == MemSpace::device)  // before any output or work
+            check_device_memory(estimate_beamline_device_memory(deck));
+        CheckpointIdentity identity =
+            checkpoint_identity(deck, kernels->memory() == MemSpace::device ? "gpu" : "cpu");
+        std::optional<BeamCheckpoint> resumed;
+        if (options.resume == "auto") {
+            // The run's own checkpoint when there is one for this deck; otherwise (none, or one of an
+            // edited deck or another gtrack) from the beginning, which replaces it.
+            if (std::filesystem::exists(resume_path)) {
+                try {
+                    resumed = read_beam_checkpoint(resume_path, identity);
+                } catch (std::runtime_error const& e) {
+                    std::fprintf(stderr, "gtrack: note: --resume auto: %s; starting from the beginning\n",
+                                 e.what());
+                }
+            } else if (!options.quiet) {
+                std::printf("gtrack: no checkpoint %s: starting from the beginning\n", resume_path.c_str());
             }
-        } else if (!options.quiet) {
-            std::printf("gtrack: no checkpoint %s: starting from the beginning\n", resume_path.c_str());
+        } else if (!resume_path.empty()) {
+            resumed = read_beam_checkpoint(resume_path, identity);
         }
-    } else if (!resume_path.empty()) {
-        resumed = read_beam_checkpoint(resume_path, identity);
-    }
-    StopRequest stop;  // before the output file, whose cleanup handler then offers us the first signal
-    OutputFile out(path);  // fails here, before tracking, when the directory is not writable
+        std::unique_ptr<OutputFile> out = world.is_root() ? std::make_unique<OutputFile>(path) : nullptr;
+        // A resumed run goes on with the checkpoint's particles (one rank: all of them, lost ones too).
+        ParticleState state = resumed ? ParticleState(resumed->particles, kernels->memory())
+                                      : initial_beam(deck, *kernels, share);
+        return Setup{ref,
+                     std::move(lattice),
+                     std::move(kicks),
+                     std::move(kernels),
+                     std::move(out),
+                     std::move(state),
+                     sliced,
+                     nullptr,
+                     std::move(identity),
+                     std::move(resumed)};
+    });
+    // The plan refers to the lattice where it lives now; its deck errors are still agreed by all ranks.
+    setup.collective_plan = parallel::all_or_none([&] {
+        auto plan = std::make_unique<CollectivePlan>(setup.lattice, setup.sliced);
+        if (!plan->empty() && world.size() > 1)
+            throw DeckError(deck.collective.where, "collective",
+                            "wakes, LSC and CSR run on one rank only for now (their line density is not yet "
+                            "summed over ranks): run this deck without mpirun");
+        return plan;
+    });
+    CollectivePlan const& collective_plan = *setup.collective_plan;
+    DeckConfig const& sliced = setup.sliced;
+    ReferenceParticle const ref = setup.ref;
+    Lattice const& lattice = setup.lattice;
+    std::vector<SpaceChargeKickPoint> const& kicks = setup.kicks;
+    std::unique_ptr<BeamKernels>& kernels = setup.kernels;
+    OutputFile* const out = setup.out.get();
+    ParticleState& state = setup.state;
+    CheckpointIdentity const& identity = setup.identity;
+    std::optional<BeamCheckpoint>& resumed = setup.resumed;
+    bool const on_gpu = kernels->memory() == MemSpace::device;
+    trace_log().set_device(kernels->description());
+    kernels->set_cross_rank(parallel::world_cross_rank());
     Provenance prov = run_provenance(deck, options.command_line);
     prov.start_time = resumed ? resumed->start_time : iso8601_utc_now();
 
-    ParticleState state = resumed ? ParticleState(resumed->particles, kernels->memory())
-                                  : initial_beam(deck, *kernels);
     kernels->set_elements(lattice.elements, *lattice.field_data);
     ParticleView const particles = state.view();
-    auto const macroparticles = static_cast<std::uint64_t>(state.size());
     std::string const species = "beam";
 
     if (!options.quiet)
-        std::printf("gtrack run %s: %llu macroparticles, %s %.6g MeV, %zu entries x %lld turn%s, on %s\n",
+        std::printf("gtrack run %s: %llu macroparticles, %s %.6g MeV, %zu entries x %lld turn%s, on %s%s\n",
                     deck.path.c_str(), static_cast<unsigned long long>(macroparticles),
                     deck.beam.species.name.c_str(), ref.kinetic_mev, lattice.elements.size(),
                     static_cast<long long>(deck.lattice.turns), deck.lattice.turns == 1 ? "" : "s",
-                    kernels->description().c_str());
+                    kernels->description().c_str(),
+                    world.size() > 1 ? (" x " + parallel::describe_world()).c_str() : "");
 
-    write_openpmd_root(out);
+    if (out) write_openpmd_root(*out);
     Table stats(statistics_columns());
     BeamStatistics last;
     std::int64_t iteration = 0;
@@ -274,6 +362,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     Table sc_table(space_charge_columns());
     if (deck.space_charge.enabled) {
         space_charge = on_gpu ? make_cuda_space_charge() : make_cpu_space_charge();
+        space_charge->set_cross_rank(parallel::world_cross_rank());
         SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
         std::vector<std::int64_t> entries;
         std::map<std::int64_t, double> ds_at;
@@ -281,7 +370,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             entries.push_back(k.entry);
             ds_at[k.entry] = k.ds;
         }
-        tracker.set_kicks(entries, [&, settings, ds_at](std::int64_t entry, std::int64_t turn) {
+        tracker.add_kicks(entries, [&, settings, ds_at](std::int64_t entry, std::int64_t turn) {
             ReferenceParticle const& r = lattice.reference_after[std::size_t(entry)];
             double const ds = ds_at.at(entry);
             SpaceChargeDiagnostics const d = space_charge->kick(
@@ -292,6 +381,15 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             sc_table.append_row(row);
         });
     }
+    // Collective effects: the backend beside the beam's, after the space-charge kicks at shared entries.
+    std::unique_ptr<CollectiveKernels> collective_kernels;
+    std::unique_ptr<CollectiveSolver> collective;
+    Table collective_table(collective_columns());
+    if (!collective_plan.empty()) {
+        collective_kernels = on_gpu ? make_cuda_collective() : make_cpu_collective();
+        collective = std::make_unique<CollectiveSolver>(*collective_kernels);
+        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced, &collective_table);
+    }
     if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
         tracker.stop_every(deck.output.checkpoint_every.steps);
     if (resumed) {
@@ -300,8 +398,9 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             sc_table = std::move(resumed->space_charge);
             if (resumed->solver) space_charge->restore_cache(*resumed->solver);
         }
+        if (collective && resumed->collective) collective_table = std::move(*resumed->collective);
         iteration = resumed->snapshots;
-        copy_checkpoint_snapshots(resume_path, iteration, out);
+        copy_checkpoint_snapshots(resume_path, iteration, *out);
         tracker.resume_at(resumed->position);
         if (!options.quiet)
             std::printf("gtrack: resuming from %s after %lld turns and %lld entries\n", resume_path.c_str(),
@@ -310,7 +409,6 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     }
     // Checkpoints: every N turns (rings) or entries (a single pass), or after a wall time.
     bool const ring = deck.lattice.turns > 1;
-    CheckpointEvery const& every = deck.output.checkpoint_every;
     auto last_checkpoint = std::chrono::steady_clock::now();
     auto const checkpoint_due = [&] {
         BeamTracker::Position const at = tracker.position();
@@ -332,7 +430,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             c.space_charge = sc_table;
             c.solver = space_charge->cache();
         }
-        write_beam_checkpoint(checkpoint_path, c, out);
+        if (collective) c.collective = collective_table;
+        write_beam_checkpoint(checkpoint_path, c, *out);
         last_checkpoint = std::chrono::steady_clock::now();
     };
 
@@ -351,8 +450,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
         if (p.phase_space) {
             ParticleState host(state, MemSpace::host);
             std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
-            write_phase_space(out, iteration++, species, live_particles(host.view()), r, where,
-                              deck.beam.bunch_charge, macroparticles);
+            parallel::write_phase_space_in_rank_order(out, iteration++, species, live_particles(host.view()), r,
+                                                      where, deck.beam.bunch_charge, macroparticles);
         }
     };
     phase.emplace("tracking");
@@ -366,7 +465,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
         if (tracker.done()) break;
         // A safe point: everything due here is recorded. Rings count turns, single passes entries.
         bool const stopping =
-            stop.stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
+            stop && stop->stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
         if (!stopping && checkpoint_due()) {
             try {
                 write_checkpoint();
@@ -382,7 +481,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
                          "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
                          "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
                          "(exit status %d)\n",
-                         stop.signal_name().c_str(), static_cast<long long>(at.turn),
+                         stop->signal_name().c_str(), static_cast<long long>(at.turn),
                          static_cast<long long>(tracker.turns()), static_cast<long long>(at.entry),
                          lattice.elements.size(), path.c_str(), checkpoint_path.c_str(), checkpoint_path.c_str(),
                          k_exit_stopped);
@@ -395,28 +494,41 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
     // Loss records and the final state, on the host.
     ParticleState final_host(state, MemSpace::host);
     Table const lost = loss_table(final_host.view(), lattice);
-    auto const final_alive = macroparticles - lost.rows();
+    // Losses per table entry over all ranks (exact integer sums), for the summary.
+    std::vector<std::int64_t> lost_at(lattice.elements.size(), 0);
+    for (auto e : std::get<std::vector<std::int64_t>>(lost.find("element")->values)) ++lost_at[std::size_t(e)];
+    world.sum_in_place(lost_at);
+    std::uint64_t n_lost = 0;
+    for (auto c : lost_at) n_lost += std::uint64_t(c);
+    auto const final_alive = macroparticles - n_lost;
 
-    write_table(out, "stats", stats);
-    write_table(out, "lost", lost);
-    if (space_charge) write_table(out, "space_charge", sc_table);
-    write_lattice(out, lattice);
+    parallel::write_table_in_rank_order(out, "lost", lost);
     prov.backend = on_gpu ? "gpu" : "cpu";
     prov.device_name = kernels->description();
-    prov.end_time = iso8601_utc_now();
-    write_provenance(out, prov);
+    prov.ranks = world.size();
+    prov.rank_devices = world.gather_to_root(parallel::describe_rank_device(on_gpu, kernels->description()));
     auto records = kernels->timer().records();
     if (space_charge)
         for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
     std::optional<Profile> profile;
-    if (options.profile) {
-        profile = profile_of_run(deck, records, on_gpu, options.calibration);
-        write_profile(out, *profile);
+    if (options.profile) profile = profile_of_run(deck, records, on_gpu, options.calibration);
+    // Every rank has written its share; one that failed has ended the job (main), so the file is
+    // renamed into place only when all of them succeeded.
+    world.barrier();
+    if (out) {
+        // Statistics, space-charge diagnostics and the lattice are the same on every rank: rank 0's.
+        write_table(*out, "stats", stats);
+        if (space_charge) write_table(*out, "space_charge", sc_table);
+        if (collective) write_table(*out, "collective", collective_table);
+        write_lattice(*out, lattice);
+        prov.end_time = iso8601_utc_now();
+        write_provenance(*out, prov);
+        if (profile) write_profile(*out, *profile);  // rank 0's times
+        out->commit();
+        // The output is complete: the run's checkpoint would only resume what is done.
+        std::error_code ignored;
+        std::filesystem::remove(checkpoint_path, ignored);
     }
-    out.commit();
-    // The output is complete: the run's checkpoint would only resume what is done.
-    std::error_code ignored;
-    std::filesystem::remove(checkpoint_path, ignored);
 
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     if (!options.quiet) {
@@ -427,19 +539,18 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
         }
         std::printf("tracked in %.3f s (%.3g particle-element pushes/s); whole run %.3f s\n", track_s,
                     track_s > 0 ? pushes / track_s : 0.0, wall);
-        std::uint64_t const n_lost = macroparticles - final_alive;
         std::string where_lost;
         if (n_lost > 0) {
             std::map<std::string, std::uint64_t> by_name;
-            auto const& el = std::get<std::vector<std::int64_t>>(lost.find("element")->values);
-            for (auto e : el) ++by_name[lattice.info[std::size_t(e)].name];
+            for (std::size_t e = 0; e < lost_at.size(); ++e)
+                if (lost_at[e] > 0) by_name[lattice.info[e].name] += std::uint64_t(lost_at[e]);
             for (auto const& [name, count] : by_name)
                 where_lost += fmt::format("{}{} at {}", where_lost.empty() ? ": " : ", ", count, name);
         }
         if (space_charge) {
             double total = 0;
             std::string stages;
-            for (char const* stage : {"sort", "deposit", "green", "solve", "field", "gather", "kick"}) {
+            for (char const* stage : {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
                 auto const it = records.find(std::string("sc.") + stage);
                 double const t = it == records.end() ? 0.0 : it->second.seconds;
                 total += t;
@@ -447,6 +558,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
             }
             std::printf("space charge: %zu kicks in %.3f s (%s s)\n", sc_table.rows(), total, stages.c_str());
         }
+        if (collective) std::printf("%s\n", collective_summary(collective_table).c_str());
         std::printf("alive %llu of %llu (%llu lost%s)\n", static_cast<unsigned long long>(final_alive),
                     static_cast<unsigned long long>(macroparticles), static_cast<unsigned long long>(n_lost),
                     where_lost.c_str());
@@ -459,14 +571,15 @@ int run_beamline(DeckConfig const& deck, RunOptions const& options)
                 format_si(last.normalized_emittance[1], "m rad").c_str(),
                 format_si(last.sigma[4], "m").c_str(), last.sigma[5]);
         std::printf("wrote %s (%zu statistics rows, %lld phase-space snapshots, %zu lost particles)\n",
-                    path.c_str(), stats.rows(), static_cast<long long>(iteration), lost.rows());
+                    path.c_str(), stats.rows(), static_cast<long long>(iteration),
+                    static_cast<std::size_t>(n_lost));
     }
-    if (options.timing) {
+    if (options.timing && world.is_root()) {
         std::printf("# kernel calls seconds bytes items\n");
         for (auto const& [name, r] : records)
             std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), r.calls, r.seconds, r.bytes, r.items);
     }
-    if (profile) std::printf("%s", format_profile(*profile).c_str());
+    if (profile && world.is_root()) std::printf("%s", format_profile(*profile).c_str());
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "deck/Config.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/core/ParticleState.hh"
+#include "parallel/ParticleDecomposition.hh"
 #include "run/BeamTracker.hh"
 
 namespace gt {
@@ -35,6 +36,8 @@ ReferenceParticle initial_reference(DeckConfig const& deck);
 
 //! The initial beam in `kernels`' memory: sampled there, or read from the deck's openPMD file.
 ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels);
+//! The particles of `share` of it (ids share.first ...): the same particles whatever the rank count.
+ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels, parallel::ParticleShare share);
 
 //! The reference particle at output point `p` (after its table entry, in its turn; entry -1: the entrance).
 ReferenceParticle reference_at(Lattice const& lattice, OutputPoint const& p);

@@ -26,11 +26,14 @@ BeamTracker::BeamTracker(Lattice const& lattice, OutputConfig const& output, std
     point_.s = lattice.reference_begin.s;
 }
 
-void BeamTracker::set_kicks(std::vector<std::int64_t> entries,
+void BeamTracker::add_kicks(std::vector<std::int64_t> entries,
                             std::function<void(std::int64_t, std::int64_t)> after)
 {
-    kick_entries_ = std::move(entries);
-    kick_ = std::move(after);
+    std::sort(entries.begin(), entries.end());
+    kick_entries_.insert(kick_entries_.end(), entries.begin(), entries.end());
+    std::sort(kick_entries_.begin(), kick_entries_.end());
+    kick_entries_.erase(std::unique(kick_entries_.begin(), kick_entries_.end()), kick_entries_.end());
+    kick_sets_.push_back(KickSet{std::move(entries), std::move(after)});
 }
 
 void BeamTracker::stop_every(std::int64_t n)
@@ -69,7 +72,9 @@ bool BeamTracker::advance()
             std::int64_t const stop = kick ? *k + 1 : end;
             kernels_.track(particles_, size_type(pos_), size_type(stop), std::int32_t(turn_));
             pos_ = stop;
-            if (kick) kick_(*k, turn_);
+            if (kick)
+                for (KickSet const& set : kick_sets_)
+                    if (std::binary_search(set.entries.begin(), set.entries.end(), *k)) set.after(*k, turn_);
         }
         pos_ = end;
     };

@@ -30,9 +30,10 @@ class BeamTracker {
     BeamTracker(Lattice const& lattice, OutputConfig const& output, std::int64_t turns, BeamKernels& kernels,
                 ParticleView particles);
 
-    //! Collective steps inside segments (space-charge kicks): `after(entry, turn)` runs after each of
-    //! `entries` (ascending table indices) in every turn, splitting the segment tracking there.
-    void set_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after);
+    //! Collective steps inside segments (space-charge, wake, LSC, CSR kicks): `after(entry, turn)` runs
+    //! after each of `entries` (table indices) in every turn, splitting the segment tracking there.
+    //! Several sets may be added; at an entry in more than one, they run in the order they were added.
+    void add_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after);
 
     //! Also stops (nothing due) after every `n`-th entry of the pass, so that a single pass has safe
     //! points for checkpoints between its output points. Splitting a segment changes no bit: each
@@ -76,8 +77,12 @@ class BeamTracker {
     StatsWhere stats_;
     bool phase_space_at_end_;
     std::vector<PassPoint> pass_points_;
-    std::vector<std::int64_t> kick_entries_;
-    std::function<void(std::int64_t, std::int64_t)> kick_;
+    struct KickSet {
+        std::vector<std::int64_t> entries;  //!< ascending
+        std::function<void(std::int64_t, std::int64_t)> after;
+    };
+    std::vector<KickSet> kick_sets_;
+    std::vector<std::int64_t> kick_entries_;  //!< the union of the sets' entries, ascending
     std::size_t next_ = 0;  //!< next pass point in this turn
     std::int64_t pos_ = 0;  //!< first entry not yet tracked in this turn
     std::int64_t turn_ = 0;

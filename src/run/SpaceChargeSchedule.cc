@@ -4,7 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "beam/OnAxisProfile.hh"
+#include "deck/DeckError.hh"
 
 namespace gt {
 
@@ -69,6 +72,21 @@ std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, 
         if ((body + 1) % group == group / 2) kicks.push_back({entry, length / double(n)});
     }
     return kicks;
+}
+
+void check_space_charge_over_ranks(SpaceChargeConfig const& sc)
+{
+    if (sc.deposition != "deterministic")
+        throw DeckError(sc.where, "space_charge.deposition",
+                        fmt::format("'{}' sums charges in floating point, in an order that depends on the rank "
+                                    "count: runs over several MPI ranks need \"deterministic\"",
+                                    sc.deposition));
+    if (sc.sort_every != 0)
+        throw DeckError(sc.where, "space_charge.sort_every",
+                        fmt::format("{}: sorting reorders each rank's particles differently from one process's, "
+                                    "so statistics and outputs would depend on the rank count: runs over several "
+                                    "MPI ranks need sort_every = 0 (the deposition stays exact without it)",
+                                    sc.sort_every));
 }
 
 SpaceChargeSettings space_charge_settings(SpaceChargeConfig const& sc)

@@ -31,6 +31,11 @@ DeckConfig with_space_charge_slices(DeckConfig const& deck);
 //! The kicks of one pass of `lattice`, built from with_space_charge_slices(deck), in entry order.
 std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, DeckConfig const& deck);
 
+//! Space charge over several MPI ranks is bit-identical to one process only with the exact
+//! fixed-point deposition and without sorting (which reorders each rank's share differently from
+//! the whole beam's): throws a DeckError naming the key otherwise.
+void check_space_charge_over_ranks(SpaceChargeConfig const& sc);
+
 //! The solver settings a deck's [space_charge] asks for.
 SpaceChargeSettings space_charge_settings(SpaceChargeConfig const& sc);
 

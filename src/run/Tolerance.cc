@@ -126,9 +126,14 @@ void ToleranceRules::read_file(std::string const& path)
     if (!in) throw std::runtime_error(fmt::format("{}: cannot read the tolerance file", path));
     std::stringstream text;
     text << in.rdbuf();
+    read_text(text.str(), path);
+}
+
+void ToleranceRules::read_text(std::string const& text, std::string const& path)
+{
     toml::table root;
     try {
-        root = toml::parse(text.str(), path);
+        root = toml::parse(text, path);
     } catch (toml::parse_error const& e) {
         throw std::runtime_error(fmt::format("{}:{}:{}: TOML syntax error: {}", path, e.source().begin.line,
                                              e.source().begin.column, e.description()));
@@ -191,6 +196,13 @@ Tolerance ToleranceRules::for_name(std::string const& name) const
         if (r.atol) t.atol = *r.atol;
     }
     return t;
+}
+
+bool ToleranceRules::has_rule_for(std::string const& name) const
+{
+    for (Rule const& r : rules_)
+        if (glob_match(r.pattern, name)) return true;
+    return false;
 }
 
 std::string ToleranceRules::describe() const

@@ -61,8 +61,12 @@ class ToleranceRules {
     //! Reads rules from a TOML file: an array of tables [[tolerance]] with keys match, rtol, atol.
     //! Throws std::runtime_error naming the file, line and key on any problem.
     void read_file(std::string const& path);
+    //! The same for the file's text held in memory; path names it in messages.
+    void read_text(std::string const& text, std::string const& path);
 
     Tolerance for_name(std::string const& name) const;
+    //! Whether any rule matches `name` (then the rules alone decide its tolerance).
+    bool has_rule_for(std::string const& name) const;
     std::vector<Rule> const& rules() const { return rules_; }
     //! One line: "bitwise" or the rules in order ("* rtol 1e-12; stats/* rtol 1e-10").
     std::string describe() const;

@@ -14,6 +14,8 @@
 #include "deck/DeckError.hh"
 #include "run/BeamRun.hh"
 #include "run/BeamTracker.hh"
+#include "run/CollectiveSchedule.hh"
+#include "run/RoundOffTolerance.hh"
 #include "run/SpaceChargeSchedule.hh"
 #include "run/TextTable.hh"
 
@@ -118,10 +120,40 @@ class StageComparer {
   public:
     StageComparer(ValidationOptions const& options)
     {
-        for (int k = 0; k < 6; ++k) tolerance_[k] = options.tolerances.for_name(k_coordinates[k]);
+        for (int k = 0; k < 6; ++k) {
+            tolerance_[k] = base_[k] = options.tolerances.for_name(k_coordinates[k]);
+            ruled_[k] = options.tolerances.has_rule_for(k_coordinates[k]);
+        }
         for (auto const& [name, unit] : statistics_columns()) {
             columns_.push_back(name);
             column_tolerance_.push_back(options.tolerances.for_name("stats/" + name));
+            column_ruled_.push_back(options.tolerances.has_rule_for("stats/" + name));
+        }
+        column_base_ = column_tolerance_;
+    }
+
+    //! The tolerances of one stage: the rules' where they name a quantity; elsewhere bitwise, or with
+    //! tau > 0 (after space-charge kicks) tau times the reference's rms of the coordinate, and for the
+    //! statistics rel 4 tau (a sigma moves by at most tau of itself, an emittance or beta, products of
+    //! two or four such, by 2 or 4 tau) with abs tau x rms for the centroids and extents and abs 4 tau
+    //! for the dimensionless alphas, which cross zero. Counters (s, element, turn, alive) stay exact.
+    void set_stage(double tau, std::vector<double> const& reference_stats)
+    {
+        auto const rms = [&](int k) { return reference_stats[column("sigma_" + std::string(k_coordinates[k]))]; };
+        for (int k = 0; k < 6; ++k)
+            tolerance_[k] = ruled_[k] || tau == 0 ? base_[k] : Tolerance{0, tau * rms(k)};
+        for (std::size_t j = 0; j < columns_.size(); ++j) {
+            std::string const& c = columns_[j];
+            if (column_ruled_[j] || tau == 0 || c == "s" || c == "element" || c == "turn" || c == "alive") {
+                column_tolerance_[j] = column_base_[j];
+                continue;
+            }
+            Tolerance t{4 * tau, 0};
+            for (int k = 0; k < 6; ++k)
+                if (c == "mean_" + std::string(k_coordinates[k]) || c == "max_abs_" + std::string(k_coordinates[k]))
+                    t.atol = tau * rms(k);
+            if (c.rfind("alpha_", 0) == 0) t.atol = 4 * tau;
+            column_tolerance_[j] = t;
         }
     }
 
@@ -173,9 +205,16 @@ class StageComparer {
     }
 
   private:
-    Tolerance tolerance_[6];
+    std::size_t column(std::string const& name) const
+    {
+        return std::size_t(std::find(columns_.begin(), columns_.end(), name) - columns_.begin());
+    }
+
+    Tolerance base_[6], tolerance_[6];
+    bool ruled_[6] = {};
     std::vector<std::string> columns_;
-    std::vector<Tolerance> column_tolerance_;
+    std::vector<Tolerance> column_base_, column_tolerance_;
+    std::vector<bool> column_ruled_;
 };
 
 std::vector<double> statistics_at(BeamKernels& kernels, ParticleView particles, Lattice const& lattice,
@@ -217,7 +256,10 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     result.turns = deck.lattice.turns;
     result.stages_where = describe(options.stages);
     result.tolerances = options.tolerances.describe();
-    StageComparer const comparer(options);
+    StageComparer comparer(options);
+    RoundOffTolerance const round_off = space_charge_round_off(deck);
+    bool const round_off_applies = options.round_off_defaults && round_off.per_kick > 0;
+    if (round_off_applies) result.round_off = round_off.describe();
     for (int k = 0; k < 6; ++k)
         result.coordinate_tolerance.push_back(comparer.coordinate_tolerance(k).describe());
     result.stats_tolerance = comparer.statistics_tolerance();
@@ -235,8 +277,10 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
 
     // Space charge: each backend kicks with the solver beside it (the same memory).
     std::unique_ptr<SpaceChargeKernels> ref_sc, cand_sc;
+    std::int64_t kicks_done = 0;
     if (deck.space_charge.enabled) {
-        auto const solver_for = [](BeamKernels const& k) {
+        auto const solver_for = [&options](BeamKernels const& k) {
+            if (options.space_charge_solver) return options.space_charge_solver(k);
             return k.memory() == MemSpace::device ? make_cuda_space_charge() : make_cpu_space_charge();
         };
         ref_sc = solver_for(reference);
@@ -255,8 +299,26 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
                 sc.kick(v, settings, frame, ds_at.at(entry));
             };
         };
-        ref_tracker.set_kicks(entries, kicker(*ref_sc, ref_view));
-        cand_tracker.set_kicks(entries, kicker(*cand_sc, cand_view));
+        ref_tracker.add_kicks(entries, [&kicks_done, kick = kicker(*ref_sc, ref_view)](std::int64_t e, std::int64_t t) {
+            kick(e, t);
+            ++kicks_done;
+        });
+        cand_tracker.add_kicks(entries, kicker(*cand_sc, cand_view));
+    }
+    // Collective effects: each backend kicks with the collective kernels beside it.
+    CollectivePlan const collective_plan(lattice, sliced);
+    std::unique_ptr<CollectiveKernels> ref_ck, cand_ck;
+    std::unique_ptr<CollectiveSolver> ref_cs, cand_cs;
+    if (!collective_plan.empty()) {
+        auto const kernels_for = [](BeamKernels const& k) {
+            return k.memory() == MemSpace::device ? make_cuda_collective() : make_cpu_collective();
+        };
+        ref_ck = kernels_for(reference);
+        cand_ck = kernels_for(candidate);
+        ref_cs = std::make_unique<CollectiveSolver>(*ref_ck);
+        cand_cs = std::make_unique<CollectiveSolver>(*cand_ck);
+        add_collective_kicks(ref_tracker, collective_plan, *ref_cs, ref_view, lattice, sliced, nullptr);
+        add_collective_kicks(cand_tracker, collective_plan, *cand_cs, cand_view, lattice, sliced, nullptr);
     }
     auto const sc_seconds = [](std::unique_ptr<SpaceChargeKernels> const& sc) {
         double s = 0;
@@ -288,6 +350,9 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
         cand_busy = cand_now;
         result.reference_seconds += st.reference_seconds;
         result.candidate_seconds += st.candidate_seconds;
+        st.kicks = kicks_done;
+        st.round_off = round_off_applies ? round_off.tau(kicks_done) : 0.0;
+        comparer.set_stage(st.round_off, ref_stats);
         {
             HostView a(ref_state), b(cand_state);
             if (deck.space_charge.enabled) {
@@ -428,6 +493,7 @@ std::vector<std::string> stage_row(StageComparison const& s, bool full)
     row.push_back(seconds(s.reference_seconds));
     row.push_back(seconds(s.candidate_seconds));
     row.push_back(speedup(s.reference_seconds, s.candidate_seconds));
+    if (full) row.push_back(fmt::format("{} ({})", num(s.round_off), s.kicks));
     row.push_back(s.ok() ? "ok" : "FAIL");
     return row;
 }
@@ -449,6 +515,7 @@ std::vector<std::string> stage_header(ValidationResult const& r, bool full)
     h.push_back(backend_labels(r).first + " [s]");
     h.push_back(backend_labels(r).second + " [s]");
     h.push_back("speedup");
+    if (full) h.push_back("default tau (kicks)");
     h.push_back("verdict");
     return h;
 }
@@ -552,8 +619,10 @@ std::string validation_summary(ValidationResult const& r, std::size_t max_rows)
         "gtrack validate {}: {} macroparticles, {} turn{}, {} stages (the initial beam, "
         "then {})\n",
         r.deck_path, r.macroparticles, r.turns, r.turns == 1 ? "" : "s", r.stages.size(), r.stages_where);
-    out += fmt::format("reference: {}\ncandidate: {}\ntolerances: {}; loss records and ids exact\n\n",
+    out += fmt::format("reference: {}\ncandidate: {}\ntolerances: {}; loss records and ids exact\n",
                        r.reference_name, r.candidate_name, r.tolerances);
+    if (!r.round_off.empty()) out += fmt::format("default tolerance: {}\n", r.round_off);
+    out += "\n";
     out += "per quantity, over all stages:\n" + quantity_table(r).text() + "\n";
     if (r.stages.size() <= max_rows) {
         TextTable t(stage_header(r, false));
@@ -585,7 +654,9 @@ std::string validation_report(ValidationResult const& r)
     out +=
         fmt::format("| macroparticles | {} |\n| turns | {} |\n| stages | {} (the initial beam, then {}) |\n",
                     r.macroparticles, r.turns, r.stages.size(), r.stages_where);
-    out += fmt::format("| tolerances | {}; loss records and ids exact |\n\n", r.tolerances);
+    out += fmt::format("| tolerances | {}; loss records and ids exact |\n", r.tolerances);
+    if (!r.round_off.empty()) out += fmt::format("| default tolerance | {} |\n", r.round_off);
+    out += "\n";
     out += "## Per quantity, over all stages\n\n" + quantity_table(r).markdown() + "\n";
     out += "## By deck element\n\n" + element_table(r).markdown() + "\n";
     out += "## Totals\n\n" + totals_line(r) + "\n\n";

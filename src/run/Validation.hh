@@ -8,13 +8,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "deck/Config.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/core/KernelTimer.hh"
+#include "kernels/spacecharge/SpaceChargeKernels.hh"
 #include "run/Tolerance.hh"
 
 namespace gt {
@@ -25,6 +28,12 @@ struct ValidationOptions {
     ToleranceRules tolerances;
     //! Where the states are compared: every_slice (default), every_element, turn or end.
     StatsWhere stages = StatsWhere::every_slice;
+    //! After space-charge kicks, quantities that no rule names get the round-off tolerance of
+    //! run/RoundOffTolerance.hh instead of bitwise (the FFTs of the two backends round differently).
+    bool round_off_defaults = true;
+    //! The space-charge solver beside each backend; empty: the CPU or the CUDA one by the backend's
+    //! memory. Tests plant perturbed solvers here.
+    std::function<std::unique_ptr<SpaceChargeKernels>(BeamKernels const&)> space_charge_solver;
 };
 
 //! The comparison at one stage (stage 0: the initial beam, before any element).
@@ -35,6 +44,8 @@ struct StageComparison {
     std::string name;                 //!< deck element name ("initial beam" for stage 0)
     std::string type;                 //!< deck element type ("" for stage 0)
     double s = 0;                     //!< [m] over all turns
+    std::int64_t kicks = 0;           //!< space-charge kicks before this stage
+    double round_off = 0;             //!< the default tolerance's tau here (0: bitwise)
     DifferenceSummary coordinate[6];  //!< x, px, y, py, t, pt over all particles (lost ones included)
     //! Particles with any coordinate, loss record or id outside tolerance.
     std::size_t particles_outside = 0;
@@ -62,6 +73,7 @@ struct ValidationResult {
     std::string tolerances;                         //!< ToleranceRules::describe()
     std::vector<std::string> coordinate_tolerance;  //!< Tolerance::describe() per coordinate
     std::string stats_tolerance;  //!< the statistics columns' tolerance, or "per column" when they differ
+    std::string round_off;        //!< the default rule after space-charge kicks ("" when none applies)
     std::vector<StageComparison> stages;
     std::map<std::string, KernelRecord> reference_kernels;
     std::map<std::string, KernelRecord> candidate_kernels;

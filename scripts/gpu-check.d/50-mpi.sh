@@ -1,0 +1,39 @@
+# MPI over two GPUs of one host (docs/cluster.md): 2 ranks against the run without MPI, bit for bit,
+# for a beamline deck, the space-charge deck and a detector deck; then a small strong-scaling figure
+# (1 -> 2 GPUs) for 3D space charge with the time of the grid reduction. Skips with fewer than 2 GPUs.
+mpi_gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+if [ "$mpi_gpus" -lt 2 ] || ! command -v mpirun >/dev/null || ! ./$build/gtrack --version | grep -q "MPI ON"; then
+    note "mpi 2 GPUs" "skipped ($mpi_gpus GPU(s), mpirun $(command -v mpirun >/dev/null && echo found || echo missing))"
+else
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    mpi_ok=0 mpi_total=0
+    for mpi_case in "regression/fodo_channel/deck.toml" \
+                    "regression/space_charge_fodo/deck.toml --set space_charge.sort_every=0" \
+                    "regression/detector_tracker/deck.toml"; do
+        read -r -a mpi_args <<<"$mpi_case"
+        mpi_name=$(basename "$(dirname "${mpi_args[0]}")")
+        mpi_total=$((mpi_total + 1))
+        timeout 120 ./$build/gtrack run "${mpi_args[@]}" --backend gpu -q -o "$out/mpi-$mpi_name-1.h5" \
+            >"$out/mpi-$mpi_name.log" 2>&1 &&
+        timeout 120 mpirun -np 2 --bind-to none ./$build/gtrack run "${mpi_args[@]}" --backend gpu -q \
+            -o "$out/mpi-$mpi_name-2.h5" >>"$out/mpi-$mpi_name.log" 2>&1 &&
+        ./$build/gtrack compare "$out/mpi-$mpi_name-1.h5" "$out/mpi-$mpi_name-2.h5" \
+            --atol 'space_charge/t_*=1e300' --atol 'detector@iterations=1e300' >>"$out/mpi-$mpi_name.log" 2>&1 &&
+        mpi_ok=$((mpi_ok + 1))
+    done
+    note "mpi 2 GPUs bitwise" "$mpi_ok of $mpi_total decks identical to 1 GPU"
+    [ "$mpi_ok" -eq "$mpi_total" ] || status=1
+    # Strong scaling, 10^7 particles, 128^3 grid: whole-run time and the grid-reduction stage.
+    mpi_sc=(inputs/fodo_space_charge.toml --set beam.macroparticles=10000000 --set space_charge.sort_every=0
+            --set 'space_charge.grid=[128,128,128]' --backend gpu --timing -q)
+    for np in 1 2; do
+        if timeout 200 mpirun -np $np --bind-to none ./$build/gtrack run "${mpi_sc[@]}" -o "$out/mpi-scaling-$np.h5" \
+            >"$out/mpi-scaling-$np.txt" 2>&1; then
+            note "mpi sc 1e7 128^3, $np GPU(s)" "$(awk '$1 == "track" || $1 ~ /^sc\./ { t += $3 } $1 == "sc.reduce" { r = $3 }
+                END { printf "tracking+space charge %.3f s, of which grid reduction %.3f s", t, r }' "$out/mpi-scaling-$np.txt")"
+        else
+            note "mpi sc 1e7 128^3, $np GPU(s)" FAILED
+            status=1
+        fi
+    done
+fi

@@ -1,0 +1,61 @@
+// gtrack calibrate: measure this machine's ceilings (CPU, and the GPU when there is one) into the
+// calibration file that --profile and forecast read.
+#include <unistd.h>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "app/Commands.hh"
+#include "io/Provenance.hh"
+#include "kernels/core/Device.hh"
+#include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/Stopwatch.hh"
+#include "perf/CalibrateMeasure.hh"
+
+namespace gt {
+
+namespace {
+
+void print_ceilings(char const* side, Ceilings const& c)
+{
+    std::printf(
+        "%s: %d %s; copy %.3g GB/s; FP64 peak %.3g GFLOP/s, maps %.3g GFLOP/s + %.3g ns per push; "
+        "moments %.3g GFLOP/s; sampling %.3g particles/s; launch %.3g us\n",
+        side, c.cores, std::string(side) == "gpu" ? "SMs" : "threads", c.copy_bandwidth * 1e-9,
+        c.fp64_peak * 1e-9, c.fp64_map * 1e-9, c.push_seconds * 1e9, c.fp64_reduce * 1e-9, c.generate_rate,
+        c.launch_latency * 1e6);
+    std::printf("%s space charge: sort %.3g GB/s, deposit %.3g GB/s, gather %.3g GB/s; solve", side,
+                c.sort_bandwidth * 1e-9, c.deposit_bandwidth * 1e-9, c.gather_bandwidth * 1e-9);
+    for (std::size_t i = 0; i < c.fft_points.size(); ++i)
+        std::printf("%s %.3g ms at %.0f points", i ? "," : "", c.fft_seconds[i] * 1e3, c.fft_points[i]);
+    std::printf("\n");
+}
+
+}  // namespace
+
+int calibrate_command(CalibrateOptions const& options)
+{
+    cpu::set_thread_count(options.threads);
+    cpu::timer_clock() = options.clock == "cpu" ? cpu::TimerClock::process_cpu : cpu::TimerClock::wall;
+    CalibrateSize const size = calibrate_size(options.quick);
+    Calibration c;
+    char host[256] = "unknown";
+    (void)gethostname(host, sizeof host - 1);
+    c.host = host;
+    c.date = iso8601_utc_now();
+    std::printf("gtrack calibrate: measuring the CPU (%d threads)%s\n", cpu::thread_count(),
+                options.quick ? ", quick sizes" : "");
+    c.cpu = measure_cpu_ceilings(size);
+    print_ceilings("cpu", *c.cpu);
+    if (!options.cpu_only && device::count() > 0) {
+        std::printf("measuring the GPU (%s)\n", device::name().c_str());
+        c.gpu = measure_gpu_ceilings(size);
+        print_ceilings("gpu", *c.gpu);
+    }
+    std::string const path = options.out.empty() ? default_calibration_path() : options.out;
+    write_calibration(path, c);
+    std::printf("wrote %s\n", path.c_str());
+    return 0;
+}
+
+}  // namespace gt

@@ -1,0 +1,89 @@
+// Output of data spread over ranks: rank 0 writes each rank's share as the next hyperslab.
+#include "parallel/OrderedWrites.hh"
+
+#include <stdexcept>
+
+#include "io/OutputFile.hh"
+#include "parallel/Communicator.hh"
+
+namespace gt::parallel {
+namespace {
+
+void send_phase_space(Communicator const& w, PhaseSpaceHost const& p)
+{
+    for (auto const* v : {&p.x, &p.px, &p.y, &p.py, &p.t, &p.pt}) w.send(0, std::span<double const>(*v));
+    w.send(0, std::span<std::uint64_t const>(p.id));
+}
+
+void receive_phase_space(Communicator const& w, int from, PhaseSpaceHost& p)
+{
+    for (auto* v : {&p.x, &p.px, &p.y, &p.py, &p.t, &p.pt}) *v = w.receive_doubles(from);
+    p.id = w.receive_uint64s(from);
+}
+
+void send_table(Communicator const& w, Table const& t)
+{
+    for (auto const& c : t.columns()) std::visit([&](auto const& v) { w.send(0, std::span(v)); }, c.values);
+}
+
+//! The next rank's piece, with the columns of `schema` (rank 0's: every rank builds the same ones).
+Table receive_table(Communicator const& w, int from, Table const& schema)
+{
+    Table t;
+    for (auto const& c : schema.columns()) {
+        Table::Values values;
+        if (std::holds_alternative<std::vector<double>>(c.values))
+            values = w.receive_doubles(from);
+        else if (std::holds_alternative<std::vector<std::int64_t>>(c.values))
+            values = w.receive_int64s(from);
+        else
+            values = w.receive_uint64s(from);
+        t.add_column(c.name, c.unit, std::move(values));
+    }
+    return t;
+}
+
+}  // namespace
+
+void write_phase_space_in_rank_order(OutputFile* out, std::int64_t iteration, std::string const& species,
+                                     PhaseSpaceHost const& mine, ReferenceParticle const& ref,
+                                     std::string const& where, double bunch_charge,
+                                     std::uint64_t macroparticles)
+{
+    Communicator const& w = Communicator::world();
+    std::uint64_t const total = w.sum(mine.size());
+    if (!w.is_root()) {
+        send_phase_space(w, mine);
+        return;
+    }
+    if (out == nullptr) throw std::logic_error("rank 0 writes the output but holds no file");
+    PhaseSpaceHost other;
+    write_phase_space_in_pieces(
+        *out, iteration, species, total, std::size_t(w.size()),
+        [&](std::size_t rank) -> PhaseSpaceHost const& {
+            if (rank == 0) return mine;
+            receive_phase_space(w, int(rank), other);
+            return other;
+        },
+        ref, where, bunch_charge, macroparticles);
+}
+
+void write_table_in_rank_order(OutputFile* out, std::string const& group_path, Table const& mine)
+{
+    Communicator const& w = Communicator::world();
+    std::uint64_t const rows = w.sum(mine.rows());
+    if (!w.is_root()) {
+        send_table(w, mine);
+        return;
+    }
+    if (out == nullptr) throw std::logic_error("rank 0 writes the output but holds no file");
+    Table other;
+    write_table_in_pieces(*out, group_path, rows, std::size_t(w.size()),
+                          [&](std::size_t rank) -> Table const& {
+                              if (rank == 0) return mine;
+                              other = receive_table(w, int(rank), mine);
+                              return other;
+                          });
+}
+
+}  // namespace gt::parallel

@@ -1,0 +1,33 @@
+// Output of data spread over ranks: one file, each rank's share at its place, in rank order.
+//
+// Rank 0 holds the (temporary) output file. It creates each per-particle dataset at its full length,
+// writes its own share as the first hyperslab, then receives the other ranks' shares one at a time,
+// in rank order, and writes each as the next hyperslab. No rank ever holds more than its own share
+// and one other rank's: nothing gathers the whole beam. The file is the one a single process writes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "beam/ReferenceParticle.hh"
+#include "io/OpenPmdWriter.hh"
+#include "io/TableWriter.hh"
+
+namespace gt {
+class OutputFile;
+}
+
+namespace gt::parallel {
+
+//! Collective: the live particles of every rank (`mine`), in rank order, as one phase-space record.
+//! `out` is the file on rank 0 and nullptr on the others; the other arguments as write_phase_space.
+void write_phase_space_in_rank_order(OutputFile* out, std::int64_t iteration, std::string const& species,
+                                     PhaseSpaceHost const& mine, ReferenceParticle const& ref,
+                                     std::string const& where, double bunch_charge,
+                                     std::uint64_t macroparticles);
+
+//! Collective: the rows of every rank's `mine` (same columns on every rank), in rank order, as one
+//! table at `group_path` of rank 0's `out`.
+void write_table_in_rank_order(OutputFile* out, std::string const& group_path, Table const& mine);
+
+}  // namespace gt::parallel

@@ -1,0 +1,227 @@
+// Calibration measurements. The map rate and per-push cost come from two lattices of the same
+// length, one of exact quadrupoles and drifts and one of markers: t = F / rate + P t_push for
+// both, two equations in the two unknowns. Space-charge rates come from kicks of a Gaussian bunch.
+#include "perf/CalibrateMeasure.hh"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "beam/BeamSetup.hh"
+#include "kernels/beam/BeamKernels.hh"
+#include "kernels/beam/SegmentWork.hh"
+#include "kernels/core/Device.hh"
+#include "kernels/core/DeviceCeilings.hh"
+#include "kernels/core/PeakFlops.hh"
+#include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/Stopwatch.hh"
+#include "kernels/spacecharge/SpaceChargeKernels.hh"
+#include "run/SpaceChargeSchedule.hh"
+
+namespace gt {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+ReferenceParticle calibration_reference()
+{
+    return ReferenceParticle::from_kinetic(constants::proton_mass_mev, 1.0, 250.0);
+}
+
+//! A 250 MeV proton bunch of 1 mm, 1 mrad, 1 mm and 1e-3 rms in every plane.
+BeamSampler calibration_sampler()
+{
+    BeamConfig beam;
+    beam.species = SpeciesConfig{"proton", constants::proton_mass_mev, 1.0};
+    beam.kinetic_energy_mev = 250.0;
+    std::array<double, 36> sigma{};
+    for (std::size_t i = 0; i < 6; ++i) sigma[i * 7] = 1e-6;  // [m^2] or [1]: the diagonal
+    beam.sigma_matrix = sigma;
+    return make_beam_sampler(beam, 12345);
+}
+
+//! A FODO-like mix of the element maps the example decks use most (exact quadrupole, exact drift,
+//! sextupole by split steps, sector bend, elliptical aperture), or as many markers.
+std::vector<Element> calibration_lattice(bool maps, int entries)
+{
+    ReferenceParticle const ref = calibration_reference();
+    std::vector<Element> out;
+    for (int i = 0; i < entries; ++i) {
+        int const slot = i % 5;
+        ElementKind const kinds[5] = {ElementKind::quadrupole, ElementKind::drift,
+                                      ElementKind::thick_multipole, ElementKind::sector_bend,
+                                      ElementKind::aperture};
+        Element e = Element::make(maps ? kinds[slot] : ElementKind::marker);
+        e.index = i;
+        if (maps && slot == 0)
+            e.quadrupole = Quadrupole::make(0.5, i % 10 == 0 ? 1.2 : -1.2, QuadrupoleModel::exact, 0, ref);
+        else if (maps && slot == 1)
+            e.drift = Drift::make(1.0, DriftModel::exact, ref);
+        else if (maps && slot == 2)
+            e.thick_multipole = ThickMultipole::make(0.2, 2, 5.0, 0.0, 1, ref);
+        else if (maps && slot == 3)
+            e.sector_bend = SectorBend::make(1.0, 0.05, 0.0, ref);
+        else if (maps)
+            e.aperture = Aperture::make(ApertureShape::ellipse, 0.05, 0.05);
+        out.push_back(e);
+    }
+    return out;
+}
+
+//! Steady-state seconds per call of `kernel` (the first call excluded).
+double steady_seconds(KernelTimer const& timer, char const* kernel)
+{
+    KernelRecord const& r = timer.records().at(kernel);
+    return (r.seconds - r.first_seconds) / double(r.calls - 1);
+}
+
+//! Steady-state bytes per second of `kernel`.
+double steady_bandwidth(KernelTimer const& timer, char const* kernel)
+{
+    KernelRecord const& r = timer.records().at(kernel);
+    return (r.bytes - r.first_bytes) / (r.seconds - r.first_seconds);
+}
+
+void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
+{
+    ParticleState state(size_type(size.particles), kernels.memory());
+    BeamSampler const sampler = calibration_sampler();
+    for (int i = 0; i < 3; ++i) kernels.generate(state.view(), sampler, 0);
+    c.generate_rate = size.particles / steady_seconds(kernels.timer(), "generate");
+    for (int i = 0; i < 4; ++i) kernels.moments(state.view());
+    KernelRecord const& m = kernels.timer().records().at("moments");
+    c.fp64_reduce = (m.flops - m.first_flops) / (m.seconds - m.first_seconds);
+
+    int const entries = 100;
+    double time[2], flops[2];
+    for (int maps = 0; maps < 2; ++maps) {
+        std::vector<Element> const lattice = calibration_lattice(maps == 1, entries);
+        kernels.set_elements(lattice, {});  // no field maps in the calibration lattice
+        kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
+        double const warm = kernels.timer().records().at("track").seconds;
+        int const calls = 3;
+        for (int i = 0; i < calls; ++i) kernels.track(state.view(), 0, size_type(entries), 0);
+        time[maps] = (kernels.timer().records().at("track").seconds - warm) / calls;
+        flops[maps] = size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(entries));
+    }
+    double const pushes = size.particles * entries;
+    c.fp64_map = (flops[1] - flops[0]) / std::max(time[1] - time[0], 1e-12);
+    c.push_seconds = std::max(0.0, (time[0] - flops[0] / c.fp64_map) / pushes);
+}
+
+void measure_space_charge(Ceilings& c, std::unique_ptr<SpaceChargeKernels> (*make)(), MemSpace memory,
+                          BeamKernels& beam, CalibrateSize const& size)
+{
+    ParticleState state(size_type(size.sc_particles), memory);
+    BeamFrame const frame = beam_frame(calibration_reference(), 1e-9, std::uint64_t(size.sc_particles));
+    double deposit = 0, gather = 0, sort = 0;
+    for (int g : size.grids) {
+        beam.generate(state.view(), calibration_sampler(), 0);
+        auto sc = make();
+        SpaceChargeSettings s;
+        s.grid = {g, g, g};
+        s.sort_every = 1;
+        for (int k = 0; k < 3; ++k) sc->kick(state.view(), s, frame, 1e-3);
+        KernelTimer const& t = sc->timer();
+        c.fft_points.push_back(8.0 * g * g * g);
+        c.fft_seconds.push_back(steady_seconds(t, "sc.solve"));
+        c.green_seconds.push_back(t.records().at("sc.green").seconds);
+        c.field_seconds.push_back(steady_seconds(t, "sc.field"));
+        // The particle stages do not depend on the grid much: keep the largest grid's figures.
+        deposit = steady_bandwidth(t, "sc.deposit");
+        gather = steady_bandwidth(t, "sc.gather");
+        sort = steady_bandwidth(t, "sc.sort");
+    }
+    c.deposit_bandwidth = deposit;
+    c.gather_bandwidth = gather;
+    c.sort_bandwidth = sort;
+}
+
+//! The copy-bandwidth workload: one read and one write per item.
+struct CopyArray {
+    double const* src;
+    double* dst;
+    GT_HOST_DEVICE void operator()(size_type i) const { dst[i] = src[i]; }
+};
+
+}  // namespace
+
+CalibrateSize calibrate_size(bool quick)
+{
+    if (quick) return CalibrateSize{2e4, 2e4, {8, 16, 32}, 32.0 * (1 << 20)};
+    return CalibrateSize{2e5, 2e5, {16, 32, 64}, 256.0 * (1 << 20)};
+}
+
+Ceilings measure_cpu_ceilings(CalibrateSize const& size)
+{
+    Ceilings c;
+    c.cores = cpu::thread_count();
+    {
+        size_type const n = size_type(size.copy_bytes / 8);
+        std::vector<double> a(n, 1.0), b(n, 0.0);
+        for (int rep = 0; rep < 6; ++rep) {
+            cpu::Stopwatch const watch;
+            cpu::for_each(n, CopyArray{a.data(), b.data()});
+            double const s = watch.seconds();
+            if (rep > 0) c.copy_bandwidth = std::max(c.copy_bandwidth, 16.0 * double(n) / s);
+        }
+    }
+    {
+        size_type const items = size_type(c.cores) * 64;
+        int const rounds = 20000;
+        std::vector<double> out(items);
+        for (int rep = 0; rep < 4; ++rep) {
+            cpu::Stopwatch const watch;
+            cpu::for_each(items, PeakFlops{out.data(), rounds});
+            double const s = watch.seconds();
+            if (rep > 0)
+                c.fp64_peak =
+                    std::max(c.fp64_peak, double(items) * rounds * PeakFlops::k_flops_per_round / s);
+        }
+    }
+    {
+        int const regions = 2000;
+        std::vector<double> a(size_type(c.cores), 1.0), b(size_type(c.cores));
+        cpu::for_each(a.size(), CopyArray{a.data(), b.data()});
+        cpu::Stopwatch const watch;
+        for (int i = 0; i < regions; ++i) cpu::for_each(a.size(), CopyArray{a.data(), b.data()});
+        c.launch_latency = watch.seconds() / regions;
+    }
+    auto beam = make_cpu_beam_kernels();
+    measure_beam(c, *beam, size);
+    measure_space_charge(c, &make_cpu_space_charge, MemSpace::host, *beam, size);
+    return c;
+}
+
+Ceilings measure_gpu_ceilings(CalibrateSize const& size)
+{
+    auto beam = make_cuda_beam_kernels();  // throws without a GPU
+    Ceilings c;
+    c.cores = device::multiprocessors();
+    {
+        std::size_t const bytes = std::size_t(size.copy_bytes) * 4;  // 1 GiB: well beyond the L2 cache
+        Buffer<double> a(bytes / 8, MemSpace::device), b(bytes / 8, MemSpace::device);
+        device::fill_zero(a.data(), bytes);
+        for (int rep = 0; rep < 6; ++rep) {
+            auto const t = Clock::now();
+            device::copy_on_device(b.data(), a.data(), bytes);
+            device::synchronize();
+            double const s = since(t);
+            if (rep > 0) c.copy_bandwidth = std::max(c.copy_bandwidth, 2.0 * double(bytes) / s);
+        }
+    }
+    c.fp64_peak = device::measure_fp64_peak();
+    c.launch_latency = device::measure_launch_latency();
+    CalibrateSize gpu_size = size;
+    gpu_size.particles *= 10;  // a GPU needs ~10^6 particles to be busy
+    gpu_size.sc_particles *= 10;
+    measure_beam(c, *beam, gpu_size);
+    measure_space_charge(c, &make_cuda_space_charge, MemSpace::device, *beam, gpu_size);
+    return c;
+}
+
+}  // namespace gt

@@ -1,0 +1,175 @@
+// validate's default tolerance after space-charge kicks (run/RoundOffTolerance.hh), tested without a
+// GPU: the "GPU" is the CPU with a space-charge solver that changes every kick at the level at which
+// FFTW and cuFFT differ (relative eps log2 M, a different pseudo-random sign and size per particle and
+// kick). With the defaults validate must pass that, and still fail a real defect: a kick off by 1e-6,
+// or one ulp before the first kick (deterministic stages stay bitwise).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "TextTestSupport.hh"
+#include "deck/DeckReader.hh"
+#include "run/RoundOffTolerance.hh"
+#include "run/Validation.hh"
+
+using namespace gt;
+using gt::test::contains;
+
+namespace {
+
+//! The CPU solver, with each particle's momentum change scaled by (1 + relative r), r in [-1, 1]
+//! drawn per particle id and kick: a field that differs from the CPU's by `relative`.
+class PerturbedSpaceCharge final : public SpaceChargeKernels {
+  public:
+    explicit PerturbedSpaceCharge(double relative) : inner_(make_cpu_space_charge()), relative_(relative) {}
+    MemSpace memory() const override { return inner_->memory(); }
+    std::string description() const override { return "cpu solver, kicks perturbed"; }
+    SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& f,
+                                double ds) override
+    {
+        // The kick may reorder particles (sorting by cell): remember the momenta by id.
+        std::uint64_t max_id = 0;
+        for (size_type i = 0; i < p.size; ++i) max_id = std::max(max_id, p.id[i]);
+        std::vector<double> before(3 * (max_id + 1));
+        for (size_type i = 0; i < p.size; ++i) {
+            before[3 * p.id[i]] = p.px[i];
+            before[3 * p.id[i] + 1] = p.py[i];
+            before[3 * p.id[i] + 2] = p.pt[i];
+        }
+        SpaceChargeDiagnostics const d = inner_->kick(p, s, f, ds);
+        for (size_type i = 0; i < p.size; ++i) {
+            double* now[3] = {&p.px[i], &p.py[i], &p.pt[i]};
+            for (int c = 0; c < 3; ++c) {
+                // A hash of (id, kick, component) to [-1, 1]: independent draws, the same on every run.
+                std::uint64_t h = (p.id[i] * 0x9E3779B97F4A7C15ull) ^ (kicks_ * 0xBF58476D1CE4E5B9ull) ^ std::uint64_t(c + 1);
+                h ^= h >> 31;
+                h *= 0x94D049BB133111EBull;
+                h ^= h >> 29;
+                double const r = 2.0 * double(h >> 11) * 0x1p-53 - 1.0;
+                double const b = before[3 * p.id[i] + std::size_t(c)];
+                *now[c] = b + (*now[c] - b) * (1 + relative_ * r);
+            }
+        }
+        ++kicks_;
+        return d;
+    }
+    SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& f,
+                                       std::vector<FieldProbe>& probes) override
+    {
+        return inner_->probe_field(p, s, f, probes);
+    }
+    std::vector<double> charge_grid() const override { return inner_->charge_grid(); }
+    KernelTimer const& timer() const override { return inner_->timer(); }
+    SpaceChargeCache cache() const override { return inner_->cache(); }
+    void restore_cache(SpaceChargeCache const& cache) override { inner_->restore_cache(cache); }
+
+  private:
+    std::unique_ptr<SpaceChargeKernels> inner_;
+    double relative_;
+    std::uint64_t kicks_ = 0;
+};
+
+//! inputs/fodo_space_charge.toml's beam and channel (10 MeV protons, 50 pC), smaller for the tests.
+std::string const k_deck = R"(
+[run]
+name = "round_off"
+seed = 5
+[beam]
+particle = "proton"
+kinetic_energy = "10 MeV"
+bunch_charge = "50 pC"
+macroparticles = 2000
+distribution = "gaussian"
+truncate = 4
+[beam.twiss]
+beta_x = 1.5
+alpha_x = -1.0
+emittance_x = "1 um"
+beta_y = 0.5
+alpha_y = 0.4
+emittance_y = "1 um"
+sigma_t = "30 mm"
+sigma_pt = 1.0e-4
+[elements]
+QF  = { type = "quadrupole", length = "10 cm", k1 = 20.0 }
+QD  = { type = "quadrupole", length = "10 cm", k1 = -20.0 }
+D   = { type = "drift", length = "30 cm" }
+[lattice]
+cell = ["QF", "D", "QD", "D"]
+line = ["cell*6"]
+[space_charge]
+enabled = true
+grid = [16, 16, 32]
+kicks_per_meter = 20
+deposition = "deterministic"
+)";
+
+//! validate_beamline with two CPU backends; the candidate's solver perturbs each kick by `relative`.
+ValidationResult validate_with(DeckConfig const& deck, double relative, ValidationOptions options = {})
+{
+    int solvers = 0;  // validate asks for the reference's solver first, then the candidate's
+    options.space_charge_solver = [&solvers, relative](BeamKernels const&) -> std::unique_ptr<SpaceChargeKernels> {
+        if (solvers++ == 0) return make_cpu_space_charge();
+        return std::make_unique<PerturbedSpaceCharge>(relative);
+    };
+    auto a = make_cpu_beam_kernels();
+    auto b = make_cpu_beam_kernels();
+    return validate_beamline(deck, *a, *b, options);
+}
+
+}  // namespace
+
+TEST_CASE("round-off tolerance: eps log2 M per kick, from the deck's FFT grid")
+{
+    DeckConfig const deck = read_deck_text(k_deck, "round_off.toml");
+    RoundOffTolerance const r = space_charge_round_off(deck);
+    // Doubled grid 32 x 32 x 64 = 65536 = 2^16 points: 16 eps.
+    CHECK(r.fft_points == 65536);
+    CHECK(r.per_kick == 16 * std::numeric_limits<double>::epsilon());
+    CHECK(r.tau(0) == 0);
+    CHECK(r.tau(10) == 10 * r.safety * r.per_kick);
+    CHECK(space_charge_round_off(read_deck_text(k_deck, "x.toml", {"space_charge.enabled=false"})).per_kick == 0);
+    // Atomic deposition adds eps sqrt(N) (2000 particles: 44.7 eps).
+    RoundOffTolerance const atomic =
+        space_charge_round_off(read_deck_text(k_deck, "x.toml", {"space_charge.deposition=\"atomic\""}));
+    CHECK(atomic.per_kick == doctest::Approx((16 + std::sqrt(2000.0)) * std::numeric_limits<double>::epsilon()));
+}
+
+TEST_CASE("round-off tolerance: validate passes a round-off difference of the field with its defaults")
+{
+    DeckConfig const deck = read_deck_text(k_deck, "round_off.toml");
+    RoundOffTolerance const model = space_charge_round_off(deck);
+    ValidationResult const r = validate_with(deck, model.per_kick);
+    INFO(validation_summary(r));
+    CHECK(r.ok());
+    CHECK(contains(validation_verdict(r), "within tolerance"));
+    CHECK(contains(validation_summary(r), "default tolerance: after K space-charge kicks"));
+    // The planted difference is there (not a vacuous pass), and the first stages, before any kick, agree
+    // bit for bit under a bitwise tolerance.
+    std::size_t differing = 0;
+    for (auto const& s : r.stages) differing += s.particles_differing;
+    CHECK(differing > 0);
+    REQUIRE(r.stages.size() > 2);
+    CHECK(r.stages[0].kicks == 0);
+    CHECK(r.stages[0].round_off == 0);
+    CHECK(r.stages.back().kicks > 50);
+    // Without the defaults the same difference fails: this is what the default is for.
+    ValidationOptions bitwise;
+    bitwise.round_off_defaults = false;
+    CHECK(!validate_with(deck, model.per_kick, bitwise).ok());
+}
+
+TEST_CASE("round-off tolerance: a real defect still fails with the defaults")
+{
+    DeckConfig const deck = read_deck_text(k_deck, "round_off.toml");
+    // Every kick 1e-6 too strong or weak: a wrong constant in the 6th digit (1e6 times the FFT's round-off).
+    ValidationResult const r = validate_with(deck, 1e-6);
+    CHECK(!r.ok());
+    REQUIRE(r.first_failure() != nullptr);
+    CHECK(contains(validation_verdict(r), "FAIL"));
+}

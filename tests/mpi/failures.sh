@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Failures under MPI end every rank, non-zero, reported once, never a hang, never a complete-looking
+# file: a deck error, an output path only rank 0 can find bad, one rank failing at set-up (MPMD:
+# rank 1 asks for a GPU that is not there), and a rank killed in the middle of a run.
+#
+# Usage: tests/mpi/failures.sh GTRACK MPIEXEC OUTDIR DECK        (DECK: a beamline deck that runs)
+# Exit status: 0 when every case behaves; 1 otherwise.
+set -uo pipefail
+gtrack=$1 mpiexec=$2 out=$3 deck=$4
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+launch=("$mpiexec" --oversubscribe --bind-to none)
+status=0
+fail() {
+    echo "failures.sh: $*" >&2
+    status=1
+}
+
+#! expect_failure NAME PATTERN COMMAND...: non-zero within 120 s, PATTERN in stderr exactly once.
+expect_failure() {
+    local name=$1 pattern=$2
+    shift 2
+    timeout 120 "$@" > "$out/$name.stdout" 2> "$out/$name.stderr"
+    local rc=$?
+    if [ $rc -eq 124 ]; then
+        fail "$name: still running after 120 s (a hang)"
+    elif [ $rc -eq 0 ]; then
+        fail "$name: exit status 0"
+    fi
+    local count
+    count=$(grep -c -- "$pattern" "$out/$name.stderr")
+    [ "$count" -eq 1 ] || fail "$name: '$pattern' reported $count times (expected once):
+$(cat "$out/$name.stderr")"
+    echo "$name: exit $rc, reported once"
+}
+
+# A deck error: every rank reads the deck, the lowest rank reports.
+bad=$out/bad_deck.toml
+sed 's/^\[beam\]$/[beam]\nmacroparticle = 10/' "$deck" > "$bad"
+expect_failure bad_deck "unknown key" "${launch[@]}" -np 3 "$gtrack" run "$bad" --backend cpu --threads 1
+
+# An output directory that does not exist: only rank 0 opens the file; all ranks end.
+expect_failure bad_output "no_such_directory" "${launch[@]}" -np 3 "$gtrack" run "$deck" --backend cpu \
+    --threads 1 -o "$out/no_such_directory/out.h5"
+
+# One rank fails where the others succeed (rank 1 asks for a GPU the machine does not have).
+expect_failure one_rank_fails "gpu" "${launch[@]}" -np 1 "$gtrack" run "$deck" --backend cpu --threads 1 \
+    -o "$out/one_rank.h5" : -np 1 "$gtrack" run "$deck" --backend gpu --threads 1 -o "$out/one_rank.h5"
+[ -e "$out/one_rank.h5" ] && fail "one_rank_fails: left $out/one_rank.h5"
+
+# Checkpoints are one process's only for now: refused on every rank before any work, said once.
+expect_failure checkpoint_refused "checkpoints are written by one process only" "${launch[@]}" -np 2 "$gtrack" \
+    run "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --set output.checkpoint_every=5
+expect_failure resume_refused "checkpoints are read by one process only" "${launch[@]}" -np 2 "$gtrack" run \
+    "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --resume auto
+[ -e "$out/ckpt.h5" ] && fail "checkpoint_refused: left $out/ckpt.h5"
+
+# SIGTERM to one rank (a batch system's time limit): without a checkpoint to stop for, the job ends
+# at once, non-zero (not 75: nothing to resume), with no output, no checkpoint and no temporary left.
+rm -f "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*
+timeout 120 "${launch[@]}" -np 2 sh -c '
+    "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
+    pid=$!
+    if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then sleep 2; kill -TERM $pid; fi
+    wait $pid' "$gtrack" "$deck" "$out/stopped.h5" > "$out/stopped.stdout" 2> "$out/stopped.stderr"
+rc=$?
+if [ $rc -eq 124 ]; then fail "stopped: still running after 120 s (a hang)"; fi
+if [ $rc -eq 0 ] || [ $rc -eq 75 ]; then fail "stopped: exit status $rc"; fi
+for f in "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*; do
+    [ -e "$f" ] && fail "stopped: left $f"
+done
+echo "stopped: exit $rc, nothing left"
+
+# A rank killed mid-run: the job ends non-zero and the output never appears under its final name.
+rm -f "$out/killed.h5" "$out"/killed.h5.tmp-*
+timeout 120 "${launch[@]}" -np 2 sh -c '
+    "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
+    pid=$!
+    if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then sleep 2; kill -KILL $pid; fi
+    wait $pid' "$gtrack" "$deck" "$out/killed.h5" > "$out/killed.stdout" 2> "$out/killed.stderr"
+rc=$?
+if [ $rc -eq 124 ]; then fail "killed: still running after 120 s (a hang)"; fi
+if [ $rc -eq 0 ]; then fail "killed: exit status 0"; fi
+[ -e "$out/killed.h5" ] && fail "killed: $out/killed.h5 looks complete"
+for f in "$out"/killed.h5.tmp-*; do [ -e "$f" ] && fail "killed: left $f"; done
+echo "killed: exit $rc, no output file"
+exit $status
