@@ -18,14 +18,24 @@
 # so `sacct` shows which points to resubmit (sbatch --array=3,7 ...); `gtrack scan DECK --local`
 # would also run just the points whose output is missing or broken.
 #
+# Time limits (docs/checkpoint.md): two minutes before a task's limit Slurm sends SIGUSR1, which this
+# script passes to gtrack; gtrack stops at its next safe point, writes <output>.ckpt and exits with
+# status 75; the script then requeues the task (scontrol requeue), at most GTRACK_MAX_REQUEUES times
+# (default 5), and the requeued task goes on from the checkpoint (every task runs with --resume auto).
+#
 #SBATCH --job-name=gtrack-scan
 #SBATCH --output=gtrack-scan-%A_%a.log
 #SBATCH --time=01:00:00
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=4
+#SBATCH --signal=B:USR1@120
+#SBATCH --requeue
+#SBATCH --open-mode=append
 set -euo pipefail
 
 GTRACK=${GTRACK:-gtrack}
+MAX_REQUEUES=${GTRACK_MAX_REQUEUES:-5}
+k_stopped=75  # gtrack's exit status for "stopped at a safe point with a checkpoint: run again"
 
 if [ "${1:-}" = "--submit" ]; then
     shift
@@ -54,6 +64,29 @@ if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
 fi
 deck=$1
 shift
-echo "gtrack scan task ${SLURM_ARRAY_JOB_ID:-?}_${SLURM_ARRAY_TASK_ID} on $(hostname): $deck"
-# One task's threads: the CPUs Slurm gave it.
-exec "$GTRACK" run "$deck" --scan-index env --threads "${SLURM_CPUS_PER_TASK:-1}" "$@"
+task="${SLURM_ARRAY_JOB_ID:-?}_${SLURM_ARRAY_TASK_ID}"
+restarts=${SLURM_RESTART_COUNT:-0}
+echo "gtrack scan task $task on $(hostname) (restart $restarts): $deck"
+# One task's threads: the CPUs Slurm gave it. gtrack runs as a child, not exec'd, so that this script
+# sees its status; the signals Slurm sends to this batch shell (B:) are passed on to it.
+"$GTRACK" run "$deck" --scan-index env --resume auto --threads "${SLURM_CPUS_PER_TASK:-1}" "$@" &
+child=$!
+trap 'kill -USR1 "$child" 2>/dev/null || true' USR1
+trap 'kill -TERM "$child" 2>/dev/null || true' TERM
+trap 'kill -INT "$child" 2>/dev/null || true' INT
+status=0
+# wait returns early (status > 128) when a trapped signal arrives: wait again until gtrack has ended.
+while :; do
+    wait "$child" && status=0 || status=$?
+    kill -0 "$child" 2>/dev/null || break
+done
+if [ "$status" -eq "$k_stopped" ]; then
+    if [ "$restarts" -lt "$MAX_REQUEUES" ]; then
+        echo "gtrack scan task $task: stopped with a checkpoint; requeueing (restart $((restarts + 1)) of at most $MAX_REQUEUES)"
+        scontrol requeue "${SLURM_JOB_ID:-$task}"
+    else
+        echo "gtrack scan task $task: stopped with a checkpoint, requeued $restarts times already" \
+            "(GTRACK_MAX_REQUEUES=$MAX_REQUEUES): resubmit it to go on from the checkpoint" >&2
+    fi
+fi
+exit "$status"

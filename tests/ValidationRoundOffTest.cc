@@ -65,6 +65,8 @@ class PerturbedSpaceCharge final : public SpaceChargeKernels {
     }
     std::vector<double> charge_grid() const override { return inner_->charge_grid(); }
     KernelTimer const& timer() const override { return inner_->timer(); }
+    SpaceChargeCache cache() const override { return inner_->cache(); }
+    void restore_cache(SpaceChargeCache const& cache) override { inner_->restore_cache(cache); }
 
   private:
     std::unique_ptr<SpaceChargeKernels> inner_;

@@ -208,6 +208,8 @@ class CudaSpaceCharge final : public SpaceChargeKernels {
         return solver_.probe_field(particles, settings, frame, probes, cross_rank());
     }
     std::vector<double> charge_grid() const override { return solver_.charge_grid(); }
+    SpaceChargeCache cache() const override { return solver_.cache(); }
+    void restore_cache(SpaceChargeCache const& c) override { solver_.restore_cache(c); }
     KernelTimer const& timer() const override { return solver_.timer(); }
 
   private:

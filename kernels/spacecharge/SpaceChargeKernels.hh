@@ -56,6 +56,15 @@ struct SpaceChargeDiagnostics {
     }
 };
 
+//! The solver's state carried from kick to kick: the kick count (when to sort) and the grid of the
+//! cached Green's function (whose spacing the next grid keeps while the bunch fits, GridSizing.hh).
+struct SpaceChargeCache {
+    long kicks = 0;
+    bool green_valid = false;
+    bool green_sliced = false;  //!< the 2D Green's function of the 2.5D model
+    GridGeometry green_grid{};
+};
+
 //! A rest-frame point and the field there (probe_field).
 struct FieldProbe {
     double x, y, z;     //!< [m]
@@ -77,6 +86,9 @@ class SpaceChargeKernels {
                                                BeamFrame const& frame, std::vector<FieldProbe>& probes) = 0;
     //! The node charges [C] of the last deposition, copied to the host (node order of GridGeometry).
     virtual std::vector<double> charge_grid() const = 0;
+    //! The state the next kicks depend on besides the particles, and continuing from it (checkpoints).
+    virtual SpaceChargeCache cache() const = 0;
+    virtual void restore_cache(SpaceChargeCache const& cache) = 0;
     //! Per-stage times accumulated so far ("sc.sort", "sc.deposit", ...), with bytes moved.
     virtual KernelTimer const& timer() const = 0;
     //! The ranks holding the rest of the beam (set once, before the first kick; default: none).

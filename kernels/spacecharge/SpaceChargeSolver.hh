@@ -132,6 +132,22 @@ class SpaceChargeSolver {
         return diag;
     }
 
+    //! What the next kicks depend on besides the particles (a checkpoint holds it).
+    SpaceChargeCache cache() const { return SpaceChargeCache{kicks_, green_valid_, green_sliced_, green_grid_}; }
+    //! Continues from `c`: the kick count and the cached Green's function, transformed again here (the
+    //! same grid gives the same bits), so the next kicks are those an uninterrupted solver would do.
+    void restore_cache(SpaceChargeCache const& c)
+    {
+        kicks_ = c.kicks;
+        green_valid_ = false;
+        if (!c.green_valid) return;
+        SpaceChargeDiagnostics ignored;
+        if (c.green_sliced)
+            green_2d(c.green_grid, ignored);
+        else
+            green_3d(c.green_grid, ignored);
+    }
+
     SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& settings,
                                        BeamFrame const& frame, std::vector<FieldProbe>& probes,
                                        CrossRank const& ranks = single_process())
@@ -346,25 +362,7 @@ class SpaceChargeSolver {
         }
 
         // The transformed Green's function, while the spacing and node counts stay the same.
-        if (!green_valid_ || green_sliced_ || !grid.same_green_function(green_grid_)) {
-            backend_.timer_start();
-            size_type const corners =
-                size_type(grid.nx + 2) * size_type(grid.ny + 2) * size_type(grid.nz + 2);
-            ensure(corners_, corners);
-            ensure(green_, dg.complex_size());
-            backend_.for_each(corners, IgfCorners{grid, corners_.data()});
-            backend_.for_each(dg.real_size(), IgfDoubledGrid{grid, corners_.data(), real_.data()});
-            backend_.fft_forward(dg, real_.data(), green_.data());
-            diag.t_green = backend_.timer_stop();
-            diag.green_recomputed = true;
-            green_grid_ = grid;
-            green_valid_ = true;
-            green_sliced_ = false;
-            timer_.add(
-                "sc.green", diag.t_green,
-                8.0 * double(corners) + 16.0 * double(dg.real_size()) + 32.0 * double(dg.complex_size()),
-                double(dg.real_size()));
-        }
+        if (!green_valid_ || green_sliced_ || !grid.same_green_function(green_grid_)) green_3d(grid, diag);
 
         // phi = G * Q on the doubled grid.
         backend_.timer_start();
@@ -401,24 +399,7 @@ class SpaceChargeSolver {
         ensure(padded2_, d2.real_size());
         bool const same = green_valid_ && green_sliced_ && grid.nx == green_grid_.nx &&
                           grid.ny == green_grid_.ny && grid.hx == green_grid_.hx && grid.hy == green_grid_.hy;
-        if (!same) {
-            backend_.timer_start();
-            size_type const corners = size_type(grid.nx + 2) * size_type(grid.ny + 2);
-            ensure(corners_, corners);
-            ensure(green_, d2.complex_size());
-            backend_.for_each(corners, IgfCorners2D{grid, corners_.data()});
-            backend_.for_each(d2.real_size(), IgfDoubledGrid2D{grid, corners_.data(), real_.data()});
-            backend_.fft_forward(d2, real_.data(), green_.data());
-            diag.t_green = backend_.timer_stop();
-            diag.green_recomputed = true;
-            green_grid_ = grid;
-            green_valid_ = true;
-            green_sliced_ = true;
-            timer_.add(
-                "sc.green", diag.t_green,
-                8.0 * double(corners) + 16.0 * double(d2.real_size()) + 32.0 * double(d2.complex_size()),
-                double(d2.real_size()));
-        }
+        if (!same) green_2d(grid, diag);
         backend_.timer_start();
         double const inv_total = diag.deposited_charge != 0.0 ? 1.0 / diag.deposited_charge : 0.0;
         backend_.for_each(d2.real_size(), PadTransverse{grid, charge_.data(), inv_total, padded2_.data()});
@@ -439,6 +420,50 @@ class SpaceChargeSolver {
         timer_.add("sc.field", diag.t_field, 32.0 * double(plane), double(plane));
         // The 2D potential of a line charge has no zero: the model's energy is not defined.
         diag.field_energy = std::numeric_limits<double>::quiet_NaN();
+    }
+
+    //! Transforms the 3D integrated Green's function of `grid` into green_ (and caches it).
+    void green_3d(GridGeometry const& grid, SpaceChargeDiagnostics& diag)
+    {
+        DoubledGrid const dg = DoubledGrid::of(grid);
+        backend_.timer_start();
+        size_type const corners = size_type(grid.nx + 2) * size_type(grid.ny + 2) * size_type(grid.nz + 2);
+        ensure(corners_, corners);
+        ensure(real_, dg.real_size());
+        ensure(green_, dg.complex_size());
+        backend_.for_each(corners, IgfCorners{grid, corners_.data()});
+        backend_.for_each(dg.real_size(), IgfDoubledGrid{grid, corners_.data(), real_.data()});
+        backend_.fft_forward(dg, real_.data(), green_.data());
+        diag.t_green = backend_.timer_stop();
+        diag.green_recomputed = true;
+        green_grid_ = grid;
+        green_valid_ = true;
+        green_sliced_ = false;
+        timer_.add("sc.green", diag.t_green,
+                   8.0 * double(corners) + 16.0 * double(dg.real_size()) + 32.0 * double(dg.complex_size()),
+                   double(dg.real_size()));
+    }
+
+    //! The 2D one (2.5D model), likewise.
+    void green_2d(GridGeometry const& grid, SpaceChargeDiagnostics& diag)
+    {
+        DoubledGrid const d2{2 * grid.nx, 2 * grid.ny, 1};
+        backend_.timer_start();
+        size_type const corners = size_type(grid.nx + 2) * size_type(grid.ny + 2);
+        ensure(corners_, corners);
+        ensure(real_, d2.real_size());
+        ensure(green_, d2.complex_size());
+        backend_.for_each(corners, IgfCorners2D{grid, corners_.data()});
+        backend_.for_each(d2.real_size(), IgfDoubledGrid2D{grid, corners_.data(), real_.data()});
+        backend_.fft_forward(d2, real_.data(), green_.data());
+        diag.t_green = backend_.timer_stop();
+        diag.green_recomputed = true;
+        green_grid_ = grid;
+        green_valid_ = true;
+        green_sliced_ = true;
+        timer_.add("sc.green", diag.t_green,
+                   8.0 * double(corners) + 16.0 * double(d2.real_size()) + 32.0 * double(d2.complex_size()),
+                   double(d2.real_size()));
     }
 
     Backend backend_;

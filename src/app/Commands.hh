@@ -24,6 +24,7 @@ struct CommandOptions {
     std::string clock = "wall";  //!< CPU kernel timers: wall, or cpu (process CPU time / threads)
     std::string command_line;
     // Scans (src/app/ScanCommand.cc, CollectCommand.cc).
+    std::string resume;               //!< run --resume: a checkpoint, "auto", or "" (none)
     std::string scan_index;           //!< run --scan-index: "" (none), a whole number, or "env"
     bool list = false;                //!< scan --list: the points and their outputs
     bool local = false;               //!< scan --local: run every point on this machine

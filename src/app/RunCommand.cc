@@ -74,6 +74,9 @@ int run_deck(CommandOptions const& options)
             "job array), or all of them with 'gtrack scan {} --local'",
             options.deck, deck.scan.size(), deck.scan.size() - 1, options.deck));
     if (deck.run.kind == "detector") {
+        // "auto" (job scripts, scan --local) finds no checkpoint of a detector run: it starts afresh.
+        if (!options.resume.empty() && options.resume != "auto")
+            throw std::runtime_error("--resume: detector runs have no checkpoints yet; run the deck again");
         DetectorRunOptions det;
         det.backend = options.backend;
         det.output = options.output;
@@ -105,6 +108,7 @@ int run_deck(CommandOptions const& options)
     run.threads = options.threads;
     run.quiet = options.quiet;
     run.timing = options.timing;
+    run.resume = options.resume;
     run.profile = options.profile;
     run.calibration = options.calibration;
     run.command_line = options.command_line;

@@ -59,6 +59,9 @@ int main(int argc, char** argv)
     run->add_option(
         "--scan-index", options.scan_index,
         "run point N of the deck's [scan]; 'env': the job-array task index (SLURM, PBS, LSF, SGE)");
+    run->add_option("--resume", options.resume,
+                    "go on from a checkpoint (docs/checkpoint.md); 'auto': from the run's own "
+                    "(<output>.ckpt) if it exists, else from the start");
 
     CLI::App* check = app.add_subcommand("check", "read and check the deck, print the tables it builds");
     add_deck_options(*check, options);

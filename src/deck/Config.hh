@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "deck/CheckpointEvery.hh"
 #include "deck/DetectorConfig.hh"
 #include "deck/Scan.hh"
 #include "deck/SourceLocation.hh"
@@ -139,6 +140,7 @@ struct OutputConfig {
     std::string file_template;  //!< output.file as written, before {index}, {name}... are expanded
     std::vector<std::string> phase_space;  //!< element names or "end"
     StatsWhere stats = StatsWhere::every_element;
+    CheckpointEvery checkpoint_every;  //!< none by default (docs/checkpoint.md)
     SourceLocation where;  //!< output.file (else [output], else the deck): for errors about the name
 };
 

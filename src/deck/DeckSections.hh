@@ -36,6 +36,9 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
 //! [space_charge] (SpaceChargeSection.cc); after [beam], whose bunch charge it checks.
 void read_space_charge(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 
+//! output.checkpoint_every of [output] (CheckpointEvery.cc).
+void read_checkpoint_every(DeckContext& ctx, toml::table const& t, OutputConfig& out);
+
 //! [collective] (CollectiveSection.cc): the longitudinal grid of the wakes, LSC and CSR.
 void read_collective(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include "perf/RunProfile.hh"
 #include "perf/TraceScope.hh"
@@ -28,6 +29,7 @@
 #include "parallel/ParticleDecomposition.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
+#include "run/StopRequest.hh"
 
 namespace gt {
 
@@ -157,10 +159,19 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     std::uint64_t const primaries = setup.tables.gun.primaries - setup.tables.gun.first_primary;
     Progress progress(!options.quiet);
     auto const t0 = std::chrono::steady_clock::now();
+    // Only a run that writes its output stops at signals (validate's runs end as signals say), and
+    // only on one rank: under MPI a signal ends the run at once, as the launcher expects.
+    std::optional<StopRequest> stop;
+    if (options.write_output && world.size() == 1) stop.emplace();
     for (;;) {
         IterationResult const it = kernels->iterate();
         if (it.finished) break;
         ++r.iterations;
+        // A safe point: between step iterations. Nothing of the run is on disk yet.
+        if (stop && stop->stop_here(std::int64_t(r.iterations))) {
+            r.stopped_by = stop->signal_name();
+            break;
+        }
         if ((r.iterations & 63) == 0)
             progress.update(static_cast<double>(kernels->primaries_started()), static_cast<double>(primaries),
                             fmt::format("{} tracks in flight", it.alive));
@@ -190,7 +201,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.hit_buffer_growths = kernels->hit_buffer_growths();
     r.event_energy = kernels->event_energy();
     r.secondary_stack_peak = kernels->secondary_stack_peak();
-    if (options.write_output) {
+    if (options.write_output && r.stopped_by.empty()) {
         std::string const path = options.output.empty() ? cfg.output.file : options.output;
         TraceScope const phase("output");
         write_output(path, cfg, options, r, r.total_hits, start_time);
@@ -203,6 +214,14 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
     DetectorRunOptions opts = options;
     opts.quiet = options.quiet || !parallel::Communicator::world().is_root();
     DetectorRunResult const r = run_detector_deck(cfg, opts);
+    if (!r.stopped_by.empty()) {
+        std::fprintf(stderr,
+                     "gtrack: stopped by %s after %llu step iterations; %s was not written; detector runs "
+                     "have no checkpoint yet: run the deck again (exit status %d)\n",
+                     r.stopped_by.c_str(), static_cast<unsigned long long>(r.iterations),
+                     (options.output.empty() ? cfg.output.file : options.output).c_str(), k_exit_stopped);
+        return k_exit_stopped;
+    }
     if (!opts.quiet) {
         std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
         std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),

@@ -41,6 +41,7 @@ struct DetectorRunResult {
     std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once
     std::string backend;
     KernelTimer timer;
+    std::string stopped_by;  //!< the signal that stopped the run early ("": it ran to the end)
     std::optional<Profile> profile;  //!< with options.profile
 };
 

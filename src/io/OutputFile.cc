@@ -40,12 +40,17 @@ TempSlot g_slots[k_slots];
 constexpr int k_signals[3] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction g_previous[3];
 volatile std::sig_atomic_t g_handling = 0;
+std::atomic<SignalStopHook> g_stop_hook{nullptr};
+static_assert(std::atomic<SignalStopHook>::is_always_lock_free);
 
 void remove_temporaries_and_pass_on(int sig, siginfo_t* info, void* context)
 {
     int const saved_errno = errno;
-    for (auto& slot : g_slots)
-        if (slot.state.load(std::memory_order_acquire) == k_live) ::unlink(slot.path);
+    if (SignalStopHook const hook = g_stop_hook.load(); hook != nullptr && hook(sig)) {
+        errno = saved_errno;
+        return;
+    }
+    remove_output_temporaries();
     for (int i = 0; i < 3; ++i) {
         if (k_signals[i] != sig) continue;
         struct sigaction const& previous = g_previous[i];
@@ -146,6 +151,14 @@ void sync_path(std::string const& path, int flags, bool required)
 }
 
 }  // namespace
+
+void set_signal_stop_hook(SignalStopHook hook) { g_stop_hook.store(hook); }
+
+void remove_output_temporaries() noexcept
+{
+    for (auto& slot : g_slots)
+        if (slot.state.load(std::memory_order_acquire) == k_live) ::unlink(slot.path);
+}
 
 std::string temporary_path_for(std::string const& final_path)
 {

@@ -89,4 +89,14 @@ class OutputFile {
 //! "<final>.tmp-<pid>": where an OutputFile for `final_path` is written by this process.
 std::string temporary_path_for(std::string const& final_path);
 
+//! A graceful stop (run/StopRequest.hh) takes a SIGINT or SIGTERM before the cleanup above: while a
+//! hook is set, the handler offers it the signal first; when it returns true (the run will stop at a
+//! safe point, write its checkpoint and remove its own temporaries) nothing is deleted and the signal
+//! goes no further. Called from the signal handler: the hook must be async-signal-safe. nullptr: none.
+using SignalStopHook = bool (*)(int signal);
+void set_signal_stop_hook(SignalStopHook hook);
+
+//! Deletes every live temporary now. Async-signal-safe: for a handler about to end the process.
+void remove_output_temporaries() noexcept;
+
 }  // namespace gt

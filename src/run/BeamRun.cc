@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -25,12 +27,14 @@
 #include "parallel/WorldCrossRank.hh"
 #include "perf/RunProfile.hh"
 #include "perf/TraceScope.hh"
+#include "run/BeamCheckpoint.hh"
 #include "run/BeamTracker.hh"
 #include "run/CollectiveSchedule.hh"
 #include "run/DeviceMemory.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
+#include "run/StopRequest.hh"
 
 namespace gt {
 
@@ -230,6 +234,11 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 
     std::string const path = options.output.empty() ? deck.output.file : options.output;
     auto const macroparticles = static_cast<std::uint64_t>(deck.beam.macroparticles);
+    // The checkpoint: the one to go on from (checked before anything is written), and where ours go.
+    std::string const checkpoint_path = checkpoint_path_for(path);
+    std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
+    CheckpointEvery const& every = deck.output.checkpoint_every;
+    bool const checkpointing = every.steps > 0 || every.seconds > 0;
     parallel::ParticleShare const share = parallel::my_particle_share(macroparticles);
     // What can fail on some ranks only (the output directory, a GPU) fails on all of them, said once.
     struct Setup {
@@ -241,8 +250,26 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         ParticleState state;
         DeckConfig sliced;
         std::unique_ptr<CollectivePlan> collective_plan;  // wakes, LSC, CSR (deck errors before tracking)
+        CheckpointIdentity identity;
+        std::optional<BeamCheckpoint> resumed;
     };
+    // Before the output file, whose cleanup handler then offers us the first signal. Under several
+    // ranks a signal ends the run at once, as the MPI launcher expects (no checkpoint to stop for, and
+    // a rank waiting in a collective for a dead peer would never reach a safe point).
+    std::optional<StopRequest> stop;
+    if (world.size() == 1) stop.emplace();
     Setup setup = parallel::all_or_none([&] {
+        if (world.size() > 1 && checkpointing)
+            throw DeckError(
+                deck.output.where, "output.checkpoint_every",
+                fmt::format("checkpoints are written by one process only for now, this run has {} MPI "
+                            "ranks: run without mpirun, or without output.checkpoint_every",
+                            world.size()));
+        if (world.size() > 1 && !options.resume.empty())
+            throw std::runtime_error(fmt::format(
+                "--resume: checkpoints are read by one process only for now, this run has {} MPI ranks: "
+                "resume without mpirun",
+                world.size()));
         if (deck.space_charge.enabled && world.size() > 1) check_space_charge_over_ranks(deck.space_charge);
         ReferenceParticle ref = initial_reference(deck);
         // With space charge, elements are cut so that kicks sit between their slices.
@@ -252,10 +279,39 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
         if (kernels->memory() == MemSpace::device)  // before any output or work
             check_device_memory(estimate_beamline_device_memory(deck));
+        CheckpointIdentity identity =
+            checkpoint_identity(deck, kernels->memory() == MemSpace::device ? "gpu" : "cpu");
+        std::optional<BeamCheckpoint> resumed;
+        if (options.resume == "auto") {
+            // The run's own checkpoint when there is one for this deck; otherwise (none, or one of an
+            // edited deck or another gtrack) from the beginning, which replaces it.
+            if (std::filesystem::exists(resume_path)) {
+                try {
+                    resumed = read_beam_checkpoint(resume_path, identity);
+                } catch (std::runtime_error const& e) {
+                    std::fprintf(stderr, "gtrack: note: --resume auto: %s; starting from the beginning\n",
+                                 e.what());
+                }
+            } else if (!options.quiet) {
+                std::printf("gtrack: no checkpoint %s: starting from the beginning\n", resume_path.c_str());
+            }
+        } else if (!resume_path.empty()) {
+            resumed = read_beam_checkpoint(resume_path, identity);
+        }
         std::unique_ptr<OutputFile> out = world.is_root() ? std::make_unique<OutputFile>(path) : nullptr;
-        ParticleState state = initial_beam(deck, *kernels, share);
-        return Setup{ref, std::move(lattice), std::move(kicks), std::move(kernels),
-                     std::move(out), std::move(state), sliced, nullptr};
+        // A resumed run goes on with the checkpoint's particles (one rank: all of them, lost ones too).
+        ParticleState state = resumed ? ParticleState(resumed->particles, kernels->memory())
+                                      : initial_beam(deck, *kernels, share);
+        return Setup{ref,
+                     std::move(lattice),
+                     std::move(kicks),
+                     std::move(kernels),
+                     std::move(out),
+                     std::move(state),
+                     sliced,
+                     nullptr,
+                     std::move(identity),
+                     std::move(resumed)};
     });
     // The plan refers to the lattice where it lives now; its deck errors are still agreed by all ranks.
     setup.collective_plan = parallel::all_or_none([&] {
@@ -274,11 +330,13 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     std::unique_ptr<BeamKernels>& kernels = setup.kernels;
     OutputFile* const out = setup.out.get();
     ParticleState& state = setup.state;
+    CheckpointIdentity const& identity = setup.identity;
+    std::optional<BeamCheckpoint>& resumed = setup.resumed;
     bool const on_gpu = kernels->memory() == MemSpace::device;
     trace_log().set_device(kernels->description());
     kernels->set_cross_rank(parallel::world_cross_rank());
     Provenance prov = run_provenance(deck, options.command_line);
-    prov.start_time = iso8601_utc_now();
+    prov.start_time = resumed ? resumed->start_time : iso8601_utc_now();
 
     kernels->set_elements(lattice.elements, *lattice.field_data);
     ParticleView const particles = state.view();
@@ -332,6 +390,51 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         collective = std::make_unique<CollectiveSolver>(*collective_kernels);
         add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced, &collective_table);
     }
+    if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
+        tracker.stop_every(deck.output.checkpoint_every.steps);
+    if (resumed) {
+        stats = std::move(resumed->stats);
+        if (space_charge) {
+            sc_table = std::move(resumed->space_charge);
+            if (resumed->solver) space_charge->restore_cache(*resumed->solver);
+        }
+        if (collective && resumed->collective) collective_table = std::move(*resumed->collective);
+        iteration = resumed->snapshots;
+        copy_checkpoint_snapshots(resume_path, iteration, *out);
+        tracker.resume_at(resumed->position);
+        if (!options.quiet)
+            std::printf("gtrack: resuming from %s after %lld turns and %lld entries\n", resume_path.c_str(),
+                        static_cast<long long>(resumed->position.turn),
+                        static_cast<long long>(resumed->position.entry));
+    }
+    // Checkpoints: every N turns (rings) or entries (a single pass), or after a wall time.
+    bool const ring = deck.lattice.turns > 1;
+    auto last_checkpoint = std::chrono::steady_clock::now();
+    auto const checkpoint_due = [&] {
+        BeamTracker::Position const at = tracker.position();
+        if (every.steps > 0) return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
+        return every.seconds > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
+                   every.seconds;
+    };
+    auto const write_checkpoint = [&] {
+        BeamCheckpoint c;
+        c.identity = identity;
+        c.position = tracker.position();
+        c.turns = deck.lattice.turns;
+        c.snapshots = iteration;
+        c.start_time = prov.start_time;
+        c.particles = ParticleState(state, MemSpace::host);
+        c.stats = stats;
+        if (space_charge) {
+            c.space_charge = sc_table;
+            c.solver = space_charge->cache();
+        }
+        if (collective) c.collective = collective_table;
+        write_beam_checkpoint(checkpoint_path, c, *out);
+        last_checkpoint = std::chrono::steady_clock::now();
+    };
+
     double alive = double(macroparticles);
     auto const at_point = [&](OutputPoint const& p) {
         ReferenceParticle const r = reference_at(lattice, p);
@@ -352,13 +455,38 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         }
     };
     phase.emplace("tracking");
-    at_point(tracker.point());
+    if (!resumed) at_point(tracker.point());
     while (tracker.advance()) {
         at_point(tracker.point());
         OutputPoint const& p = tracker.point();
         progress.update(tracker.fraction_done(), 1.0,
                         fmt::format("turn {}/{}, element {}/{}, {:.0f} alive", p.turn + 1, tracker.turns(),
                                     p.entry + 1, lattice.elements.size(), alive));
+        if (tracker.done()) break;
+        // A safe point: everything due here is recorded. Rings count turns, single passes entries.
+        bool const stopping =
+            stop && stop->stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
+        if (!stopping && checkpoint_due()) {
+            try {
+                write_checkpoint();
+            } catch (IoError const& e) {  // a long run goes on; the previous checkpoint is still whole
+                std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
+            }
+        }
+        if (stopping) {
+            progress.finish();
+            write_checkpoint();
+            BeamTracker::Position const at = tracker.position();
+            std::fprintf(stderr,
+                         "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
+                         "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
+                         "(exit status %d)\n",
+                         stop->signal_name().c_str(), static_cast<long long>(at.turn),
+                         static_cast<long long>(tracker.turns()), static_cast<long long>(at.entry),
+                         lattice.elements.size(), path.c_str(), checkpoint_path.c_str(), checkpoint_path.c_str(),
+                         k_exit_stopped);
+            return k_exit_stopped;
+        }
     }
     progress.finish();
     phase.emplace("output");
@@ -397,6 +525,9 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         write_provenance(*out, prov);
         if (profile) write_profile(*out, *profile);  // rank 0's times
         out->commit();
+        // The output is complete: the run's checkpoint would only resume what is done.
+        std::error_code ignored;
+        std::filesystem::remove(checkpoint_path, ignored);
     }
 
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -20,6 +20,7 @@ struct RunOptions {
     int threads = 0;      //!< CPU threads (0: OpenMP's default)
     bool quiet = false;   //!< no progress line, no notes, only errors
     bool timing = false;  //!< print the per-kernel timing table (machine-readable)
+    std::string resume;   //!< a checkpoint to go on from; "auto": the run's own if it exists; "": none
     bool profile = false;     //!< print the profile table and write /profile (src/perf/Profile.hh)
     std::string calibration;  //!< the calibration file for the profile ("": the default location)
     std::string command_line;

@@ -2,6 +2,7 @@
 #include "run/BeamTracker.hh"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace gt {
@@ -33,6 +34,30 @@ void BeamTracker::add_kicks(std::vector<std::int64_t> entries,
     std::sort(kick_entries_.begin(), kick_entries_.end());
     kick_entries_.erase(std::unique(kick_entries_.begin(), kick_entries_.end()), kick_entries_.end());
     kick_sets_.push_back(KickSet{std::move(entries), std::move(after)});
+}
+
+void BeamTracker::stop_every(std::int64_t n)
+{
+    auto const entries = static_cast<std::int64_t>(lattice_.elements.size());
+    for (std::int64_t e = n - 1; e < entries; e += n) {
+        auto const at = std::lower_bound(pass_points_.begin(), pass_points_.end(), e,
+                                         [](PassPoint const& p, std::int64_t entry) { return p.entry < entry; });
+        if (at == pass_points_.end() || at->entry != e) pass_points_.insert(at, PassPoint{e, false, false});
+    }
+}
+
+void BeamTracker::resume_at(Position const& p)
+{
+    auto const entries = static_cast<std::int64_t>(lattice_.elements.size());
+    if (p.turn < 0 || p.turn >= turns_ || p.entry < 0 || p.entry >= entries)
+        throw std::invalid_argument("the checkpoint's position is outside this lattice and its turns");
+    turn_ = p.turn;
+    pos_ = p.entry;
+    // The next pass point is the first one not yet passed (each ends its segment after its entry).
+    next_ = std::size_t(std::lower_bound(pass_points_.begin(), pass_points_.end(), p.entry,
+                                         [](PassPoint const& q, std::int64_t e) { return q.entry < e; }) -
+                        pass_points_.begin());
+    done_ = false;
 }
 
 bool BeamTracker::advance()

@@ -35,6 +35,20 @@ class BeamTracker {
     //! Several sets may be added; at an entry in more than one, they run in the order they were added.
     void add_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after);
 
+    //! Also stops (nothing due) after every `n`-th entry of the pass, so that a single pass has safe
+    //! points for checkpoints between its output points. Splitting a segment changes no bit: each
+    //! particle goes through the same elements in the same order. Before the first advance().
+    void stop_every(std::int64_t n);
+
+    //! Where a run stands between two advance() calls: what a checkpoint records.
+    struct Position {
+        std::int64_t turn = 0;   //!< turns completed
+        std::int64_t entry = 0;  //!< entries of the current turn tracked
+    };
+    Position position() const { return Position{turn_, pos_}; }
+    //! Goes on from `p` (a position() of a run of the same lattice, output settings and turns).
+    void resume_at(Position const& p);
+
     //! Tracks to the next output point; false once the end has been reached (and reported).
     bool advance();
     //! The point reached by the last advance() (before the first: the initial beam, entry -1).
@@ -42,6 +56,11 @@ class BeamTracker {
     //! Fraction of the whole run tracked so far, in element entries.
     double fraction_done() const;
     std::int64_t turns() const { return turns_; }
+    //! The end of the last turn has been reached.
+    bool done() const { return done_; }
+    //! Turns completed so far, and entries tracked in the current one (where a resumed run goes on).
+    std::int64_t turns_done() const { return turn_; }
+    std::int64_t entries_done_in_turn() const { return pos_; }
 
   private:
     //! Entries of one pass after which something is written (same every turn), ascending.

@@ -50,6 +50,29 @@ expect_failure one_rank_fails "kinetic_energy" "${launch[@]}" -np 1 "$gtrack" ru
     --set 'beam.kinetic_energy="-1 MeV"' -o "$out/one_rank.h5"
 [ -e "$out/one_rank.h5" ] && fail "one_rank_fails: left $out/one_rank.h5"
 
+# Checkpoints are one process's only for now: refused on every rank before any work, said once.
+expect_failure checkpoint_refused "checkpoints are written by one process only" "${launch[@]}" -np 2 "$gtrack" \
+    run "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --set output.checkpoint_every=5
+expect_failure resume_refused "checkpoints are read by one process only" "${launch[@]}" -np 2 "$gtrack" run \
+    "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --resume auto
+[ -e "$out/ckpt.h5" ] && fail "checkpoint_refused: left $out/ckpt.h5"
+
+# SIGTERM to one rank (a batch system's time limit): without a checkpoint to stop for, the job ends
+# at once, non-zero (not 75: nothing to resume), with no output, no checkpoint and no temporary left.
+rm -f "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*
+timeout 120 "${launch[@]}" -np 2 sh -c '
+    "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
+    pid=$!
+    if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then sleep 2; kill -TERM $pid; fi
+    wait $pid' "$gtrack" "$deck" "$out/stopped.h5" > "$out/stopped.stdout" 2> "$out/stopped.stderr"
+rc=$?
+if [ $rc -eq 124 ]; then fail "stopped: still running after 120 s (a hang)"; fi
+if [ $rc -eq 0 ] || [ $rc -eq 75 ]; then fail "stopped: exit status $rc"; fi
+for f in "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*; do
+    [ -e "$f" ] && fail "stopped: left $f"
+done
+echo "stopped: exit $rc, nothing left"
+
 # A rank killed mid-run: the job ends non-zero and the output never appears under its final name.
 rm -f "$out/killed.h5" "$out"/killed.h5.tmp-*
 timeout 120 "${launch[@]}" -np 2 sh -c '
@@ -61,5 +84,6 @@ rc=$?
 if [ $rc -eq 124 ]; then fail "killed: still running after 120 s (a hang)"; fi
 if [ $rc -eq 0 ]; then fail "killed: exit status 0"; fi
 [ -e "$out/killed.h5" ] && fail "killed: $out/killed.h5 looks complete"
+for f in "$out"/killed.h5.tmp-*; do [ -e "$f" ] && fail "killed: left $f"; done
 echo "killed: exit $rc, no output file"
 exit $status

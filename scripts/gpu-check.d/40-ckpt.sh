@@ -1,0 +1,28 @@
+# shellcheck shell=bash disable=SC2154,SC2034  # sourced by scripts/gpu-check.sh: build, out, note, status
+# Checkpoint and restart on the GPU (docs/checkpoint.md): inputs/fodo_space_charge.toml as a ring of
+# 4 turns with 20 000 particles, stopped by a real SIGTERM after turn 2 (the test hook), resumed on the
+# GPU; the output must equal the uninterrupted GPU run bit for bit (only the measured stage times
+# space_charge/t_* may differ). Also: a GPU checkpoint is refused on the CPU backend.
+ckpt_dir=$(mktemp -d)
+ckpt_deck=inputs/fodo_space_charge.toml
+ckpt_set=(--set lattice.turns=4 --set beam.macroparticles=20000 --backend gpu -q)
+printf '[[tolerance]]\nmatch = "space_charge/t_*"\nrtol = 1e300\natol = 1e300\n' >"$ckpt_dir/times.toml"
+ckpt_ok=1
+./"$build"/gtrack run "$ckpt_deck" "${ckpt_set[@]}" -o "$ckpt_dir/whole.h5" >"$out/ckpt.log" 2>&1 || ckpt_ok=0
+GTRACK_TEST_STOP_AT=2 ./"$build"/gtrack run "$ckpt_deck" "${ckpt_set[@]}" -o "$ckpt_dir/cut.h5" >>"$out/ckpt.log" 2>&1
+[ $? -eq 75 ] || ckpt_ok=0
+./"$build"/gtrack run "$ckpt_deck" "${ckpt_set[@]}" -o "$ckpt_dir/cut.h5" --resume "$ckpt_dir/cut.h5.ckpt" \
+    >>"$out/ckpt.log" 2>&1 || ckpt_ok=0
+./"$build"/gtrack compare "$ckpt_dir/whole.h5" "$ckpt_dir/cut.h5" --tolerances "$ckpt_dir/times.toml" \
+    >>"$out/ckpt.log" 2>&1 || ckpt_ok=0
+GTRACK_TEST_STOP_AT=1 ./"$build"/gtrack run "$ckpt_deck" "${ckpt_set[@]}" -o "$ckpt_dir/cpu.h5" >>"$out/ckpt.log" 2>&1
+./"$build"/gtrack run "$ckpt_deck" --set lattice.turns=4 --set beam.macroparticles=20000 --backend cpu -q \
+    -o "$ckpt_dir/cpu.h5" --resume "$ckpt_dir/cpu.h5.ckpt" >>"$out/ckpt.log" 2>&1 && ckpt_ok=0
+grep -q "was written on the gpu backend, this run is on the cpu" "$out/ckpt.log" || ckpt_ok=0
+if [ $ckpt_ok -eq 1 ]; then
+    note "checkpoint resume (gpu)" "bit-identical after a stop at turn 2 of 4; cpu refuses a gpu checkpoint"
+else
+    note "checkpoint resume (gpu)" "FAILED (see ckpt.log)"
+    status=1
+fi
+rm -rf "$ckpt_dir"

@@ -1,0 +1,163 @@
+// Writing and reading the checkpoint of a beamline run (layout in docs/checkpoint.md).
+#include "run/BeamCheckpoint.hh"
+
+#include <array>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "io/H5Access.hh"
+#include "io/H5Handle.hh"
+#include "io/Provenance.hh"
+
+namespace gt {
+namespace {
+
+//! Bumped whenever the layout changes: an older checkpoint is refused, not misread.
+constexpr std::int64_t k_format = 1;
+constexpr char const* k_coordinates[6] = {"x", "px", "y", "py", "t", "pt"};
+
+std::array<double*, 6> coordinates(ParticleView v) { return {v.x, v.px, v.y, v.py, v.t, v.pt}; }
+
+//! /data/<i> of `from` into `to`, i < snapshots (groups, datasets and attributes as they are).
+void copy_snapshots(hid_t from, hid_t to, std::int64_t snapshots, std::string const& where)
+{
+    h5::PropertyList lcpl(h5::check_path(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate", where));
+    h5::check_path(H5Pset_create_intermediate_group(lcpl, 1), "H5Pset_create_intermediate_group", where);
+    for (std::int64_t i = 0; i < snapshots; ++i) {
+        std::string const name = fmt::format("data/{}", i);
+        h5::check_path(H5Ocopy(from, name.c_str(), to, name.c_str(), H5P_DEFAULT, lcpl), "H5Ocopy",
+                       fmt::format("{} ({})", where, name));
+    }
+}
+
+}  // namespace
+
+std::string checkpoint_path_for(std::string const& output_path) { return output_path + ".ckpt"; }
+
+void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFile& out)
+{
+    OutputFile ckpt(path);  // "<path>.tmp-<pid>" until commit(): the previous checkpoint stays whole
+    hid_t const root = ckpt.id();
+    CheckpointIdentity const& id = c.identity;
+    h5::write_attribute(root, "gtrack_checkpoint", k_format);
+    h5::write_attribute(root, "kind", id.kind);
+    h5::write_attribute(root, "deck_fingerprint", id.deck_fingerprint);
+    h5::write_attribute(root, "deck_path", id.deck_path);
+    h5::write_attribute(root, "gtrack_version", id.gtrack_version);
+    h5::write_attribute(root, "git_hash", id.git_hash);
+    h5::write_attribute(root, "backend", id.backend);
+    h5::write_attribute(root, "written", iso8601_utc_now());
+    h5::write_attribute(root, "start_time", c.start_time);
+    h5::write_attribute(root, "turn", c.position.turn);
+    h5::write_attribute(root, "entry", c.position.entry);
+    h5::write_attribute(root, "turns", c.turns);
+    h5::write_attribute(root, "snapshots", c.snapshots);
+
+    ParticleView const v = c.particles.view();
+    auto const n = std::size_t(v.size);
+    auto const z = coordinates(v);
+    for (int k = 0; k < 6; ++k)
+        ckpt.write_dataset(fmt::format("particles/{}", k_coordinates[k]), std::span<double const>(z[k], n));
+    ckpt.write_dataset("particles/id", std::span<std::uint64_t const>(v.id, n));
+    ckpt.write_dataset("particles/lost_element", std::span<std::int32_t const>(v.lost_element, n));
+    ckpt.write_dataset("particles/lost_turn", std::span<std::int32_t const>(v.lost_turn, n));
+
+    write_table(ckpt, "stats", c.stats);
+    if (c.solver) {
+        write_table(ckpt, "space_charge", c.space_charge);
+        SpaceChargeCache const& s = *c.solver;
+        ckpt.create_group("space_charge_solver");
+        ckpt.set_attribute("space_charge_solver", "kicks", std::int64_t(s.kicks));
+        ckpt.set_attribute("space_charge_solver", "green_valid", std::int32_t(s.green_valid));
+        ckpt.set_attribute("space_charge_solver", "green_sliced", std::int32_t(s.green_sliced));
+        GridGeometry const& g = s.green_grid;
+        std::uint64_t const nodes[3] = {std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)};
+        double const geometry[6] = {g.x0, g.y0, g.z0, g.hx, g.hy, g.hz};
+        ckpt.set_attribute("space_charge_solver", "green_nodes", std::span<std::uint64_t const>(nodes));
+        ckpt.set_attribute("space_charge_solver", "green_origin_spacing", std::span<double const>(geometry));
+    }
+    if (c.collective) write_table(ckpt, "collective", *c.collective);
+    copy_snapshots(out.id(), root, c.snapshots, fmt::format("checkpoint '{}'", ckpt.temp_path()));
+    ckpt.commit();
+}
+
+BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity const& expected)
+{
+    BeamCheckpoint c;
+    bool has_collective = false;
+    try {
+        h5::File file = h5::open_file_readonly(path);
+        if (!h5::has_attribute(file, "gtrack_checkpoint"))
+            throw std::runtime_error(fmt::format("'{}' is not a gtrack checkpoint", path));
+        if (std::int64_t const format = h5::read_int64_attribute(file, "gtrack_checkpoint"); format != k_format)
+            throw std::runtime_error(fmt::format(
+                "'{}' is a checkpoint of format {}, this gtrack reads format {}", path, format, k_format));
+        CheckpointIdentity& id = c.identity;
+        id.kind = h5::read_string_attribute(file, "kind");
+        id.deck_fingerprint = h5::read_string_attribute(file, "deck_fingerprint");
+        id.deck_path = h5::read_string_attribute(file, "deck_path");
+        id.gtrack_version = h5::read_string_attribute(file, "gtrack_version");
+        id.git_hash = h5::read_string_attribute(file, "git_hash");
+        id.backend = h5::read_string_attribute(file, "backend");
+        if (std::string const why = resume_refusal(path, id, expected); !why.empty())
+            throw std::runtime_error(why);
+        c.start_time = h5::read_string_attribute(file, "start_time");
+        c.position.turn = h5::read_int64_attribute(file, "turn");
+        c.position.entry = h5::read_int64_attribute(file, "entry");
+        c.turns = h5::read_int64_attribute(file, "turns");
+        c.snapshots = h5::read_int64_attribute(file, "snapshots");
+
+        std::vector<std::uint64_t> const ids = h5::read_uint64s(file, "particles/id");
+        std::vector<std::int64_t> const lost_element = h5::read_int64s(file, "particles/lost_element");
+        std::vector<std::int64_t> const lost_turn = h5::read_int64s(file, "particles/lost_turn");
+        c.particles = ParticleState(ids.size(), MemSpace::host);
+        ParticleView const v = c.particles.view();
+        auto const z = coordinates(v);
+        for (int k = 0; k < 6; ++k) {
+            std::vector<double> const values = h5::read_doubles(file, fmt::format("particles/{}", k_coordinates[k]));
+            if (values.size() != ids.size())
+                throw std::runtime_error(fmt::format("'{}': particles/{} has {} values, particles/id {}", path,
+                                                     k_coordinates[k], values.size(), ids.size()));
+            std::copy(values.begin(), values.end(), z[k]);
+        }
+        if (lost_element.size() != ids.size() || lost_turn.size() != ids.size())
+            throw std::runtime_error(fmt::format("'{}': the loss records do not match the particles", path));
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            v.id[i] = ids[i];
+            v.lost_element[i] = std::int32_t(lost_element[i]);
+            v.lost_turn[i] = std::int32_t(lost_turn[i]);
+        }
+        has_collective = h5::is_group(file, "collective");
+        if (h5::is_group(file, "space_charge_solver")) {
+            h5::Group g = h5::open_group(file, "space_charge_solver");
+            SpaceChargeCache s;
+            s.kicks = long(h5::read_int64_attribute(g, "kicks"));
+            s.green_valid = h5::read_int64_attribute(g, "green_valid") != 0;
+            s.green_sliced = h5::read_int64_attribute(g, "green_sliced") != 0;
+            std::vector<double> const geometry = h5::read_double_array_attribute(g, "green_origin_spacing");
+            std::vector<std::uint64_t> const nodes = h5::read_uint64_array_attribute(g, "green_nodes");
+            if (geometry.size() != 6 || nodes.size() != 3)
+                throw std::runtime_error(fmt::format("'{}': space_charge_solver's grid is malformed", path));
+            s.green_grid = GridGeometry{int(nodes[0]), int(nodes[1]), int(nodes[2]), geometry[0], geometry[1],
+                                        geometry[2],   geometry[3],   geometry[4],   geometry[5]};
+            c.solver = s;
+        }
+    } catch (IoError const& e) {
+        throw std::runtime_error(fmt::format("cannot resume from '{}': {}", path, e.what()));
+    } catch (std::runtime_error const& e) {
+        throw std::runtime_error(fmt::format("cannot resume: {}", e.what()));
+    }
+    c.stats = read_table(path, "stats");
+    if (c.solver) c.space_charge = read_table(path, "space_charge");
+    if (has_collective) c.collective = read_table(path, "collective");
+    return c;
+}
+
+void copy_checkpoint_snapshots(std::string const& path, std::int64_t snapshots, OutputFile& out)
+{
+    h5::File file = h5::open_file_readonly(path);
+    copy_snapshots(file, out.id(), snapshots, fmt::format("'{}'", out.temp_path()));
+}
+
+}  // namespace gt

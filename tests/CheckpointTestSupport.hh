@@ -1,0 +1,151 @@
+// Shared helpers for the stop and checkpoint tests: small decks with space charge and losses, files,
+// child processes, and comparing two outputs bit for bit.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "run/FileComparison.hh"
+
+namespace gt::test {
+
+//! A ring of `turns` turns (a single pass for 1) of FODO cells with space charge and an aperture that
+//! loses most of the beam over the turns, so that losses, sorting and the Green's function cache all
+//! matter; snapshots at MON and the end, statistics every element (or as `stats` says).
+inline std::string ring_deck(long turns, bool space_charge = true, std::string const& stats = "every_element")
+{
+    return R"(
+[run]
+name = "ring"
+seed = 7
+[beam]
+particle = "proton"
+kinetic_energy = "10 MeV"
+bunch_charge = "20 pC"
+macroparticles = 400
+distribution = "gaussian"
+truncate = 4
+[beam.twiss]
+beta_x = 1.5
+alpha_x = -1.0
+emittance_x = "1 um"
+beta_y = 0.5
+alpha_y = 0.4
+emittance_y = "1 um"
+sigma_t = "30 mm"
+sigma_pt = 1.0e-4
+[elements]
+QF  = { type = "quadrupole", length = "10 cm", k1 = 20.0 }
+QD  = { type = "quadrupole", length = "10 cm", k1 = -20.0 }
+D   = { type = "drift", length = "30 cm" }
+MON = { type = "monitor" }
+COL = { type = "aperture", shape = "rectangle", half_x = "1 mm", half_y = "1 mm" }
+[lattice]
+cell = ["QF", "D", "QD", "D"]
+line = ["cell*2", "MON", "COL"]
+turns = )" + std::to_string(turns) +
+           R"(
+[space_charge]
+enabled = )" + (space_charge ? "true" : "false") +
+           R"(
+grid = [16, 16, 16]
+kicks_per_meter = 10
+deposition = "deterministic"
+sort_every = 3
+[output]
+phase_space = ["MON", "end"]
+stats = ")" + stats + R"("
+)";
+}
+
+inline void write_text(std::string const& path, std::string const& text) { std::ofstream(path) << text; }
+
+inline std::string read_text(std::string const& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+//! Every dataset and numeric attribute of `b` equals `a`'s bit for bit, except the measured stage
+//! times of the space-charge table (which differ between any two runs); a message for each that differs.
+inline void check_identical(std::string const& a, std::string const& b)
+{
+    CompareOptions o;
+    o.tolerances.add(ToleranceRules::Rule{"space_charge/t_*", 1e300, 1e300, "measured times"});
+    o.tolerances.add(ToleranceRules::Rule{"collective/t_*", 1e300, 1e300, "measured times"});
+    FileComparison const c = compare_files(a, b, o);
+    CHECK(c.items.size() > 20);
+    std::size_t differing = 0;
+    for (auto const& item : c.items) {
+        if (glob_match("space_charge/t_*", item.path) || glob_match("collective/t_*", item.path) ||
+            item.diff.differing == 0)
+            continue;
+        ++differing;
+        INFO(item.path, " differs in ", item.diff.differing, " values");
+        CHECK(item.diff.differing == 0);
+    }
+    CHECK(differing == 0);
+}
+
+#ifdef GTRACK_BINARY
+//! A child process running the gtrack binary, stdout and stderr into `log`, with `env` (NAME=VALUE)
+//! added; `prepare` runs in the child just before exec (it knows the child's pid, as the run will).
+template <class Prepare>
+pid_t start_gtrack(std::vector<std::string> args, std::string const& log, std::vector<std::string> env,
+                   Prepare prepare)
+{
+    pid_t const pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        int const fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 1);
+        ::dup2(fd, 2);
+        for (auto& e : env) ::putenv(e.data());
+        prepare();
+        std::vector<char*> argv;
+        std::string binary = GTRACK_BINARY;
+        argv.push_back(binary.data());
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(binary.c_str(), argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+inline pid_t start_gtrack(std::vector<std::string> args, std::string const& log)
+{
+    return start_gtrack(std::move(args), log, {}, [] {});
+}
+#endif
+
+//! Waits for the child up to `seconds`; kills it (and fails) when it does not end. The wait status.
+inline int wait_for(pid_t pid, double seconds)
+{
+    auto const deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    int status = 0;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            FAIL("gtrack did not end within ", seconds, " s");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return status;
+}
+
+}  // namespace gt::test
