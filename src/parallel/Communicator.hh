@@ -79,7 +79,7 @@ class Session {
     Session& operator=(Session const&) = delete;
 
   private:
-    bool initialized_ = false;
+    [[maybe_unused]] bool initialized_ = false;  // set and read by the MPI build only
 };
 
 //! "MPI ON (Open MPI 4.1.4)" / "MPI OFF": the library this build uses, for --version.
