@@ -200,11 +200,14 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
         auto const it = sections.find(table.heading);
         INFO(table.heading);
         REQUIRE(it != sections.end());  // a new table: add its section above
-        auto const& [path, deck] = it->second;
+        // Plain names, not a structured binding: doctest's INFO captures them in a lambda (clang 14).
+        auto const& path = it->second.first;
+        auto const& deck = it->second.second;
         for (auto const& key : table.keys) {
             // Any value: a wrong one is another problem, never an unknown key.
             auto const unknown = unknown_keys(*deck, {fmt::format("{}.{}=0", path, key)});
-            INFO(fmt::format("{}.{}", path, key));
+            std::string const full_key = fmt::format("{}.{}", path, key);
+            INFO(full_key);
             CHECK(unknown.empty());
             ++tried;
         }
