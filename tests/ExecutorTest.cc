@@ -48,7 +48,7 @@ TEST_CASE("sum, min and max reductions against a serial loop")
 TEST_CASE("the reduction gives the same bits for any thread count")
 {
     std::size_t const n = 500001;
-    auto run = [n](int threads) {
+    auto run = [&](int threads) {
         gt::cpu::set_thread_count(threads);
         return gt::cpu::reduce<1, gt::reduce::Sum>(n, [](std::size_t i, double* v) { v[0] = value(i); })[0];
     };

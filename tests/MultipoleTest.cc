@@ -95,7 +95,9 @@ TEST_CASE("thick sextupole and octupole converge at 4th order to their exact Ham
 {
     ReferenceParticle const ref = proton(250.0);
     double const ib = 1.0 / ref.beta, length = 0.3;
-    for (auto [order, k] : {std::pair{2, 100.0}, std::pair{3, 5e3}}) {
+    for (auto const& order_k : {std::pair{2, 100.0}, std::pair{3, 5e3}}) {
+        int const order = order_k.first;  // plain names: a lambda below uses them (clang 14)
+        double const k = order_k.second;
         Vec6 const z0{2e-2, 1e-3, -1.5e-2, -2e-3, 0.0, 1e-3};
         Vec6 const exact = rk4([&](Vec6 const& z) { return thick_rhs(z, order, k, ib); }, z0, length, 20000);
         double previous = 0.0, err = 0.0;

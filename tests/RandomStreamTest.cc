@@ -59,7 +59,7 @@ TEST_CASE("uniform and normal moments")
 TEST_CASE("streams are identical for 1 and N threads")
 {
     std::size_t const n = 100003;  // not a multiple of anything
-    auto fill = [n](int threads) {
+    auto fill = [&](int threads) {
         gt::cpu::set_thread_count(threads);
         std::vector<double> out(n);
         double* data = out.data();
