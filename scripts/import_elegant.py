@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lattice_deck import Element, Lattice, beam_section, deck  # noqa: E402
+from lattice_deck import Element, Lattice, beam_section, deck, settle_unconverted, write_text  # noqa: E402
 
 # ELEGANT type -> (gtrack handling, parameters gtrack takes); any other non-zero parameter of
 # PHYSICS_PARAMETERS makes the element unconvertible.
@@ -344,22 +344,13 @@ def main(argv=None):
     for name in names:
         kind, params, _ = lte.elements[name]
         convert(name, kind, params, lattice)
-    if lattice.unconverted:
-        print(lattice.report(), file=sys.stderr)
-        if not args.replace_with_drifts:
-            print("import_elegant: failed; --replace-with-drifts turns them into drifts of their length",
-                  file=sys.stderr)
-            return 1
-        lattice.replace_unconverted_by_drifts()
+    if not settle_unconverted(lattice, args.replace_with_drifts, "import_elegant"):
+        return 1
     header = (f"Imported from the ELEGANT file {os.path.basename(args.lte)}, beamline {use},\n"
               f"by scripts/import_elegant.py ({len(lattice.line)} elements).")
     text = deck(header, use, beam_section({"particle": args.particle}, args.momentum_mev, None), lattice,
                 args.turns)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_text(text, args.output)
     return 0
 
 

@@ -20,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lattice_deck import Element, Lattice, beam_section, deck  # noqa: E402
+from lattice_deck import Element, Lattice, beam_section, deck, settle_unconverted, write_text  # noqa: E402
 
 # Attributes gtrack has no counterpart for: a non-zero value makes the element unconvertible.
 UNSUPPORTED = {
@@ -196,13 +196,8 @@ def main(argv=None):
         if e.base_type.name == "marker" and e.name.endswith(("$start", "$end")):
             continue
         convert(e, lattice)
-    if lattice.unconverted:
-        print(lattice.report(), file=sys.stderr)
-        if not args.replace_with_drifts:
-            print("import_madx: failed; --replace-with-drifts turns them into drifts of their length",
-                  file=sys.stderr)
-            return 1
-        lattice.replace_unconverted_by_drifts()
+    if not settle_unconverted(lattice, args.replace_with_drifts, "import_madx"):
+        return 1
 
     beam = seq.beam
     particle = str(beam.particle).lower()
@@ -218,11 +213,7 @@ def main(argv=None):
     header = (f"Imported from the MAD-X file {os.path.basename(args.madx)}, sequence {args.sequence},\n"
               f"by scripts/import_madx.py ({len(lattice.line)} elements).")
     text = deck(header, args.sequence, beam_section(pkeys, float(beam.pc) * 1e3, twiss), lattice, args.turns)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_text(text, args.output)
     return 0
 
 

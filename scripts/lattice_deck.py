@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 
 
 @dataclasses.dataclass
@@ -53,6 +54,27 @@ class Lattice:
     def report(self) -> str:
         rows = [f"  {u.name} ({u.source_type}): {u.reason}" for u in self.unconverted.values()]
         return f"{len(rows)} element(s) could not be converted:\n" + "\n".join(rows)
+
+
+def settle_unconverted(lattice: Lattice, replace_with_drifts: bool, program: str) -> bool:
+    """Lists the unconverted elements on stderr; replaces them by drifts when asked. False: the import fails."""
+    if not lattice.unconverted:
+        return True
+    print(lattice.report(), file=sys.stderr)
+    if not replace_with_drifts:
+        print(f"{program}: failed; --replace-with-drifts turns them into drifts of their length", file=sys.stderr)
+        return False
+    lattice.replace_unconverted_by_drifts()
+    return True
+
+
+def write_text(text: str, path: str | None):
+    """The deck to `path`, or to standard output without one."""
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
 
 
 def number(x: float) -> str:
