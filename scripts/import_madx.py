@@ -183,11 +183,17 @@ def main(argv=None):
 
     from cpymad.madx import Madx  # here, so that --help works without cpymad
 
+    if not os.path.isfile(args.madx):
+        print(f"import_madx: {args.madx}: no such file", file=sys.stderr)
+        return 1
     madx = Madx(stdout=False)
     folder = os.path.dirname(os.path.abspath(args.madx))
     madx.chdir(folder)
     madx.call(os.path.basename(args.madx))
-    madx.use(sequence=args.sequence)
+    madx.use(sequence=args.sequence)  # a line becomes a sequence here; an unknown name makes none
+    if args.sequence.lower() not in madx.sequence:
+        print(f"import_madx: {args.madx}: MAD-X has no sequence or line '{args.sequence}' to use", file=sys.stderr)
+        return 1
     seq = madx.sequence[args.sequence]
 
     lattice = Lattice()
