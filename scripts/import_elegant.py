@@ -337,7 +337,7 @@ def main(argv=None):
         if not use:
             raise LteError(f"{args.lte}: no beamline defined")
         names = lte.expand(use)
-    except LteError as e:
+    except (LteError, OSError) as e:
         print(f"import_elegant: {e}", file=sys.stderr)
         return 1
     lattice = Lattice()
