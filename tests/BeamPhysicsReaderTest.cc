@@ -29,7 +29,8 @@ struct Bunch {
 //! A file as openpmd-beamphysics' ParticleGroup.write lays it out: basePath "/", particlesPath
 //! "particles", one species group, momenta in eV/c through unitSI.
 void write_beamphysics(std::string const& path, Bunch const& b, std::string const& species,
-                       std::vector<double> momentum_dimension = {1, 1, -1, 0, 0, 0, 0})
+                       std::vector<double> momentum_dimension = {1, 1, -1, 0, 0, 0, 0},
+                       std::uint64_t constant_status_shape = 0)
 {
     OutputFile out(path);
     h5::write_attribute(out.id(), "openPMD", "2.0.0");
@@ -57,7 +58,14 @@ void write_beamphysics(std::string const& path, Bunch const& b, std::string cons
     component("momentum/z", b.pz, k_ev_c, momentum_dimension);
     component("time", b.t, 1.0, {0, 0, 1, 0, 0, 0, 0});
     component("weight", b.weight, 1.0, {0, 0, 1, 1, 0, 0, 0});
-    component("particleStatus", b.status, 1.0, {0, 0, 0, 0, 0, 0, 0});
+    if (constant_status_shape == 0) {
+        component("particleStatus", b.status, 1.0, {0, 0, 0, 0, 0, 0, 0});
+    } else {  // a constant component (group with value and shape), as openpmd-beamphysics writes it
+        h5::Group g = h5::create_groups(sp, "particleStatus");
+        h5::write_attribute(g, "value", 1.0);
+        std::uint64_t const shape[1] = {constant_status_shape};
+        h5::write_attribute(g, "shape", std::span<std::uint64_t const>(shape));
+    }
     out.commit();
 }
 
@@ -145,6 +153,13 @@ TEST_CASE("BeamPhysics files that do not fit are refused with the file and the r
     std::string const backwards = dir.file("back.h5");
     write_beamphysics(backwards, Bunch{{0.0}, {0.0}, {0.0}, {0.0}, {0.0}, {-pc}, {0.0}, {1e-12}, {1}}, "electron");
     CHECK(contains(io_error_of([&] { read_beamphysics(backwards, ref); }), "moves backwards"));
+
+    // A constant component whose shape is not the particle count (here 2^62 values, which must never
+    // be allocated) is refused before anything is read.
+    std::string const huge = dir.file("huge.h5");
+    write_beamphysics(huge, b, "electron", {1, 1, -1, 0, 0, 0, 0}, std::uint64_t{1} << 62);
+    m = io_error_of([&] { read_beamphysics(huge, ref); });
+    CHECK(contains(m, "constant record 'particleStatus' has 4611686018427387904 values, but numParticles is 1"));
 
     std::string const short_file = dir.file("short.h5");
     write_beamphysics(short_file, Bunch{{0.0, 1.0}, {0.0}, {0.0}, {0.0}, {0.0}, {pc}, {0.0}, {1e-12}, {1}},

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -55,8 +56,16 @@ struct Reader {
             h5::Group g = h5::open_group(species, name);
             if (!h5::has_attribute(g, "value") || !h5::has_attribute(g, "shape"))
                 fail(fmt::format("record '{}' is a group without 'value' and 'shape'", name));
-            auto const shape = h5::read_uint64_array_attribute(g, "shape");
-            auto const n = std::accumulate(shape.begin(), shape.end(), std::uint64_t{1}, std::multiplies<>());
+            // The shape is only a claim of the file: it must be the species' particle count before
+            // anything is allocated (a huge or wrapping shape would otherwise exhaust memory).
+            if (!h5::has_attribute(species, "numParticles"))
+                fail(fmt::format("constant record '{}' needs the attribute 'numParticles' to check its shape", name));
+            double const particles = h5::read_double_attribute(species, "numParticles");
+            std::uint64_t n = 1;
+            for (std::uint64_t const extent : h5::read_uint64_array_attribute(g, "shape"))
+                if (__builtin_mul_overflow(n, extent, &n)) n = std::numeric_limits<std::uint64_t>::max();
+            if (static_cast<double>(n) != particles)
+                fail(fmt::format("constant record '{}' has {} values, but numParticles is {}", name, n, particles));
             values.assign(static_cast<std::size_t>(n), h5::read_double_attribute(g, "value"));
         } else {
             values = h5::read_doubles(species, name);
