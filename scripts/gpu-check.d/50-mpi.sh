@@ -23,17 +23,35 @@ else
     done
     note "mpi 2 GPUs bitwise" "$mpi_ok of $mpi_total decks identical to 1 GPU"
     [ "$mpi_ok" -eq "$mpi_total" ] || status=1
-    # Strong scaling, 10^7 particles, 128^3 grid: whole-run time and the grid-reduction stage.
-    mpi_sc=(inputs/fodo_space_charge.toml --set beam.macroparticles=10000000 --set space_charge.sort_every=0
-            --set 'space_charge.grid=[128,128,128]' --backend gpu --timing -q)
-    for np in 1 2; do
-        if timeout 200 mpirun -np $np --bind-to none ./$build/gtrack run "${mpi_sc[@]}" -o "$out/mpi-scaling-$np.h5" \
-            >"$out/mpi-scaling-$np.txt" 2>&1; then
-            note "mpi sc 1e7 128^3, $np GPU(s)" "$(awk '$1 == "track" || $1 ~ /^sc\./ { t += $3 } $1 == "sc.reduce" { r = $3 }
-                END { printf "tracking+space charge %.3f s, of which grid reduction %.3f s", t, r }' "$out/mpi-scaling-$np.txt")"
+    # Scaling (docs/performance.md, #15): 3D space charge on 128^3, strong (10^8 on 1 and 2 GPUs) and
+    # weak (5x10^7 per GPU), each split into tracking+space charge, grid reduction and the rest of the
+    # run (generation, output); then a large detector run on 1 and 2 GPUs.
+    mpi_sc=(inputs/fodo_space_charge.toml --set space_charge.sort_every=0
+            --set 'space_charge.grid=[128,128,128]' --backend gpu --timing)
+    for mpi_run in "1 100000000" "2 100000000" "1 50000000"; do
+        read -r np nparticles <<<"$mpi_run"
+        tag="$np-$nparticles"
+        if timeout 280 mpirun -np "$np" --bind-to none ./$build/gtrack run "${mpi_sc[@]}" \
+                --set beam.macroparticles="$nparticles" -o "$out/mpi-scaling-$tag.h5" >"$out/mpi-scaling-$tag.txt" 2>&1; then
+            note "mpi sc $nparticles on 128^3, $np GPU(s)" "$(awk '
+                $1 == "tracked" { track = $3; whole = $(NF - 1) }
+                $1 == "sc.reduce" { r = $3 }
+                $1 ~ /^sc\./ { sc += $3 }
+                END { printf "whole run %.2f s: tracking %.3f s, space charge %.3f s (grid reduction %.3f s), rest (generation, output) %.2f s", whole, track, sc, r, whole - track - sc }' "$out/mpi-scaling-$tag.txt")"
         else
-            note "mpi sc 1e7 128^3, $np GPU(s)" FAILED
+            note "mpi sc $nparticles on 128^3, $np GPU(s)" "FAILED ($(tail -n 2 "$out/mpi-scaling-$tag.txt" | tr '\n' ' '))"
             status=1
         fi
+        rm -f "$out/mpi-scaling-$tag.h5"
+    done
+    for np in 1 2; do
+        if timeout 280 mpirun -np "$np" --bind-to none ./$build/gtrack run inputs/tracker.toml --backend gpu \
+                --set gun.events=20000 -o "$out/mpi-tracker-$np.h5" >"$out/mpi-tracker-$np.txt" 2>&1; then
+            note "mpi tracker 2x10^5 muons, $np GPU(s)" "$(grep -E 'step iterations in|track-steps' "$out/mpi-tracker-$np.txt" | tr -s ' ' | tr '\n' ' ')"
+        else
+            note "mpi tracker 2x10^5 muons, $np GPU(s)" "FAILED ($(tail -n 2 "$out/mpi-tracker-$np.txt" | tr '\n' ' '))"
+            status=1
+        fi
+        rm -f "$out/mpi-tracker-$np.h5"
     done
 fi
