@@ -1,5 +1,5 @@
-// The detector stepping loop on the GPU: one kernel per action, a thrust scan of vacant slots,
-// the hit sort by thrust (CUB radix/merge sort underneath).
+// The detector stepping loop on the GPU: one kernel per action, thrust scans of vacant slots and of
+// secondaries per slot, the hit sort by thrust (CUB radix/merge sort underneath).
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
@@ -18,6 +18,15 @@ struct IsVacant {
     __host__ __device__ std::uint32_t operator()(std::int32_t s) const { return s == 0 ? 1u : 0u; }
 };
 
+//! Two device scalars to the host in one round trip.
+template <class A, class B>
+void copy_last(A* a, A const* device_a, B* b, B const* device_b)
+{
+    GT_CUDA_CHECK(cudaMemcpyAsync(a, device_a, sizeof(A), cudaMemcpyDeviceToHost, nullptr));
+    GT_CUDA_CHECK(cudaMemcpyAsync(b, device_b, sizeof(B), cudaMemcpyDeviceToHost, nullptr));
+    GT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+}
+
 struct CudaDetectorOps {
     static constexpr MemSpace space = MemSpace::device;
     template <class F>
@@ -33,9 +42,17 @@ struct CudaDetectorOps {
                                          thrust::plus<std::uint32_t>{});
         std::uint32_t last_rank = 0;
         std::int32_t last_status = 0;
-        GT_CUDA_CHECK(cudaMemcpy(&last_rank, rank + n - 1, sizeof(last_rank), cudaMemcpyDeviceToHost));
-        GT_CUDA_CHECK(cudaMemcpy(&last_status, status + n - 1, sizeof(last_status), cudaMemcpyDeviceToHost));
+        copy_last(&last_rank, rank + n - 1, &last_status, status + n - 1);
         return std::uint64_t(last_rank) + (last_status == 0 ? 1 : 0);
+    }
+    //! out[i] = in[0] + ... + in[i-1] (CUB's device scan, through thrust); returns the sum of all.
+    static std::uint64_t exclusive_scan(std::uint32_t const* in, std::uint32_t* out, std::size_t n)
+    {
+        if (n == 0) return 0;
+        thrust::exclusive_scan(thrust::device, in, in + n, out, 0u);
+        std::uint32_t last_offset = 0, last_count = 0;
+        copy_last(&last_offset, out + n - 1, &last_count, in + n - 1);
+        return std::uint64_t(last_offset) + last_count;
     }
     static void sort_hits(Hit* hits, std::size_t n)
     {

@@ -1,6 +1,11 @@
 // The detector stepping loop written once over an executor. `Ops` supplies what differs between
-// backends: for_each, the memory space, the scan of vacant slots, the hit sort, copies, and a
-// synchronization point for timing.
+// backends: for_each, the memory space, the scans (vacant slots, secondaries per slot), the hit
+// sort, copies, and a synchronization point for timing.
+//
+// Nothing here depends on the order threads run in: slots take waiting secondaries and primaries by
+// their vacancy rank, secondaries enter the stack in slot order (EmInteraction.hh), hits are sorted
+// by a total order before anyone sees them, and counters, tallies and energy balances are integer
+// sums. So a deck gives the same bits on the CPU, for any thread count, and on the GPU.
 #pragma once
 
 #include <algorithm>
@@ -168,36 +173,42 @@ class DetectorBackend final : public DetectorKernels {
                                   em_materials_.data(), em_photoelectric_.data()};
         stack_count_ = 0;
         stack_peak_ = 0;
-        // at least one interaction's worth, so that the first to reserve in an iteration always fits
+        // at least one interaction's worth, so that the first slot with secondaries always fits
         stack_limit_ = tables.secondary_buffer > 0 ? tables.secondary_buffer : 2 * capacity;
         if (stack_limit_ < EmFinalState::k_max_secondaries) stack_limit_ = EmFinalState::k_max_secondaries;
         stack_ = Buffer<Secondary>(params_.physics.showers ? stack_limit_ : 0, Ops::space);
         stack_added_ = Buffer<std::uint64_t>(1, Ops::space);
+        finals_ = Buffer<EmFinalState>(params_.physics.showers ? capacity : 0, Ops::space);
         std::uint64_t const events = params_.physics.showers && params_.gun.per_event > 0
                                          ? params_.gun.primaries / params_.gun.per_event
                                          : 0;
         event_energy_ = Buffer<std::uint64_t>(events * k_num_energy_categories, Ops::space);
     }
 
-    //! The interactions, with room for this iteration's secondaries on top of the waiting ones.
+    //! The interactions: sampled, their secondaries counted and scanned in slot order, then written
+    //! on top of the waiting ones as far as this iteration's room goes (the rest held back).
     void interact(TrackView const& t, std::uint64_t* counters)
     {
-        if (stack_count_ + stack_limit_ > stack_.size()) {
+        run("interact", EmInteract{params_, t, finals_.data()});
+        std::uint64_t const total = timed("scan_secondaries", [&] {
+            return Ops::exclusive_scan(t.secondaries, t.secondary_offset, state_.size());
+        });
+        if (total == 0) return;
+        std::uint64_t const room = total < stack_limit_ ? total : stack_limit_;
+        if (stack_count_ + room > stack_.size()) {
             std::size_t cap = stack_.size() > 0 ? stack_.size() : stack_limit_;
-            while (cap < stack_count_ + stack_limit_) cap *= 2;
+            while (cap < stack_count_ + room) cap *= 2;
             Buffer<Secondary> bigger(cap, Ops::space);
             Ops::copy_within(bigger.data(), stack_.data(), stack_count_ * sizeof(Secondary));
             stack_ = std::move(bigger);
         }
-        // As many zeros as the counter holds (one): GCC 13 cannot see the size and warns on a scalar.
-        std::vector<std::uint64_t> const zeros(stack_added_.size(), 0);
-        stack_added_.copy_raw(zeros.data(), MemSpace::host);
-        run("interact",
-            EmInteract{params_, t,
-                       SecondaryStackView{stack_.data(), stack_count_, stack_limit_, stack_added_.data()},
-                       counters});
-        std::uint64_t added = 0;
-        Ops::copy_to_host(&added, stack_added_.data(), sizeof(added));
+        run("commit_secondaries",
+            EmCommit{params_, t, finals_.data(),
+                     SecondaryStackView{stack_.data(), stack_count_, stack_limit_, stack_added_.data()},
+                     counters});
+        // all fit, or the first slot held back wrote what the ones before it added
+        std::uint64_t added = total;
+        if (total > stack_limit_) Ops::copy_to_host(&added, stack_added_.data(), sizeof(added));
         stack_count_ += added;
         stack_peak_ = stack_count_ > stack_peak_ ? stack_count_ : stack_peak_;
     }
@@ -236,7 +247,8 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<EmMaterial> em_materials_;
     Buffer<PhotoelectricInterval> em_photoelectric_;
     Buffer<Secondary> stack_;             //!< secondaries waiting for a slot
-    Buffer<std::uint64_t> stack_added_;   //!< secondaries added in the current iteration
+    Buffer<std::uint64_t> stack_added_;   //!< secondaries added in an iteration that held some back
+    Buffer<EmFinalState> finals_;         //!< per slot: an interaction waiting for stack room
     Buffer<std::uint64_t> event_energy_;  //!< [event][EnergyCategory] in k_tally_unit
     std::uint64_t stack_count_ = 0, stack_limit_ = 0, stack_peak_ = 0;
     std::uint64_t next_primary_ = 0;

@@ -4,10 +4,16 @@
 //
 // Secondaries below the tracking cut (physics.energy_cut for e+-, physics.photon_cut for photons)
 // are not made: their energy is deposited on the spot (a positron's kinetic energy, and its two
-// annihilation photons are made instead). When the stack has no room for this iteration's share,
-// the interaction is held back: nothing of the track changes, and the next iterations retry it with
-// the same random numbers (keyed by the track's step) until it fits, so holding back changes when
-// an interaction happens in the loop, never what it does.
+// annihilation photons are made instead).
+//
+// Two passes, so that the stack's order and the held-back set follow slot order and never thread
+// order (the same bits on CPU and GPU for any thread count): EmInteract samples every interaction,
+// commits those without secondaries and leaves the rest's final states in a per-slot buffer with
+// their secondary counts; the backend scans the counts in slot order (exclusive prefix sums); then
+// EmCommit writes slot i's secondaries at its offset and commits it, or, when its offset + count
+// exceeds the iteration's room, holds it back: nothing of the track changes, and the next
+// iterations retry it with the same random numbers (keyed by the track's step) until it fits, so
+// holding back changes when an interaction happens in the loop, never what it does.
 #pragma once
 
 #include "kernels/detector/EmStep.hh"
@@ -28,7 +34,7 @@ struct SecondaryStackView {
     Secondary* data = nullptr;
     std::uint64_t base = 0;          //!< entries below wait from earlier iterations
     std::uint64_t limit = 0;         //!< most secondaries this iteration may add
-    std::uint64_t* count = nullptr;  //!< added so far in this iteration
+    std::uint64_t* added = nullptr;  //!< set to the secondaries added when some are held back
 };
 
 //! The outcome of one interaction before it is committed.
@@ -42,14 +48,16 @@ struct EmFinalState {
     Vec3 dir;
 };
 
+//! Samples the interactions; t.secondaries[i] receives slot i's number of secondaries (0: committed
+//! already, or no interaction) and finals[i] its final state when there are some.
 struct EmInteract {
     DetectorParamsView params;
     TrackView t;
-    SecondaryStackView stack;
-    std::uint64_t* counters;
+    EmFinalState* finals;  //!< one per slot
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
+        t.secondaries[i] = 0;
         if (t.status[i] != 1 || !t.step_done[i] || !t.interacts[i]) return;
         if (t.interacts[i] == 1 && (t.on_boundary[i] || t.energy[i] <= 0)) {
             t.interacts[i] = 0;  // the geometry or the energy cut ended the step first
@@ -81,16 +89,16 @@ struct EmInteract {
                 lepton(i, material, species, E, r, f, rng);
         }
         if (f.n > 0) {
-            std::uint64_t const at =
-                atomic_reserve(stack.count, static_cast<std::uint64_t>(f.n), stack.limit);
-            if (at == k_reserve_failed) {
-                t.held[i] = 1;
-                atomic_add(counters + k_held, 1);
-                return;
-            }
-            for (int k = 0; k < f.n; ++k) stack.data[stack.base + at + k] = f.made[k];
-            atomic_add(counters + k_secondaries, static_cast<std::uint64_t>(f.n));
+            t.secondaries[i] = static_cast<std::uint32_t>(f.n);
+            finals[i] = f;
+            return;
         }
+        commit(t, i, f);
+    }
+
+    //! The track after its interaction (also called by EmCommit).
+    GT_HOST_DEVICE static void commit(TrackView const& t, size_type i, EmFinalState const& f)
+    {
         t.held[i] = 0;
         t.interacts[i] = 0;
         t.mfp_left[i] = -1;
@@ -171,9 +179,12 @@ struct EmInteract {
             f.local += binding;
             f.survives = false;
             f.energy = 0;
-            if (T > 0)
-                emit(i, f, k_em_electron, T,
-                     rotated(t.dir[i], sample_sauter_cos_theta(T, rng), em::k_two_pi * rng.uniform()), rng);
+            if (T > 0) {
+                // one draw after the other: the order of a call's arguments is unspecified
+                double const cos_theta = sample_sauter_cos_theta(T, rng);
+                double const phi = em::k_two_pi * rng.uniform();
+                emit(i, f, k_em_electron, T, rotated(t.dir[i], cos_theta, phi), rng);
+            }
         }
     }
 
@@ -204,6 +215,34 @@ struct EmInteract {
             emit(i, f, k_em_gamma, a.energy[0], a.dir[0], rng);
             emit(i, f, k_em_gamma, a.energy[1], a.dir[1], rng);
         }
+    }
+};
+
+//! Writes the secondaries of the slots that fit in slot order and commits their interactions; holds
+//! the others back. t.secondary_offset holds the exclusive prefix sums of t.secondaries.
+struct EmCommit {
+    DetectorParamsView params;
+    TrackView t;
+    EmFinalState const* finals;
+    SecondaryStackView stack;
+    std::uint64_t* counters;
+
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        std::uint64_t const n = t.secondaries[i];
+        if (n == 0) return;
+        std::uint64_t const at = t.secondary_offset[i];
+        if (at + n > stack.limit) {
+            // the first slot held back: the ones before it added exactly `at`
+            if (at <= stack.limit) *stack.added = at;
+            t.held[i] = 1;
+            atomic_add(counters + k_held, 1);
+            return;
+        }
+        EmFinalState const& f = finals[i];
+        for (std::uint64_t k = 0; k < n; ++k) stack.data[stack.base + at + k] = f.made[k];
+        atomic_add(counters + k_secondaries, n);
+        EmInteract::commit(t, i, f);
     }
 };
 

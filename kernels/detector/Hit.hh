@@ -35,4 +35,14 @@ struct HitOrder {
     }
 };
 
+//! Every field the same, bit for bit (what CPU and GPU runs of one deck must give).
+GT_HOST_DEVICE inline bool identical_hits(Hit const& a, Hit const& b)
+{
+    return a.event == b.event && a.track == b.track && a.volume == b.volume && a.replica == b.replica &&
+           a.step == b.step && a.particle == b.particle && a.pre.x == b.pre.x && a.pre.y == b.pre.y &&
+           a.pre.z == b.pre.z && a.post.x == b.post.x && a.post.y == b.post.y && a.post.z == b.post.z &&
+           a.time == b.time && a.edep == b.edep && a.momentum.x == b.momentum.x &&
+           a.momentum.y == b.momentum.y && a.momentum.z == b.momentum.z;
+}
+
 }  // namespace gt

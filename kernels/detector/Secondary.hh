@@ -1,10 +1,9 @@
 // A secondary particle waiting for a track slot, and how its track id is made.
 //
-// Secondaries are written by the interaction action into the run's secondary stack (room reserved
-// atomically, so the order in the stack depends on the threads) and moved into vacant slots by
-// InitializeTracks. Nothing a secondary does depends on where it waited: its random numbers are
-// keyed by its track id, which is a function of its parent's id, the parent's step and its rank in
-// the interaction only.
+// Secondaries are written by the interaction actions into the run's secondary stack, in slot order
+// (EmInteraction.hh), and moved into vacant slots by InitializeTracks. Nothing a secondary does
+// depends on where it waited: its random numbers are keyed by its track id, which is a function of
+// its parent's id, the parent's step and its rank in the interaction only.
 #pragma once
 
 #include <cstdint>

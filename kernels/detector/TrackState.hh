@@ -46,8 +46,10 @@ struct TrackView {
     double* xs_used = nullptr;   //!< macroscopic cross section the step was limited with [1/m]
     std::int32_t* interacts =
         nullptr;  //!< the step ends in a discrete interaction (1) or an at-rest annihilation (2)
-    std::int32_t* held = nullptr;  //!< the interaction waits for room for its secondaries
-    double* edep_cut = nullptr;    //!< the part of edep deposited because it fell below a cut [MeV]
+    std::int32_t* held = nullptr;          //!< the interaction waits for room for its secondaries
+    double* edep_cut = nullptr;            //!< the part of edep deposited because it fell below a cut [MeV]
+    std::uint32_t* secondaries = nullptr;  //!< secondaries of this iteration's interaction
+    std::uint32_t* secondary_offset = nullptr;  //!< their exclusive prefix sum in slot order
     std::size_t size = 0;
 };
 
@@ -84,19 +86,23 @@ class TrackState {
           xs_used_(n, s),
           interacts_(n, s),
           held_(n, s),
-          edep_cut_(n, s)
+          edep_cut_(n, s),
+          secondaries_(n, s),
+          secondary_offset_(n, s)
     {
     }
     TrackView view()
     {
-        return TrackView{status_.data(),       track_id_.data(),    event_.data(),     particle_.data(),
-                         pos_.data(),          dir_.data(),         energy_.data(),    time_.data(),
-                         volume_.data(),       step_count_.data(),  in_step_.data(),   step_done_.data(),
-                         on_boundary_.data(),  ending_.data(),      remaining_.data(), h_next_.data(),
-                         h_limit_.data(),      step_length_.data(), pre_pos_.data(),   pre_dir_.data(),
-                         pre_energy_.data(),   pre_time_.data(),    edep_.data(),      msc_depth_.data(),
-                         vacancy_rank_.data(), mfp_left_.data(),    xs_used_.data(),   interacts_.data(),
-                         held_.data(),         edep_cut_.data(),    status_.size()};
+        return TrackView{
+            status_.data(),       track_id_.data(),    event_.data(),       particle_.data(),
+            pos_.data(),          dir_.data(),         energy_.data(),      time_.data(),
+            volume_.data(),       step_count_.data(),  in_step_.data(),     step_done_.data(),
+            on_boundary_.data(),  ending_.data(),      remaining_.data(),   h_next_.data(),
+            h_limit_.data(),      step_length_.data(), pre_pos_.data(),     pre_dir_.data(),
+            pre_energy_.data(),   pre_time_.data(),    edep_.data(),        msc_depth_.data(),
+            vacancy_rank_.data(), mfp_left_.data(),    xs_used_.data(),     interacts_.data(),
+            held_.data(),         edep_cut_.data(),    secondaries_.data(), secondary_offset_.data(),
+            status_.size()};
     }
     std::size_t size() const { return status_.size(); }
     Buffer<std::int32_t> const& status() const { return status_; }
@@ -118,6 +124,7 @@ class TrackState {
     Buffer<double> mfp_left_, xs_used_;
     Buffer<std::int32_t> interacts_, held_;
     Buffer<double> edep_cut_;
+    Buffer<std::uint32_t> secondaries_, secondary_offset_;
 };
 
 }  // namespace gt

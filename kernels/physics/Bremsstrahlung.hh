@@ -74,7 +74,10 @@ GT_HOST_DEVICE inline BremsResult sample_bremsstrahlung(double z, double T, doub
     BremsResult r;
     r.photon_energy = k;
     r.lepton_energy = T - k;
-    r.photon_dir = rotated(dir, sample_lepton_cos_theta(E, rng), em::k_two_pi * rng.uniform());
+    // one draw after the other: the order of a call's arguments is unspecified (g++ and nvcc differ)
+    double const cos_theta = sample_lepton_cos_theta(E, rng);
+    double const phi = em::k_two_pi * rng.uniform();
+    r.photon_dir = rotated(dir, cos_theta, phi);
     return r;
 }
 

@@ -256,6 +256,18 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
     return 0;
 }
 
+std::size_t differing_hits(std::vector<Hit> const& a, std::vector<Hit> const& b, std::size_t* first)
+{
+    std::size_t const common = std::min(a.size(), b.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < common; ++i) {
+        if (identical_hits(a[i], b[i])) continue;
+        if (differ == 0 && first) *first = i;
+        ++differ;
+    }
+    return differ + std::max(a.size(), b.size()) - common;
+}
+
 int validate_detector(DeckConfig const& cfg, std::string const& report_path)
 {
     DetectorRunOptions opt;
@@ -265,28 +277,10 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path)
     DetectorRunResult const cpu = run_detector_deck(cfg, opt);
     opt.backend = "gpu";
     DetectorRunResult const gpu = run_detector_deck(cfg, opt);
-    auto same = [](Hit const& x, Hit const& y) {
-        return x.event == y.event && x.track == y.track && x.volume == y.volume && x.replica == y.replica &&
-               x.step == y.step && x.pre.x == y.pre.x && x.pre.y == y.pre.y && x.pre.z == y.pre.z &&
-               x.post.x == y.post.x && x.post.y == y.post.y && x.post.z == y.post.z && x.time == y.time &&
-               x.edep == y.edep && x.momentum.x == y.momentum.x && x.momentum.y == y.momentum.y &&
-               x.momentum.z == y.momentum.z;
-    };
-    std::size_t differ = 0, first = 0;
     std::size_t const common = std::min(cpu.hits.size(), gpu.hits.size());
-    for (std::size_t i = 0; i < common; ++i) {
-        if (same(cpu.hits[i], gpu.hits[i])) continue;
-        if (differ == 0) first = i;
-        ++differ;
-    }
-    differ += std::max(cpu.hits.size(), gpu.hits.size()) - common;
-    // held-back interactions depend on the order threads reserve secondary room in: not compared
-    auto physics_counters = [](DetectorRunResult const& r) {
-        auto c = r.counters;
-        c[k_held] = 0;
-        return c;
-    };
-    bool const same_counters = physics_counters(cpu) == physics_counters(gpu);
+    std::size_t first = common;
+    std::size_t const differ = differing_hits(cpu.hits, gpu.hits, &first);
+    bool const same_counters = cpu.counters == gpu.counters;
     bool const identical =
         differ == 0 && cpu.tallies == gpu.tallies && same_counters && cpu.event_energy == gpu.event_energy;
     std::string text =

@@ -51,6 +51,11 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
 //! `gtrack run` for a detector deck: runs, writes, prints a summary; returns the exit status.
 int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options);
 
+//! Rows of two sorted hit tables that are not identical_hits, plus the difference of their lengths;
+//! `first` (when given) receives the first differing row.
+std::size_t differing_hits(std::vector<Hit> const& a, std::vector<Hit> const& b,
+                           std::size_t* first = nullptr);
+
 //! `gtrack validate` for a detector deck: runs it on the CPU and on the GPU (no output files) and
 //! compares hits bit for bit, tallies and counters; prints the per-kernel times of both and a
 //! verdict (also written to report_path when given). Returns 0 when identical, 1 otherwise.
