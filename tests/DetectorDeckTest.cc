@@ -196,3 +196,15 @@ TEST_CASE("track_slots belongs to detector decks")
         read_deck_text(with(k_deck, "seed = 5", "seed = 5\ntrack_slots = 128"), "d.toml", {});
     CHECK(cfg.detector.track_slots == 128);
 }
+
+TEST_CASE("track_order: slots by default, alive or charge, a choice with did-you-mean")
+{
+    CHECK(read_deck_text(k_deck, "d.toml", {}).detector.track_order == "slots");
+    DeckConfig const cfg =
+        read_deck_text(with(k_deck, "seed = 5", "seed = 5\ntrack_order = \"charge\""), "d.toml", {});
+    CHECK(cfg.detector.track_order == "charge");
+    auto const ds = errors_of(with(k_deck, "seed = 5", "seed = 5\ntrack_order = \"charged\""));
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].key == "run.track_order");
+    CHECK(ds[0].message.find("did you mean 'charge'?") != std::string::npos);
+}

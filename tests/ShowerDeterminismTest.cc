@@ -1,5 +1,6 @@
 // Electromagnetic showers do not depend on the order slots are processed in: 1, 2 and 4 OpenMP
-// threads, and the slots visited in reversed and in strided order, give bit-identical hits, energy
+// threads, the slots visited in reversed and in strided order, and run.track_order "alive" and
+// "charge" (the live slots only, charged ones first) give bit-identical hits, energy
 // tallies, counters (held-back interactions included), per-event energy balances and iteration
 // counts, with the default secondary buffer and with one so small that most interactions are held
 // back. The GPU runs the same loop with another order again (tests/gpu/ShowerTest.cc).
@@ -105,5 +106,12 @@ TEST_CASE("shower results do not depend on threads or on the order slots are pro
         check_same(ref, run_threads(4, tables), "4 threads");
         check_same(ref, run<ReversedOps>(tables), "reversed slot order");
         check_same(ref, run<StridedOps>(tables), "strided slot order");
+        // run.track_order: the actions over the live slots only, charged ones first
+        DetectorTables ordered = tables;
+        ordered.track_order = TrackOrder::alive;
+        check_same(ref, run_threads(2, ordered), "track_order alive");
+        ordered.track_order = TrackOrder::charge;
+        check_same(ref, run_threads(2, ordered), "track_order charge");
+        check_same(ref, run<ReversedOps>(ordered), "track_order charge, reversed");
     }
 }

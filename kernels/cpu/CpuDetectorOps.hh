@@ -50,6 +50,15 @@ struct CpuDetectorOps {
         }
         return k;
     }
+    //! The slots i < n with select(i), in slot order, into out; returns their number.
+    template <class Select>
+    static std::uint64_t select_slots(Select const& select, std::uint32_t* out, std::size_t n)
+    {
+        std::uint64_t k = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (select(static_cast<std::uint32_t>(i))) out[k++] = static_cast<std::uint32_t>(i);
+        return k;
+    }
     static void sort_hits(Hit* hits, std::size_t n) { std::sort(hits, hits + n, HitOrder{}); }
     static void copy_to_host(void* dst, void const* src, std::size_t bytes)
     {

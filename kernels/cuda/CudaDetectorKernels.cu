@@ -1,6 +1,8 @@
 // The detector stepping loop on the GPU: one kernel per action, thrust scans of vacant slots and of
 // secondaries per slot, the hit sort by thrust (CUB radix/merge sort underneath).
+#include <thrust/copy.h>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
 #include <thrust/transform_scan.h>
@@ -53,6 +55,16 @@ struct CudaDetectorOps {
         std::uint32_t last_offset = 0, last_count = 0;
         copy_last(&last_offset, out + n - 1, &last_count, in + n - 1);
         return std::uint64_t(last_offset) + last_count;
+    }
+    //! The slots i < n with select(i), in slot order (thrust's stable copy_if), into out; returns
+    //! their number.
+    template <class Select>
+    static std::uint64_t select_slots(Select const& select, std::uint32_t* out, std::size_t n)
+    {
+        thrust::counting_iterator<std::uint32_t> const first(0);
+        std::uint32_t* const end =
+            thrust::copy_if(thrust::device, first, first + static_cast<std::uint32_t>(n), out, select);
+        return static_cast<std::uint64_t>(end - out);
     }
     static void sort_hits(Hit* hits, std::size_t n)
     {

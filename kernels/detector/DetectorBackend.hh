@@ -2,7 +2,8 @@
 // backends: for_each, the memory space, the scans (vacant slots, secondaries per slot), the hit
 // sort, copies, and a synchronization point for timing.
 //
-// Nothing here depends on the order threads run in: slots take waiting secondaries and primaries by
+// Nothing here depends on the order threads run in, nor on the order slots are visited in
+// (run.track_order): slots take waiting secondaries and primaries by
 // their vacancy rank, secondaries enter the stack in slot order (EmInteraction.hh), hits are sorted
 // by a total order before anyone sees them, and counters, tallies and energy balances are integer
 // sums. So a deck gives the same bits on the CPU, for any thread count, and on the GPU.
@@ -15,6 +16,7 @@
 
 #include "kernels/core/NvtxRange.hh"
 #include "kernels/detector/DetectorKernels.hh"
+#include "kernels/detector/SlotSelection.hh"
 
 namespace gt {
 
@@ -49,6 +51,9 @@ class DetectorBackend final : public DetectorKernels {
         counters_ = Buffer<std::uint64_t>(k_num_counters, Ops::space);
         tallies_ = Buffer<std::uint64_t>(static_cast<std::size_t>(tables.num_logical), Ops::space);
         next_primary_ = params_.gun.first_primary;
+        track_order_ = tables.track_order;
+        order_ = Buffer<std::uint32_t>(track_order_ == TrackOrder::slots ? 0 : capacity, Ops::space);
+        active_ = capacity;
     }
 
     IterationResult iterate() override
@@ -74,9 +79,10 @@ class DetectorBackend final : public DetectorKernels {
         std::uint64_t* const counters = counters_.data();
         EventEnergyView const energy{event_energy_.data(), event_energy_.size() / k_num_energy_categories};
         if (r.started > 0)
-            run("initialize", InitializeTracks{params_, t, next_primary_, stack_.data(), stack_count_,
-                                               from_stack, counters, energy});
+            run_all("initialize", InitializeTracks{params_, t, next_primary_, stack_.data(), stack_count_,
+                                                   from_stack, counters, energy});
         stack_count_ -= from_stack;
+        if (track_order_ != TrackOrder::slots) active_ = timed("order_tracks", [&] { return order_tracks(t); });
         run("limit_step", LimitStep{params_, t});
         run("propagate", Propagate{params_, t, counters});
         run("along_step", AlongStep{params_, t});
@@ -153,13 +159,37 @@ class DetectorBackend final : public DetectorKernels {
         return result;
     }
 
+    //! An action over every slot.
     template <class F>
-    void run(char const* name, F const& f)
+    void run_all(char const* name, F const& f)
     {
         timed(name, [&] {
             Ops::for_each(state_.size(), f);
             return std::uint64_t(0);
         });
+    }
+
+    //! A step action: over every slot, or over the live ones in the run.track_order order.
+    template <class F>
+    void run(char const* name, F const& f)
+    {
+        if (track_order_ == TrackOrder::slots) return run_all(name, f);
+        timed(name, [&] {
+            Ops::for_each(active_, OnSlots<F>{f, order_.data()});
+            return std::uint64_t(0);
+        });
+    }
+
+    //! The live slots into order_ (charged ones first for TrackOrder::charge); returns their number.
+    std::uint64_t order_tracks(TrackView const& t)
+    {
+        std::size_t const n = state_.size();
+        SlotSelection s{t.status, t.particle, params_.particles, SlotSelection::live};
+        if (track_order_ == TrackOrder::alive) return Ops::select_slots(s, order_.data(), n);
+        s.which = SlotSelection::live_charged;
+        std::uint64_t const charged = Ops::select_slots(s, order_.data(), n);
+        s.which = SlotSelection::live_neutral;
+        return charged + Ops::select_slots(s, order_.data() + charged, n);
     }
 
     //! Shower tables into the backend's memory; the secondary stack and the energy balance.
@@ -252,6 +282,9 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<std::uint64_t> event_energy_;  //!< [event][EnergyCategory] in k_tally_unit
     std::uint64_t stack_count_ = 0, stack_limit_ = 0, stack_peak_ = 0;
     std::uint64_t next_primary_ = 0;
+    TrackOrder track_order_ = TrackOrder::slots;
+    Buffer<std::uint32_t> order_;  //!< the slots the step actions run over (not for TrackOrder::slots)
+    std::uint64_t active_ = 0;     //!< how many of them
     int growths_ = 0;
     KernelTimer timer_;
 };

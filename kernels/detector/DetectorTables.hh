@@ -10,6 +10,14 @@
 
 namespace gt {
 
+//! Which slots the step actions run over, and in which order (run.track_order). Results are the
+//! same bits for each (the step loop does not depend on the order, DetectorBackend.hh).
+enum class TrackOrder : std::int32_t {
+    slots = 0,   //!< every slot, in slot order
+    alive = 1,   //!< the live slots only, in slot order
+    charge = 2,  //!< the live slots only: charged ones first, then neutral (Celeritas' partitioning)
+};
+
 struct DetectorTables {
     std::vector<PlacedVolume> volumes;  //!< [0] is the world
     std::vector<BvhNode> nodes;
@@ -25,6 +33,7 @@ struct DetectorTables {
     std::int32_t num_logical = 1;        //!< logical volumes (tally bins), the world included
     EmTableData em;                      //!< the shower tables (physics.showers)
     std::uint64_t secondary_buffer = 0;  //!< secondaries an iteration may create; more are held back
+    TrackOrder track_order = TrackOrder::slots;
 };
 
 }  // namespace gt

@@ -231,6 +231,8 @@ struct EmCommit {
     {
         std::uint64_t const n = t.secondaries[i];
         if (n == 0) return;
+        // zero again, so that a slot no action visits (vacant under run.track_order) counts none
+        t.secondaries[i] = 0;
         std::uint64_t const at = t.secondary_offset[i];
         if (at + n > stack.limit) {
             // the first slot held back: the ones before it added exactly `at`

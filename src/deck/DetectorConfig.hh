@@ -101,6 +101,7 @@ struct DetectorConfig {
     GunConfig gun;
     DetectorPhysicsConfig physics;
     std::uint64_t track_slots = 65536;
+    std::string track_order = "slots";  //!< "slots", "alive" or "charge" (kernels/detector/DetectorTables.hh)
     bool write_hits = true;
 };
 

@@ -10,7 +10,7 @@ namespace gt::deck {
 void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
 {
     std::string const path = "run";
-    ctx.check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots"});
+    ctx.check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots", "track_order"});
     if (auto kind = ctx.choice_at(t, path, "kind", {"beamline", "detector"}, false)) cfg.run.kind = *kind;
     if (toml::node const* n = t.get("track_slots")) {
         if (cfg.run.kind != "detector") {
@@ -19,6 +19,13 @@ void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
         } else if (auto slots = ctx.integer_of(*n, "run.track_slots", Bound::at_least_one)) {
             cfg.detector.track_slots = static_cast<std::uint64_t>(*slots);
         }
+    }
+    if (toml::node const* n = t.get("track_order")) {
+        if (cfg.run.kind != "detector")
+            ctx.error(ctx.where(*n), "run.track_order",
+                      "'track_order' is only used by detector decks (kind = \"detector\")");
+        else if (auto order = ctx.choice_at(t, path, "track_order", {"slots", "alive", "charge"}, false))
+            cfg.detector.track_order = *order;
     }
     if (toml::node const* n = t.get("name")) {
         if (auto name = ctx.string_of(*n, "run.name")) cfg.run.name = *name;
