@@ -61,8 +61,8 @@ expect_failure detector_resume_refused "detector checkpoints are read by one pro
 [ -e "$out/det.h5" ] && fail "detector_checkpoint_refused: left $out/det.h5"
 
 # SIGTERM to one rank (a launcher ending the job; SIGUSR1 is the one that stops an MPI run at a safe
-# point, tests/mpi/checkpoint.sh): the job ends at once, non-zero (not 75), with no output, no
-# checkpoint and no temporary left.
+# point, tests/mpi/checkpoint.sh): the job ends at once, non-zero (not 75), with no output and no
+# checkpoint.
 rm -f "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*
 timeout 120 "${launch[@]}" -np 2 sh -c '
     "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
@@ -72,10 +72,13 @@ timeout 120 "${launch[@]}" -np 2 sh -c '
 rc=$?
 if [ $rc -eq 124 ]; then fail "stopped: still running after 120 s (a hang)"; fi
 if [ $rc -eq 0 ] || [ $rc -eq 75 ]; then fail "stopped: exit status $rc"; fi
-for f in "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*; do
+for f in "$out/stopped.h5" "$out/stopped.h5.ckpt"; do
     [ -e "$f" ] && fail "stopped: left $f"
 done
-echo "stopped: exit $rc, nothing left"
+# Rank 0, ended by mpirun after rank 1 stopped, may be SIGKILLed before it removes its temporary
+# file (seen on a loaded machine): the .tmp- name says the file is incomplete.
+left=$(ls "$out"/stopped.h5.tmp-* 2>/dev/null | wc -l)
+echo "stopped: exit $rc, no output or checkpoint ($left temporary file(s) left under the .tmp- name)"
 
 # A rank killed mid-run: the job ends non-zero and the output never appears under its final name.
 rm -f "$out/killed.h5" "$out"/killed.h5.tmp-*
