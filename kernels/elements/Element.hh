@@ -22,6 +22,7 @@
 #include "kernels/elements/SectorBend.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/ThickMultipole.hh"
+#include "kernels/elements/TimeCode.hh"
 
 namespace gt {
 
@@ -40,6 +41,7 @@ enum class ElementKind : std::int32_t {
     aperture,
     collimator,
     axial_field_map,
+    time_code,  //!< a drift, quadrupole, solenoid or profile element tracked in time
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -62,6 +64,7 @@ struct Element {
         Aperture aperture;
         Collimator collimator;
         AxialFieldMap axial_field_map;
+        TimeCode time_code;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -125,6 +128,9 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
         case ElementKind::axial_field_map:
             ok = e.axial_field_map(p);
             break;
+        case ElementKind::time_code:
+            ok = e.time_code(p);
+            break;
     }
     if (e.misaligned) e.misalignment.leave(p);
     return ok && is_finite(p);
@@ -136,6 +142,8 @@ inline void bind_field_data(Element& e, double const* base)
 {
     if (e.kind == ElementKind::axial_field_map)
         e.axial_field_map.profile.coefficients = base + e.axial_field_map.profile.offset;
+    if (e.kind == ElementKind::time_code && e.time_code.field == TimeField::axial_map)
+        e.time_code.map.profile.coefficients = base + e.time_code.map.profile.offset;
 }
 
 //! Name of a kind, as `gtrack check` prints it.
@@ -170,6 +178,8 @@ inline char const* kind_name(ElementKind kind)
             return "collimator";
         case ElementKind::axial_field_map:
             return "field map (axis)";
+        case ElementKind::time_code:
+            return "t-code";
     }
     return "?";
 }
