@@ -19,6 +19,7 @@
 #include "kernels/cpu/Executor.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/Quadrupole.hh"
+#include "kernels/elements/MapSupport.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/TimeCode.hh"
 #include "run/BeamRun.hh"
@@ -62,6 +63,25 @@ TimeCode static_time_code(TimeField field, double length, double k1, double ks, 
     return make_time_code(r, ref);
 }
 
+//! The exact map of a hard-edge uniform solenoid (the helix), in the deck's coordinates: at the
+//! edges the canonical momentum is continuous, P_kin = (px + K y, py - K x), K = ks/2; inside the
+//! kinetic transverse momentum turns at dphi/ds = -ks/pz with pz constant (dP/ds = ks (Py, -Px)/pz).
+Particle exact_solenoid(Particle p, double ks, double length, ReferenceParticle const& ref)
+{
+    double const k = 0.5 * ks;
+    double const kx = p.px + k * p.y, ky = p.py - k * p.x;
+    double const pz = std::sqrt(momentum_squared(p.pt, 1.0 / ref.beta) - kx * kx - ky * ky);
+    double const a = ks * length / pz;
+    double const c = std::cos(a), s = std::sin(a);
+    double const x = p.x + (kx * s + ky * (1.0 - c)) / ks;
+    double const y = p.y + (ky * s - kx * (1.0 - c)) / ks;
+    double const qx = kx * c + ky * s, qy = -kx * s + ky * c;
+    // t: the exact drift's increment with the (constant) kinetic transverse momentum.
+    Particle d{0.0, kx, 0.0, ky, p.t, p.pt};
+    drift_exact(d, length, 1.0 / ref.beta, 1.0 / (ref.beta_gamma * ref.beta_gamma));
+    return Particle{x, qx - k * y, y, qy + k * x, d.t, p.pt};
+}
+
 }  // namespace
 
 TEST_CASE("s -> t -> s conversion: the identity to round-off")
@@ -72,12 +92,12 @@ TEST_CASE("s -> t -> s conversion: the identity to round-off")
         double const mu2 = 1.0 / (ref.beta_gamma * ref.beta_gamma);
         for (Particle const& p : sample_particles(1e-3, 1e-3)) {
             for (double sigma : {-2e-3, 0.0, 1.5e-3}) {
-                TimeState s;
+                TimeState s{};
                 REQUIRE(to_fixed_time(p, sigma, inv_beta, s));
                 Particle const q = to_fixed_s(s, sigma, 0.0, inv_beta, mu2);
-                // Each coordinate passes through a few roundings of numbers of its own size (the
-                // drift there and back, pz from pt and pt from pz): a few ulp of 1e-3.
-                CHECK(max_difference(p, q) <= 2e-18 * (1.0 + 1e3 * std::abs(sigma)) / 1e-3 * 1e-0);
+                // Round-off: pt comes back from P^2 = 1 - 2 pt/beta + pt^2, a few ulp of 1 (2.2e-16)
+                // times beta/2; x, y, t pass through a few roundings of numbers ~1e-3 (ulp 2e-19).
+                CHECK(max_difference(p, q) <= 4e-16);
             }
         }
     }
@@ -108,22 +128,30 @@ TEST_CASE("t-code against the z-code where both are exact: drift, quadrupole, un
             REQUIRE(tquad(b));
             CHECK(max_difference(a, b) <= 1e-9);
         }
-        // Uniform solenoid with hard edges: the z-code map is linear, exact up to second-order
-        // terms ~ L (px^2 + pt^2) / beta ~ 1e-10 at these amplitudes (1e-5); the t-code is exact
-        // in the momenta (edges: canonical momentum continuous).
+        // Uniform solenoid with hard edges: against the exact helix at 1e-3 amplitudes (RK4 with
+        // 0.02 rad per step: ~1e-10 of the rotation), and against the z-code's linear map at 2e-7
+        // amplitudes, where the largest term it neglects, (3/2) L pt^2 / (beta^3 (beta gamma)^2) in
+        // t, is 8e-11 at 2.5 MeV. Boris (second order: ~(0.02)^2/12 = 3e-5 of the
+        // rotation) against the helix at 1e-5 amplitudes.
         double const ks = 1.2;
         Solenoid const sol = Solenoid::make(0.5, ks, ref);
         TimeCode const tsol = static_time_code(TimeField::solenoid, 0.5, 0.0, ks, ref, "rk4");
         TimeCode const tsol_boris = static_time_code(TimeField::solenoid, 0.5, 0.0, ks, ref, "boris");
-        for (Particle const& p0 : sample_particles(1e-5, 1e-5)) {
-            Particle a = p0, b = p0, c = p0;
+        for (Particle const& p0 : sample_particles(1e-3, 1e-3)) {
+            Particle b = p0;
+            REQUIRE(tsol(b));
+            CHECK(max_difference(exact_solenoid(p0, ks, 0.5, ref), b) <= 1e-9);
+        }
+        for (Particle const& p0 : sample_particles(2e-7, 2e-7)) {
+            Particle a = p0, b = p0;
             REQUIRE(sol(a));
             REQUIRE(tsol(b));
-            REQUIRE(tsol_boris(c));
             CHECK(max_difference(a, b) <= 1e-9);
-            // Boris is second order: phase error ~ (|ks| beta h)^2 / 12 ~ 3e-5 per radian of
-            // rotation, times the 1e-5 amplitudes.
-            CHECK(max_difference(a, c) <= 1e-9);
+        }
+        for (Particle const& p0 : sample_particles(1e-5, 1e-5)) {
+            Particle c = p0;
+            REQUIRE(tsol_boris(c));
+            CHECK(max_difference(exact_solenoid(p0, ks, 0.5, ref), c) <= 1e-9);
         }
     }
 }
@@ -131,14 +159,12 @@ TEST_CASE("t-code against the z-code where both are exact: drift, quadrupole, un
 TEST_CASE("Boris in a uniform solenoid converges at second order")
 {
     ReferenceParticle const ref = ReferenceParticle::from_kinetic(constants::proton_mass_mev, 1.0, 2.5);
-    Solenoid const sol = Solenoid::make(0.5, 8.0, ref);
-    Particle exact{1e-6, 2e-6, -1e-6, 1e-6, 0.0, 0.0};
-    REQUIRE(sol(exact));
+    Particle const exact = exact_solenoid(Particle{1e-3, 2e-3, -1e-3, 1e-3, 0.0, 0.0}, 8.0, 0.5, ref);
     double errors[2];
     for (int k = 0; k < 2; ++k) {
         double const dt = (k == 0 ? 2e-11 : 1e-11);
         TimeCode const t = static_time_code(TimeField::solenoid, 0.5, 0.0, 8.0, ref, "boris", dt);
-        Particle p{1e-6, 2e-6, -1e-6, 1e-6, 0.0, 0.0};
+        Particle p{1e-3, 2e-3, -1e-3, 1e-3, 0.0, 0.0};
         REQUIRE(t(p));
         errors[k] = std::abs(p.x - exact.x) + std::abs(p.y - exact.y);
     }
@@ -254,7 +280,8 @@ S = { type = "solenoid", length = 1.0, ks = 0.5 }
         DeckConfig const deck = read_deck_text(text, dir.file("deck.toml"));
         Lattice const l = build_lattice(deck, initial_reference(deck));
         CHECK(l.elements[1].kind == ElementKind::time_code);
-        CHECK(l.elements[2].kind == ElementKind::drift);
+        CHECK(l.elements[0].kind == ElementKind::drift);
+        CHECK(l.elements[2].kind == ElementKind::solenoid);  // 1 m = 13.7 bunch lengths
         CHECK(describe(l).find("t-code (auto: field scale 0.1 m") != std::string::npos);
     }
     CHECK(kinds("tracking = \"t\"", R"(

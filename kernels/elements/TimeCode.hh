@@ -185,13 +185,16 @@ struct TimeCode {
     //! Where a particle is after advance().
     enum class Where : std::int32_t { before, inside, exited, lost };
 
-    //! Advances a particle at sigma (before the entrance or inside) by h. On `exited` s is at the
-    //! exit plane (z = length) at time `sigma_exit`, its momenta outside the edge.
+    //! Advances a particle at sigma (before the entrance, z <= 0, or inside, 0 < z < length) by h.
+    //! On `exited` s is at the exit plane (z = length) at time `sigma_exit`, its momenta outside the
+    //! edge.
     GT_HOST_DEVICE Where advance(TimeState& s, double sigma, double h, double& sigma_exit) const
     {
         double now = sigma;
         double left = h;
-        if (s.z < 0.0) {  // field-free approach: straight to the entrance if it is reached in this step
+        // Not yet in: the field-free approach, straight to the entrance if it is reached in this step
+        // (z = 0, -0 included: a particle exactly at the plane at a grid time has not crossed the edge).
+        if (s.z <= 0.0) {
             double const to_entry = -s.z * time_state_energy(s, mu2) / s.pz;
             if (to_entry >= left) {
                 free_drift(s, left, mu2);
@@ -253,7 +256,7 @@ struct TimeCode {
     {
         double const k0 = first_step(p.t);
         double sigma = k0 * step;
-        TimeState s;
+        TimeState s{};
         if (!to_fixed_time(p, sigma, inv_beta0, s)) return false;
         for (std::int32_t k = 0; k <= max_steps; ++k) {
             double sigma_exit = 0.0;
