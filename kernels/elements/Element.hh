@@ -12,6 +12,7 @@
 #include "kernels/elements/Collimator.hh"
 #include "kernels/elements/DipoleEdge.hh"
 #include "kernels/elements/Drift.hh"
+#include "kernels/elements/FieldMap3D.hh"
 #include "kernels/elements/Kicker.hh"
 #include "kernels/elements/MapSupport.hh"
 #include "kernels/elements/Marker.hh"
@@ -42,6 +43,7 @@ enum class ElementKind : std::int32_t {
     collimator,
     axial_field_map,
     time_code,  //!< a drift, quadrupole, solenoid or profile element tracked in time
+    field_map_3d,
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -65,6 +67,7 @@ struct Element {
         Collimator collimator;
         AxialFieldMap axial_field_map;
         TimeCode time_code;
+        FieldMap3D field_map_3d;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -131,12 +134,15 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
         case ElementKind::time_code:
             ok = e.time_code(p);
             break;
+        case ElementKind::field_map_3d:
+            ok = e.field_map_3d(p);
+            break;
     }
     if (e.misaligned) e.misalignment.leave(p);
     return ok && is_finite(p);
 }
 
-//! Points the entries that read field data (profile elements) at `base`, the executor's copy of the
+//! Points the entries that read field data (profile elements, 3D maps) at `base`, the executor's copy of the
 //! lattice's field data; the table itself holds only offsets into it.
 inline void bind_field_data(Element& e, double const* base)
 {
@@ -144,6 +150,7 @@ inline void bind_field_data(Element& e, double const* base)
         e.axial_field_map.profile.coefficients = base + e.axial_field_map.profile.offset;
     if (e.kind == ElementKind::time_code && e.time_code.field == TimeField::axial_map)
         e.time_code.map.profile.coefficients = base + e.time_code.map.profile.offset;
+    if (e.kind == ElementKind::field_map_3d) e.field_map_3d.grid.values = base + e.field_map_3d.grid.offset;
 }
 
 //! Name of a kind, as `gtrack check` prints it.
@@ -180,6 +187,8 @@ inline char const* kind_name(ElementKind kind)
             return "field map (axis)";
         case ElementKind::time_code:
             return "t-code";
+        case ElementKind::field_map_3d:
+            return "field map (3D)";
     }
     return "?";
 }

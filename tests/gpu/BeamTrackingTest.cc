@@ -112,3 +112,10 @@ TEST_CASE("t-code (elements tracked in time): the same bits on the GPU and the C
     check_deck("inputs/photoinjector.toml",
                {"beam.macroparticles=20000", "space_charge.enabled=false", "run.tracking=t"});
 }
+
+TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")
+{
+    check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000"});
+    check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000", "elements.QF.layout=planar",
+                                                "elements.QD.layout=planar", "elements.CAV.layout=planar"});
+}
