@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collective/CsrTransient.hh"
 #include "collective/LineSmoothing.hh"
 #include "kernels/core/Types.hh"
 
@@ -112,7 +113,18 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
                 add_to(dpt_, ez, -q * spec.ds / pc);  // dE = q E_z ds, pt = -dE / (p c)
             }
         }
-        if (spec.csr_radius > 0) {
+        if (spec.csr_radius > 0 && spec.csr_angle > 0) {
+            // Entrance transient or drift wake (CsrTransient.hh) in z = -beta t: node spacing beta h,
+            // d lambda/dz = -(d lambda/dt) / beta; dE/ds = -q W / (4 pi eps0), dpt = -ds dE/ds / (p c).
+            double const hs = frame.beta * grid_.h;
+            std::vector<double> slope = savitzky_golay_slope(lambda, grid_.h, std::max(1, settings.smoothing));
+            for (double& v : slope) v /= -frame.beta;
+            CsrTransientWake const wake =
+                spec.csr_exit_distance >= 0 ? csr_drift_wake(spec.csr_radius, spec.csr_angle, spec.csr_exit_distance)
+                                            : csr_entrance_wake(spec.csr_radius, spec.csr_angle);
+            std::vector<double> const field = csr_transient_field(wake, lambda, slope, hs, convolver_);
+            add_to(dpt_, field, spec.ds * q / (4.0 * constants::pi * constants::eps0 * pc));
+        } else if (spec.csr_radius > 0) {
             // Saldin et al. (1997) eq. 10: dE/ds = -2 q / (4 pi eps0 3^1/3 R^2/3) int_-inf^z (z - z')^-1/3 dlambda/dz' dz',
             // in t (z = -beta t): the integral is -beta^-1/3 int_t^inf (t' - t)^-1/3 dlambda/dt' dt'.
             std::vector<double> const slope = savitzky_golay_slope(
