@@ -8,6 +8,7 @@
 #include "collective/LineConvolver.hh"
 #include "collective/WakeFunction.hh"
 #include "kernels/collective/CollectiveKernels.hh"
+#include "kernels/core/KernelTimer.hh"
 #include "kernels/spacecharge/BeamFrame.hh"
 
 namespace gt {
@@ -51,7 +52,12 @@ class CollectiveSolver {
     std::vector<double> const& last_dpx() const { return dpx_; }
     LineGrid const& last_grid() const { return grid_; }
 
+    //! Per stage, summed over kicks (--timing, --profile): coll.histogram (extent and deposit on the
+    //! backend, the copy to the host), coll.wake, coll.smooth, coll.lsc, coll.csr (host), coll.kick.
+    KernelTimer const& timer() const { return timer_; }
+
   private:
+    KernelTimer timer_;
     CollectiveKernels& kernels_;
     LineConvolver convolver_;
     LineGrid grid_;

@@ -33,7 +33,8 @@ struct ProfileRow {
 
 struct Profile {
     std::vector<ProfileRow> rows;
-    double measured = 0;                  //!< [s] all timed kernels
+    double measured = 0;                  //!< [s] timed kernels the forecast prices (all but the collective stages)
+    double collective = 0;                //!< [s] collective stages (coll.*: wakes, LSC, CSR), not forecast
     std::optional<RunForecast> forecast;  //!< when a calibration and a beamline deck allow one
     std::string ceilings;                 //!< where the ceilings came from, or why there are none
 };

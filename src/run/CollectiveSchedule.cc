@@ -147,8 +147,9 @@ void add_collective_kicks(BeamTracker& tracker, CollectivePlan const& plan, Coll
     for (auto const& [entry, _] : plan.kicks()) entries.push_back(entry);
     tracker.add_kicks(entries, [&plan, &solver, &lattice, &deck, particles, table](std::int64_t entry, std::int64_t turn) {
         CollectiveKickSpec const& spec = plan.kicks().at(entry);
+        // The whole beam's macroparticles (under MPI this rank holds a share).
         BeamFrame const frame = beam_frame(lattice.reference_after[std::size_t(entry)], deck.beam.bunch_charge,
-                                           static_cast<std::uint64_t>(particles.size));
+                                           static_cast<std::uint64_t>(deck.beam.macroparticles));
         CollectiveDiagnostics const d = solver.kick(particles, plan.settings(), frame, spec);
         if (!table) return;
         double const s =
