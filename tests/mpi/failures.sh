@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Failures under MPI end every rank, non-zero, reported once, never a hang, never a complete-looking
 # file: a deck error, an output path only rank 0 can find bad, one rank failing at set-up (MPMD:
-# rank 1 asks for a GPU that is not there), and a rank killed in the middle of a run.
+# rank 1 asks for a GPU that is not there), a setting refused over several ranks, and a rank killed in
+# the middle of a run.
 #
 # Usage: tests/mpi/failures.sh GTRACK MPIEXEC OUTDIR DECK        (DECK: a beamline deck that runs)
 # Exit status: 0 when every case behaves; 1 otherwise.
@@ -56,6 +57,10 @@ expect_failure checkpoint_refused "checkpoints are written by one process only" 
 expect_failure resume_refused "checkpoints are read by one process only" "${launch[@]}" -np 2 "$gtrack" run \
     "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --resume auto
 [ -e "$out/ckpt.h5" ] && fail "checkpoint_refused: left $out/ckpt.h5"
+
+# The per-block collective histogram sums doubles in a rank-dependent order: refused, naming the key.
+expect_failure per_block_refused "collective.histogram" "${launch[@]}" -np 2 "$gtrack" run inputs/linac_wake.toml \
+    --backend cpu --threads 1 -o "$out/per_block.h5" --set 'collective.histogram="per_block"'
 
 # SIGTERM to one rank (a batch system's time limit): without a checkpoint to stop for, the job ends
 # at once, non-zero (not 75: nothing to resume), with no output, no checkpoint and no temporary left.
