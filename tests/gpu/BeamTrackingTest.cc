@@ -101,3 +101,10 @@ TEST_CASE("on-axis field maps (profile solenoids and cavities): the same bits on
     check_deck("inputs/ion_linac.toml", {"beam.macroparticles=20000", "space_charge.enabled=false"});
     check_deck("inputs/photoinjector.toml", {"beam.macroparticles=20000", "space_charge.enabled=false"});
 }
+
+TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")
+{
+    check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000"});
+    check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000", "elements.QF.layout=planar",
+                                                "elements.QD.layout=planar", "elements.CAV.layout=planar"});
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Failures under MPI end every rank, non-zero, reported once, never a hang, never a complete-looking
 # file: a deck error, an output path only rank 0 can find bad, one rank failing at set-up (MPMD:
-# rank 1 asks for a GPU that is not there), a setting refused over several ranks, and a rank killed in
-# the middle of a run.
+# rank 1 is given a deck value it refuses), detector checkpoints (one process's only), a collective
+# setting refused over several ranks, SIGTERM to one rank, and a rank killed in the middle of a run.
 #
 # Usage: tests/mpi/failures.sh GTRACK MPIEXEC OUTDIR DECK        (DECK: a beamline deck that runs)
 # Exit status: 0 when every case behaves; 1 otherwise.
@@ -51,19 +51,22 @@ expect_failure one_rank_fails "kinetic_energy" "${launch[@]}" -np 1 "$gtrack" ru
     --set 'beam.kinetic_energy="-1 MeV"' -o "$out/one_rank.h5"
 [ -e "$out/one_rank.h5" ] && fail "one_rank_fails: left $out/one_rank.h5"
 
-# Checkpoints are one process's only for now: refused on every rank before any work, said once.
-expect_failure checkpoint_refused "checkpoints are written by one process only" "${launch[@]}" -np 2 "$gtrack" \
-    run "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --set output.checkpoint_every=5
-expect_failure resume_refused "checkpoints are read by one process only" "${launch[@]}" -np 2 "$gtrack" run \
-    "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --resume auto
-[ -e "$out/ckpt.h5" ] && fail "checkpoint_refused: left $out/ckpt.h5"
+# Detector checkpoints are one process's only: refused on every rank before any work, said once.
+detector=$(dirname "$deck")/../detector_tracker/deck.toml
+expect_failure detector_checkpoint_refused "detector checkpoints are written by one process only" \
+    "${launch[@]}" -np 2 "$gtrack" run "$detector" --backend cpu --threads 1 -o "$out/det.h5" \
+    --set output.checkpoint_every=5
+expect_failure detector_resume_refused "detector checkpoints are read by one process only" "${launch[@]}" -np 2 \
+    "$gtrack" run "$detector" --backend cpu --threads 1 -o "$out/det.h5" --resume auto
+[ -e "$out/det.h5" ] && fail "detector_checkpoint_refused: left $out/det.h5"
 
 # The per-block collective histogram sums doubles in a rank-dependent order: refused, naming the key.
 expect_failure per_block_refused "collective.histogram" "${launch[@]}" -np 2 "$gtrack" run inputs/linac_wake.toml \
     --backend cpu --threads 1 -o "$out/per_block.h5" --set 'collective.histogram="per_block"'
 
-# SIGTERM to one rank (a batch system's time limit): without a checkpoint to stop for, the job ends
-# at once, non-zero (not 75: nothing to resume), with no output, no checkpoint and no temporary left.
+# SIGTERM to one rank (a launcher ending the job; SIGUSR1 is the one that stops an MPI run at a safe
+# point, tests/mpi/checkpoint.sh): the job ends at once, non-zero (not 75), with no output and no
+# checkpoint.
 rm -f "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*
 timeout 120 "${launch[@]}" -np 2 sh -c '
     "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
@@ -73,10 +76,13 @@ timeout 120 "${launch[@]}" -np 2 sh -c '
 rc=$?
 if [ $rc -eq 124 ]; then fail "stopped: still running after 120 s (a hang)"; fi
 if [ $rc -eq 0 ] || [ $rc -eq 75 ]; then fail "stopped: exit status $rc"; fi
-for f in "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*; do
+for f in "$out/stopped.h5" "$out/stopped.h5.ckpt"; do
     [ -e "$f" ] && fail "stopped: left $f"
 done
-echo "stopped: exit $rc, nothing left"
+# Rank 0, ended by mpirun after rank 1 stopped, may be SIGKILLed before it removes its temporary
+# file (seen on a loaded machine): the .tmp- name says the file is incomplete.
+left=$(ls "$out"/stopped.h5.tmp-* 2>/dev/null | wc -l)
+echo "stopped: exit $rc, no output or checkpoint ($left temporary file(s) left under the .tmp- name)"
 
 # A rank killed mid-run: the job ends non-zero and the output never appears under its final name.
 rm -f "$out/killed.h5" "$out"/killed.h5.tmp-*
