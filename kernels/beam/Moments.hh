@@ -1,7 +1,6 @@
-// Beam moments as reductions: centroid pass, central second moments pass, maximum amplitudes pass.
-//
-// Two passes (mean first, then moments about it) avoid the cancellation of <z^2> - <z>^2 when the
-// centroid is far from zero compared with the beam size. Lost particles contribute nothing.
+// Beam moments as one reduction: count, centroid, central second moments and largest amplitudes in
+// one pass over the particles (one kernel and one host synchronization on the GPU). Lost particles
+// contribute nothing.
 #pragma once
 
 #include "kernels/core/Macros.hh"
@@ -29,52 +28,60 @@ GT_HOST_DEVICE GT_FORCEINLINE void coordinates(ParticleView const& p, size_type 
     z[5] = p.pt[i];
 }
 
-//! N = 7: (1, x, px, y, py, t, pt) for live particles, zeros otherwise.
-struct CentroidTerms {
+//! The state of a part of the beam: [0] count, [1, 7) means, [7, 28) central second moments times
+//! the count (upper triangle, row by row), [28, 32) largest |x|, |y|, |t|, |pt| (-inf: none).
+//! Two parts merge by Chan, Golub and LeVeque's pairwise update ("Algorithms for computing the
+//! sample variance", Am. Stat. 37 (1983) 242, eq. 2.1), which has no <z^2> - <z>^2 cancellation, so
+//! one pass over the particles gives what a mean pass and then a central-moment pass gave.
+struct Merge {
+    static constexpr int size = 32;
+    static constexpr int k_mean = 1, k_m2 = 7, k_max = 28;
+    GT_HOST_DEVICE static void identity(double* a)
+    {
+        for (int j = 0; j < k_max; ++j) a[j] = 0.0;
+        for (int j = k_max; j < size; ++j) a[j] = -HUGE_VAL;
+    }
+    GT_HOST_DEVICE static void combine(double* a, double const* b)
+    {
+        for (int j = k_max; j < size; ++j) a[j] = b[j] > a[j] ? b[j] : a[j];
+        double const na = a[0], nb = b[0];
+        if (nb == 0.0) return;
+        if (na == 0.0) {
+            for (int j = 0; j < k_max; ++j) a[j] = b[j];
+            return;
+        }
+        double const n = na + nb;
+        double const f = nb / n;  // weight of b's mean
+        double const w = na * f;  // na nb / n
+        double d[6], dw[6];
+        for (int j = 0; j < 6; ++j) {
+            d[j] = b[k_mean + j] - a[k_mean + j];
+            dw[j] = d[j] * w;
+            a[k_mean + j] = a[k_mean + j] + d[j] * f;
+        }
+        int k = k_m2;
+        for (int r = 0; r < 6; ++r)
+            for (int c = r; c < 6; ++c, ++k) a[k] = (a[k] + b[k]) + dw[r] * d[c];
+        a[0] = n;
+    }
+};
+
+//! One particle as a Merge state: count 1, its coordinates as means, no spread; a lost one is the
+//! identity.
+struct Terms {
     ParticleView p;
     GT_HOST_DEVICE void operator()(size_type i, double* v) const
     {
-        if (!p.alive(i)) {
-            for (int j = 0; j < 7; ++j) v[j] = 0.0;
-            return;
-        }
+        Merge::identity(v);
+        if (!p.alive(i)) return;
         v[0] = 1.0;
-        coordinates(p, i, v + 1);
-    }
-};
-
-//! N = 21: the upper triangle of (z - mean)(z - mean)^T, row by row.
-struct SecondMomentTerms {
-    ParticleView p;
-    double mean[6];
-    GT_HOST_DEVICE void operator()(size_type i, double* v) const
-    {
-        if (!p.alive(i)) {
-            for (int j = 0; j < 21; ++j) v[j] = 0.0;
-            return;
-        }
-        double z[6];
-        coordinates(p, i, z);
-        for (int a = 0; a < 6; ++a) z[a] -= mean[a];
-        int k = 0;
-        for (int a = 0; a < 6; ++a)
-            for (int b = a; b < 6; ++b) v[k++] = z[a] * z[b];
-    }
-};
-
-//! N = 4: |x|, |y|, |t|, |pt| for live particles, -inf otherwise (identity of max).
-struct AmplitudeTerms {
-    ParticleView p;
-    GT_HOST_DEVICE void operator()(size_type i, double* v) const
-    {
-        if (!p.alive(i)) {
-            for (int j = 0; j < 4; ++j) v[j] = -HUGE_VAL;
-            return;
-        }
-        v[0] = p.x[i] < 0 ? -p.x[i] : p.x[i];
-        v[1] = p.y[i] < 0 ? -p.y[i] : p.y[i];
-        v[2] = p.t[i] < 0 ? -p.t[i] : p.t[i];
-        v[3] = p.pt[i] < 0 ? -p.pt[i] : p.pt[i];
+        coordinates(p, i, v + Merge::k_mean);
+        double const x = v[Merge::k_mean], y = v[Merge::k_mean + 2], t = v[Merge::k_mean + 4],
+                     pt = v[Merge::k_mean + 5];
+        v[Merge::k_max] = x < 0 ? -x : x;
+        v[Merge::k_max + 1] = y < 0 ? -y : y;
+        v[Merge::k_max + 2] = t < 0 ? -t : t;
+        v[Merge::k_max + 3] = pt < 0 ? -pt : pt;
     }
 };
 

@@ -1,5 +1,5 @@
 // Counted FP64 work of the beam kernels per particle: a segment of the element table (prefix sums of
-// ElementWork's per-entry counts, so any [begin, end) costs two lookups) and the moments passes.
+// ElementWork's per-entry counts, so any [begin, end) costs two lookups) and the moments pass.
 #pragma once
 
 #include <vector>
@@ -9,9 +9,10 @@
 
 namespace gt {
 
-//! Moments per particle: the centroid sums 7 adds; the second moments 6 subtractions, 21 products
-//! and 21 adds; the amplitudes are comparisons only.
-inline constexpr double k_moments_flops_per_particle = 7 + (6 + 21 + 21);
+//! Moments per particle, one merge of a particle into its lane (moments::Merge::combine with
+//! nb = 1): the count 1 add, f 1 divide, w 1 multiply; 6 x (subtract, 2 multiplies, add) for the
+//! means; 21 x (2 adds, 1 multiply) for the second moments; the amplitudes are comparisons only.
+inline constexpr double k_moments_flops_per_particle = 3 + 6 * 4 + 21 * 3;
 
 class SegmentWork {
   public:

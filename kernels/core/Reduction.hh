@@ -4,6 +4,11 @@
 // chunk_begin + k * k_lanes + l for k = 0, 1, ... in that order; the lanes are then combined by a
 // pairwise tree (stride 64, 32, ..., 1); the chunk results are combined on the host in chunk order.
 // The tree depends only on n, never on the number of threads or on the device.
+//
+// A reduction R combines vectors of R::size values: `Each<N, Op>` combines N values one by one
+// (sums, minima, maxima); a reduction whose values belong together (a count, means and central
+// moments merged by Chan's formula, kernels/beam/Moments.hh) provides its own combine. Every item
+// enters its lane by the same combine, so one tree serves both.
 #pragma once
 
 #include <cmath>
@@ -31,15 +36,34 @@ struct Max {
     GT_HOST_DEVICE static double combine(double a, double b) { return b > a ? b : a; }
 };
 
+//! N independent values, each combined with Op (Sum, Min or Max).
+template<int N, class Op>
+struct Each {
+    static constexpr int size = N;
+    GT_HOST_DEVICE static void identity(double* a)
+    {
+        for (int j = 0; j < N; ++j) a[j] = Op::identity();
+    }
+    GT_HOST_DEVICE static void combine(double* a, double const* b)
+    {
+        for (int j = 0; j < N; ++j) a[j] = Op::combine(a[j], b[j]);
+    }
+};
+
 inline size_type chunk_count(size_type n) { return (n + k_chunk - 1) / k_chunk; }
 
-//! Combines per-chunk partial results (host side, chunk order) into the final N values.
+//! Combines per-chunk partial results (host side, chunk order) into the final R::size values.
+template<class R>
+void combine_chunks_of(double const* partials, size_type chunks, double* out)
+{
+    R::identity(out);
+    for (size_type c = 0; c < chunks; ++c) R::combine(out, partials + c * R::size);
+}
+
 template<int N, class Op>
 void combine_chunks(double const* partials, size_type chunks, double* out)
 {
-    for (int j = 0; j < N; ++j) out[j] = Op::identity();
-    for (size_type c = 0; c < chunks; ++c)
-        for (int j = 0; j < N; ++j) out[j] = Op::combine(out[j], partials[c * N + j]);
+    combine_chunks_of<Each<N, Op>>(partials, chunks, out);
 }
 
 }  // namespace gt::reduce

@@ -65,6 +65,9 @@ std::string format_profile(Profile const& p)
             p.forecast->seconds > 0 ? p.measured / p.forecast->seconds : 0.0);
     else
         s += fmt::format("measured {:.4g} s in timed kernels; no forecast\n", p.measured);
+    for (auto const& [name, count] : p.counts)
+        s += fmt::format("counted {} {:.6g}: {:.4g} per second of timed kernels\n", name, count,
+                         p.measured > 0 ? count / p.measured : 0.0);
     return s;
 }
 
@@ -99,6 +102,7 @@ void write_profile(OutputFile& out, Profile const& p)
     out.set_attribute("profile", "kernels", std::span<std::string const>(names));
     out.set_attribute("profile", "ceilings", p.ceilings);
     out.set_attribute("profile", "measured_seconds", p.measured);
+    for (auto const& [name, count] : p.counts) out.set_attribute("profile", name, count);
     if (p.forecast) {
         out.set_attribute("profile", "forecast_seconds", p.forecast->seconds);
         out.set_attribute("profile", "forecast_best_seconds", p.forecast->best);
