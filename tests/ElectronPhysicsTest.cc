@@ -1,7 +1,7 @@
 // Electron and positron physics (kernels/physics/MollerBhabha.hh, Bremsstrahlung.hh,
-// Annihilation.hh, and their integration in src/detector/EmTableBuilder.cc): CSDA ranges against
-// NIST ESTAR, the restricted stopping power's unrestricted limit, the radiative stopping power's
-// high-energy limit E/X0, and the sampled final states.
+// Annihilation.hh, and their integration in src/detector/EmTableBuilder.cc): CSDA ranges in water,
+// silicon and lead against NIST ESTAR, the restricted stopping power's unrestricted limit, the
+// radiative stopping power's high-energy limit E/X0, and the sampled final states.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -45,7 +45,34 @@ TEST_CASE("electron CSDA range in water within 5% of NIST ESTAR")
         CAPTURE(r.T);
         double const ours = csda_g_cm2(water, r.T);
         CAPTURE(ours);
-        CHECK(ours == doctest::Approx(r.range).epsilon(0.05));
+        CHECK(std::fabs(ours / r.range - 1) < 0.05);
+    }
+}
+
+TEST_CASE("electron CSDA range in silicon and lead within 5% of NIST ESTAR, 0.1 MeV to 1 GeV")
+{
+    // NIST ESTAR (M.J. Berger, J.S. Coursey, M.A. Zucker, J. Chang, NIST Standard Reference Database
+    // 124, methods of ICRU Report 37), CSDA range [g/cm^2] on ESTAR's standard energy grid, for its
+    // elemental media: silicon (I = 173.0 eV, 2.33 g/cm^3) and lead (I = 823.0 eV, 11.35 g/cm^3), the
+    // same I and densities as Materials.cc. Transcribed from ESTAR's text output (copies of the
+    // tables in the public repository jacyap/RangeCalc_ProtonsElectrons, Electrons_Silicon_NIST.txt and
+    // Electrons_Lead_NIST.txt; silicon cross-checked against a second, independent ESTAR output).
+    // The collision part is ESTAR's own formula (Bethe with Sternheimer's density effect), so
+    // what is tested is the radiative part (screened Bethe-Heitler here against ESTAR's Seltzer-Berger
+    // cross sections), which dominates above E_c (10 MeV in Pb, 45 MeV in Si), and the integration.
+    // ESTAR states 1-2% for the collision and 2-5% for the radiative stopping power: 5% as asked.
+    struct Ref {
+        double T, si, pb;
+    };
+    EmMaterialInput const si = material("silicon"), pb = material("lead");
+    for (Ref const r : {Ref{0.1, 1.822e-2, 3.113e-2}, Ref{1.0, 5.386e-1, 7.843e-1}, Ref{10.0, 5.642, 6.133},
+                        Ref{100.0, 30.19, 18.94}, Ref{1000.0, 75.67, 33.73}}) {
+        CAPTURE(r.T);
+        double const ours_si = csda_g_cm2(si, r.T), ours_pb = csda_g_cm2(pb, r.T);
+        CAPTURE(ours_si);
+        CAPTURE(ours_pb);
+        CHECK(std::fabs(ours_si / r.si - 1) < 0.05);
+        CHECK(std::fabs(ours_pb / r.pb - 1) < 0.05);
     }
 }
 
@@ -59,7 +86,7 @@ TEST_CASE("radiative stopping power tends to E/X0 at high energy")
         EmMaterialInput const m = material(name);
         double const E = 1.0e5;  // 100 GeV: complete screening for all but the hardest photons
         double const s = radiative_dedx(m.elements, E, E);
-        CHECK(s * m.params.radiation_length / E == doctest::Approx(1.013).epsilon(0.03));
+        CHECK(std::fabs(s * m.params.radiation_length / E / 1.013 - 1) < 0.03);
     }
 }
 
@@ -84,8 +111,8 @@ TEST_CASE("delta rays: Rutherford limit of Moller and Bhabha, sampled spectrum a
     double const T = 100.0, x = 1e-6;
     double const gamma = T / em::k_me + 1, beta2 = 1 - 1 / (gamma * gamma);
     double const rutherford = em::k_two_pi * em::k_re * em::k_re * em::k_me / (beta2 * T * x);
-    CHECK(delta_ray_per_electron(false, T, x * T) == doctest::Approx(rutherford).epsilon(1e-4));
-    CHECK(delta_ray_per_electron(true, T, x * T) == doctest::Approx(rutherford).epsilon(1e-4));
+    CHECK(delta_ray_per_electron(false, T, x * T) == doctest::Approx(rutherford).epsilon(1e-4).scale(0));
+    CHECK(delta_ray_per_electron(true, T, x * T) == doctest::Approx(rutherford).epsilon(1e-4).scale(0));
     // the fraction of delta rays above 10 x the cut equals the cross-section ratio
     for (bool positron : {false, true}) {
         CAPTURE(positron);
@@ -138,5 +165,5 @@ TEST_CASE("annihilation conserves energy and momentum; Heitler's cross section f
     // high-energy limit pi r_e^2 (ln(2 gamma) - 1) / gamma
     double const gamma = 1.0e4;
     double const limit = em::k_pi * em::k_re * em::k_re * (std::log(2 * gamma) - 1) / gamma;
-    CHECK(annihilation_per_electron((gamma - 1) * em::k_me) == doctest::Approx(limit).epsilon(1e-3));
+    CHECK(annihilation_per_electron((gamma - 1) * em::k_me) == doctest::Approx(limit).epsilon(1e-3).scale(0));
 }

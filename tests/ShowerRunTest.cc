@@ -1,17 +1,14 @@
 // Electromagnetic showers end to end on the CPU (physics.showers): every event's energy balance
 // closes to rounding; a tiny secondary buffer (interactions held back) and the slot and thread
-// counts change nothing; electron showers in lead have the PDG longitudinal maximum and lateral
-// containment.
+// counts change nothing. The showers' shapes against the PDG: tests/ShowerProfileTest.cc.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "deck/DeckReader.hh"
 #include "detector/DetectorRun.hh"
-#include "detector/Materials.hh"
 #include "kernels/cpu/Executor.hh"
 
 using namespace gt;
@@ -44,14 +41,6 @@ bool same_hits(std::vector<Hit> const& a, std::vector<Hit> const& b)
             return false;
     }
     return true;
-}
-
-//! Energy per slab (0.5 X0 each) summed over the run's hits [MeV].
-std::vector<double> longitudinal_profile(DetectorRunResult const& r, int slabs)
-{
-    std::vector<double> e(slabs, 0.0);
-    for (Hit const& h : r.hits) e.at(h.replica) += h.edep;
-    return e;
 }
 
 }  // namespace
@@ -99,54 +88,4 @@ TEST_CASE("holding interactions back for a full secondary buffer, slots and thre
     CHECK(same_hits(ref.hits, small.hits));
     CHECK(ref.tallies == small.tallies);
     CHECK(ref.event_energy == small.event_energy);
-}
-
-TEST_CASE("electron showers in lead: longitudinal maximum and lateral containment against the PDG")
-{
-    // PDG 2022 section 34.5: the mean longitudinal profile is a gamma distribution, dE/dt ~ t^(a-1)
-    // e^(-b t); its maximum t_max = (a-1)/b = ln(E/E_c) - 0.5 for electrons (eq. 34.36), E_c(Pb) =
-    // 7.43 MeV (PDG atomic and nuclear properties). a, b from the profile's first two moments. The
-    // profile of 20 showers in 0.5 X0 slabs fixes t_max to ~0.1 X0; the PDG's formula itself is a fit
-    // good to a fraction of X0, hence the 0.5 X0 asked by the issue. Lateral: about 90% of the energy
-    // lies within one Moliere radius (PDG 34.5), R_M(Pb) = 1.602 cm; 15%.
-    double const x0 = builtin_material("lead")->radiation_length;  // [m]
-    double const slab = 2.8e-3 / x0;                               // [X0]
-    for (double E : {1000.0}) {  // 10 and 100 GeV: scripts/gpu-check.d/60-em.sh (too slow for CI's 2 cores)
-        CAPTURE(E);
-        auto const r = run("shower_lead.toml", {"gun.events=20", "gun.energy=" + std::to_string(E) + " MeV"});
-        auto const prof = longitudinal_profile(r, 60);
-        double s0 = 0, s1 = 0, s2 = 0;
-        for (int i = 0; i < 60; ++i) {
-            double const t = (i + 0.5) * slab;
-            s0 += prof[i];
-            s1 += prof[i] * t;
-            s2 += prof[i] * t * t;
-        }
-        double const mean = s1 / s0, var = s2 / s0 - mean * mean;
-        double const b = mean / var, a = mean * b;
-        double const t_max = (a - 1) / b;
-        double const expected = std::log(E / 7.43) - 0.5;
-        CAPTURE(t_max);
-        CAPTURE(expected);
-        CHECK(std::fabs(t_max - expected) < 0.5);
-        // lateral: the radius holding 90% of the deposits (at the hits' mid-points)
-        std::vector<std::pair<double, double>> radial;
-        double total = 0;
-        for (Hit const& h : r.hits) {
-            double const x = 0.5 * (h.pre.x + h.post.x), y = 0.5 * (h.pre.y + h.post.y);
-            radial.emplace_back(std::sqrt(x * x + y * y), h.edep);
-            total += h.edep;
-        }
-        std::sort(radial.begin(), radial.end());
-        double acc = 0, r90 = 0;
-        for (auto const& [rad, e] : radial) {
-            acc += e;
-            if (acc >= 0.9 * total) {
-                r90 = rad;
-                break;
-            }
-        }
-        CAPTURE(r90);
-        CHECK(r90 == doctest::Approx(0.01602).epsilon(0.15));
-    }
 }
