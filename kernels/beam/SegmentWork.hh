@@ -9,10 +9,10 @@
 
 namespace gt {
 
-//! Moments per particle, one merge of a particle into its lane (moments::Merge::combine with
-//! nb = 1): the count 1 add, f 1 divide, w 1 multiply; 6 x (subtract, 2 multiplies, add) for the
-//! means; 21 x (2 adds, 1 multiply) for the second moments; the amplitudes are comparisons only.
-inline constexpr double k_moments_flops_per_particle = 3 + 6 * 4 + 21 * 3;
+//! Moments per particle (moments::Merge::lane_add): 6 subtractions and 6 adds for the shifted sums,
+//! 21 products and 21 adds for the second moments, 1 add for the count; the amplitudes are
+//! comparisons only (the lane and tree merges, per 16 particles, are not counted).
+inline constexpr double k_moments_flops_per_particle = 6 + 6 + 21 + 21 + 1;
 
 class SegmentWork {
   public:

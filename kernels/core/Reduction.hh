@@ -5,10 +5,12 @@
 // pairwise tree (stride 64, 32, ..., 1); the chunk results are combined on the host in chunk order.
 // The tree depends only on n, never on the number of threads or on the device.
 //
-// A reduction R combines vectors of R::size values: `Each<N, Op>` combines N values one by one
-// (sums, minima, maxima); a reduction whose values belong together (a count, means and central
-// moments merged by Chan's formula, kernels/beam/Moments.hh) provides its own combine. Every item
-// enters its lane by the same combine, so one tree serves both.
+// A reduction R combines states of R::size values (R::identity, R::combine: the tree and the
+// chunks). An item gives R::item_size values (f(i, v)); a lane gathers its items into a lane state
+// of R::lane_size values (R::lane_identity, R::lane_add, in item order) and turns it into a state
+// (R::lane_finish) before the tree. `Each<N, Op>` combines N values one by one (sums, minima,
+// maxima), its lane state being its state; the beam moments (kernels/beam/Moments.hh) sum about a
+// lane's first particle and merge states by Chan's formula.
 #pragma once
 
 #include <cmath>
@@ -39,7 +41,7 @@ struct Max {
 //! N independent values, each combined with Op (Sum, Min or Max).
 template<int N, class Op>
 struct Each {
-    static constexpr int size = N;
+    static constexpr int size = N, item_size = N, lane_size = N;
     GT_HOST_DEVICE static void identity(double* a)
     {
         for (int j = 0; j < N; ++j) a[j] = Op::identity();
@@ -47,6 +49,12 @@ struct Each {
     GT_HOST_DEVICE static void combine(double* a, double const* b)
     {
         for (int j = 0; j < N; ++j) a[j] = Op::combine(a[j], b[j]);
+    }
+    GT_HOST_DEVICE static void lane_identity(double* lane) { identity(lane); }
+    GT_HOST_DEVICE static void lane_add(double* lane, double const* v) { combine(lane, v); }
+    GT_HOST_DEVICE static void lane_finish(double const* lane, double* a)
+    {
+        for (int j = 0; j < N; ++j) a[j] = lane[j];
     }
 };
 

@@ -32,16 +32,18 @@ std::vector<double> reduce_chunks_of(size_type n, F const& f)
 #pragma omp parallel for schedule(static)
     for (long long c = 0; c < nchunks; ++c) {
         double acc[k_lanes][N];
-        for (int l = 0; l < k_lanes; ++l) R::identity(acc[l]);
+        double lane[R::lane_size];
+        double v[R::item_size];
         size_type const begin = static_cast<size_type>(c) * k_chunk;
-        double v[N];
-        for (int k = 0; k < k_per_lane; ++k) {
-            for (int l = 0; l < k_lanes; ++l) {
+        for (int l = 0; l < k_lanes; ++l) {
+            R::lane_identity(lane);
+            for (int k = 0; k < k_per_lane; ++k) {
                 size_type const i = begin + size_type(k) * k_lanes + size_type(l);
                 if (i >= n) break;
                 f(i, v);
-                R::combine(acc[l], v);
+                R::lane_add(lane, v);
             }
+            R::lane_finish(lane, acc[l]);
         }
         for (int stride = k_lanes / 2; stride > 0; stride /= 2)
             for (int l = 0; l < stride; ++l) R::combine(acc[l], acc[l + stride]);

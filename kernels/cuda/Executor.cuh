@@ -38,14 +38,19 @@ __global__ void __launch_bounds__(reduce::k_lanes) reduce_kernel(size_type n, F 
     int const l = static_cast<int>(threadIdx.x);
     size_type const begin = size_type(blockIdx.x) * k_chunk;
     double acc[N];
-    R::identity(acc);
-    double v[N];
-    for (int k = 0; k < k_per_lane; ++k) {
-        size_type const i = begin + size_type(k) * k_lanes + size_type(l);
-        if (i >= n) break;
-        f(i, v);
-        R::combine(acc, v);
+    {
+        double lane[R::lane_size];
+        double item[R::item_size];
+        R::lane_identity(lane);
+        for (int k = 0; k < k_per_lane; ++k) {
+            size_type const i = begin + size_type(k) * k_lanes + size_type(l);
+            if (i >= n) break;
+            f(i, item);
+            R::lane_add(lane, item);
+        }
+        R::lane_finish(lane, acc);
     }
+    double v[N];
     for (int j = 0; j < N; ++j) s[j][l] = acc[j];
     __syncthreads();
     for (int stride = k_lanes / 2; stride > 0; stride /= 2) {
