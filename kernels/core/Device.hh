@@ -29,6 +29,9 @@ MemoryInfo memory_info();
 
 void* allocate(std::size_t bytes);
 void release(void* ptr) noexcept;
+//! Page-locked host memory, which the GPU copies to and from at full link speed.
+void* allocate_pinned(std::size_t bytes);
+void release_pinned(void* ptr) noexcept;
 void copy_to_device(void* dst, void const* src, std::size_t bytes);
 void copy_to_host(void* dst, void const* src, std::size_t bytes);
 void copy_on_device(void* dst, void const* src, std::size_t bytes);

@@ -72,6 +72,15 @@ void release(void* ptr) noexcept
     (void)cudaFree(ptr);
 }
 
+void* allocate_pinned(std::size_t bytes)
+{
+    void* ptr = nullptr;
+    GT_CUDA_CHECK(cudaMallocHost(&ptr, bytes));
+    return ptr;
+}
+
+void release_pinned(void* ptr) noexcept { (void)cudaFreeHost(ptr); }
+
 void copy_to_device(void* dst, void const* src, std::size_t bytes)
 {
     GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));

@@ -21,6 +21,8 @@ std::string runtime_description() { return "built without CUDA"; }
 MemoryInfo memory_info() { return {}; }
 void* allocate(std::size_t) { no_cuda(); }
 void release(void*) noexcept {}
+void* allocate_pinned(std::size_t) { no_cuda(); }
+void release_pinned(void*) noexcept {}
 void copy_to_device(void*, void const*, std::size_t) { no_cuda(); }
 void copy_to_host(void*, void const*, std::size_t) { no_cuda(); }
 void copy_on_device(void*, void const*, std::size_t) { no_cuda(); }
