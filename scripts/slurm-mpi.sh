@@ -7,7 +7,13 @@
 # Each rank takes the GPU of its node-local rank (gtrack does that itself): set --ntasks-per-node and
 # --gpus-per-node below to the GPUs of one node. For CPU-only nodes, set GTRACK_BACKEND=cpu and
 # CPUS_PER_RANK (OpenMP threads per rank; one rank per socket is a good start).
-# Environment: GTRACK (default: gtrack on PATH), GTRACK_BACKEND, CPUS_PER_RANK, SRUN_ARGS (more options).
+# Environment: GTRACK (default: gtrack on PATH), GTRACK_BACKEND, CPUS_PER_RANK, SRUN_ARGS (more options),
+# GTRACK_MAX_REQUEUES (default 5).
+#
+# Time limits (docs/checkpoint.md): two minutes before the limit Slurm sends SIGUSR1 to this script,
+# which passes it to srun and so to every rank; the ranks stop together at a safe point, write one
+# checkpoint and exit with status 75; the script then requeues the job, which goes on from the
+# checkpoint (--resume auto) with the same number of ranks.
 #
 #SBATCH --job-name=gtrack-mpi
 #SBATCH --output=gtrack-mpi-%j.log
@@ -16,6 +22,8 @@
 #SBATCH --ntasks-per-node=4
 #SBATCH --gpus-per-node=4
 #SBATCH --cpus-per-task=8
+#SBATCH --signal=B:USR1@120
+#SBATCH --requeue
 set -euo pipefail
 GTRACK=${GTRACK:-gtrack}
 if [ $# -lt 1 ]; then
@@ -28,4 +36,22 @@ backend=()
 # --cpu-bind=cores keeps each rank's OpenMP threads on its own cores; every rank sees all of the
 # node's GPUs and picks its own (sharing one GPU per task with --gpus-per-task=1 works as well).
 # shellcheck disable=SC2086
-srun --cpu-bind=cores ${SRUN_ARGS:-} "$GTRACK" run "$@" "${backend[@]}"
+srun --cpu-bind=cores ${SRUN_ARGS:-} "$GTRACK" run "$@" "${backend[@]}" --resume auto &
+child=$!
+trap 'kill -USR1 "$child" 2>/dev/null || true' USR1
+status=0
+# wait returns early (status > 128) when a trapped signal arrives: wait again until srun has ended.
+while :; do
+    wait "$child" && status=0 || status=$?
+    kill -0 "$child" 2>/dev/null || break
+done
+restarts=${SLURM_RESTART_COUNT:-0}
+if [ "$status" -eq 75 ]; then
+    if [ "$restarts" -lt "${GTRACK_MAX_REQUEUES:-5}" ]; then
+        echo "gtrack: stopped with a checkpoint; requeueing (restart $((restarts + 1)))"
+        scontrol requeue "$SLURM_JOB_ID"
+    else
+        echo "gtrack: stopped with a checkpoint, requeued $restarts times already: resubmit to go on" >&2
+    fi
+fi
+exit "$status"

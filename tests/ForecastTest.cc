@@ -25,6 +25,7 @@ std::string input(std::string const& name) { return std::string(GTRACK_SOURCE_DI
 //! Each example beamline deck, cut to ~0.1-2 s of one core: its --set/--scan-index arguments.
 std::map<std::string, std::string> const k_small_runs = {
     {"chicane.toml", "--set beam.macroparticles=20000"},
+    {"fieldmap3d_linac.toml", "--set beam.macroparticles=2000"},
     {"fodo.toml", "--set beam.macroparticles=20000"},
     {"fodo_ring.toml", "--set beam.macroparticles=5000 --set lattice.turns=20"},
     {"fodo_scan.toml", "--scan-index 3 --set beam.macroparticles=20000"},

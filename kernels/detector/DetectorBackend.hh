@@ -44,6 +44,7 @@ class DetectorBackend final : public DetectorKernels {
         counters_ = Buffer<std::uint64_t>(k_num_counters, Ops::space);
         tallies_ = Buffer<std::uint64_t>(static_cast<std::size_t>(tables.num_logical), Ops::space);
         next_primary_ = params_.gun.first_primary;
+        primary_limit_ = params_.gun.primaries;
     }
 
     IterationResult iterate() override
@@ -55,7 +56,9 @@ class DetectorBackend final : public DetectorKernels {
             timed("scan_vacancies", [&] { return Ops::scan_vacancies(t.status, t.vacancy_rank, n); });
         // vacant slots take waiting secondaries first (the top of the stack), then primaries
         std::uint64_t const from_stack = vacant < stack_count_ ? vacant : stack_count_;
-        std::uint64_t const left = params_.gun.primaries - next_primary_;
+        std::uint64_t const end =
+            primary_limit_ < params_.gun.primaries ? primary_limit_ : params_.gun.primaries;
+        std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
         std::uint64_t const primaries = vacant - from_stack < left ? vacant - from_stack : left;
         r.started = from_stack + primaries;
         r.alive = n - vacant + r.started;
@@ -68,9 +71,12 @@ class DetectorBackend final : public DetectorKernels {
         if (used + n > hits_.size()) grow_hits(used + n);
         std::uint64_t* const counters = counters_.data();
         EventEnergyView const energy{event_energy_.data(), event_energy_.size() / k_num_energy_categories};
-        if (r.started > 0)
-            run("initialize", InitializeTracks{params_, t, next_primary_, stack_.data(), stack_count_,
+        if (r.started > 0) {
+            DetectorParamsView limited = params_;  // the gun's end as the limit says
+            limited.gun.primaries = end;
+            run("initialize", InitializeTracks{limited, t, next_primary_, stack_.data(), stack_count_,
                                                from_stack, counters, energy});
+        }
         stack_count_ -= from_stack;
         run("limit_step", LimitStep{params_, t});
         run("propagate", Propagate{params_, t, counters});
@@ -114,6 +120,7 @@ class DetectorBackend final : public DetectorKernels {
     std::vector<double> tallies() override { return tallies_in_mev(tally_counts()); }
 
     std::uint64_t primaries_started() const override { return next_primary_ - params_.gun.first_primary; }
+    void limit_primaries(std::uint64_t end) override { primary_limit_ = end; }
     int hit_buffer_growths() const override { return growths_; }
     std::uint64_t secondary_stack_peak() const override { return stack_peak_; }
 
@@ -240,6 +247,7 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<std::uint64_t> event_energy_;  //!< [event][EnergyCategory] in k_tally_unit
     std::uint64_t stack_count_ = 0, stack_limit_ = 0, stack_peak_ = 0;
     std::uint64_t next_primary_ = 0;
+    std::uint64_t primary_limit_ = 0;  //!< no primary from this one on starts (limit_primaries)
     int growths_ = 0;
     KernelTimer timer_;
 };

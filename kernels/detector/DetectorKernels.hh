@@ -43,6 +43,10 @@ class DetectorKernels {
     virtual std::vector<std::uint64_t> tally_counts() = 0;
     //! Primaries started so far.
     virtual std::uint64_t primaries_started() const = 0;
+    //! Starts no primary numbered `end` or above until raised again: iterate() then reports `finished`
+    //! once the tracks in flight (and their secondaries) have ended. A checkpoint drains the slot pool
+    //! to an event boundary this way (docs/checkpoint.md). Initially the gun's last primary.
+    virtual void limit_primaries(std::uint64_t end) = 0;
     //! Times the hit buffer was grown.
     virtual int hit_buffer_growths() const = 0;
     //! Per event, the EnergyCategory sums [MeV] (k_num_energy_categories per event; empty unless

@@ -12,6 +12,7 @@
 #include "kernels/elements/Collimator.hh"
 #include "kernels/elements/DipoleEdge.hh"
 #include "kernels/elements/Drift.hh"
+#include "kernels/elements/FieldMap3D.hh"
 #include "kernels/elements/Kicker.hh"
 #include "kernels/elements/MapSupport.hh"
 #include "kernels/elements/Marker.hh"
@@ -40,6 +41,7 @@ enum class ElementKind : std::int32_t {
     aperture,
     collimator,
     axial_field_map,
+    field_map_3d,
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -62,6 +64,7 @@ struct Element {
         Aperture aperture;
         Collimator collimator;
         AxialFieldMap axial_field_map;
+        FieldMap3D field_map_3d;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -125,17 +128,21 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
         case ElementKind::axial_field_map:
             ok = e.axial_field_map(p);
             break;
+        case ElementKind::field_map_3d:
+            ok = e.field_map_3d(p);
+            break;
     }
     if (e.misaligned) e.misalignment.leave(p);
     return ok && is_finite(p);
 }
 
-//! Points the entries that read field data (profile elements) at `base`, the executor's copy of the
+//! Points the entries that read field data (profile elements, 3D maps) at `base`, the executor's copy of the
 //! lattice's field data; the table itself holds only offsets into it.
 inline void bind_field_data(Element& e, double const* base)
 {
     if (e.kind == ElementKind::axial_field_map)
         e.axial_field_map.profile.coefficients = base + e.axial_field_map.profile.offset;
+    if (e.kind == ElementKind::field_map_3d) e.field_map_3d.grid.values = base + e.field_map_3d.grid.offset;
 }
 
 //! Name of a kind, as `gtrack check` prints it.
@@ -170,6 +177,8 @@ inline char const* kind_name(ElementKind kind)
             return "collimator";
         case ElementKind::axial_field_map:
             return "field map (axis)";
+        case ElementKind::field_map_3d:
+            return "field map (3D)";
     }
     return "?";
 }

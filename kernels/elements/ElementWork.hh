@@ -84,6 +84,17 @@ inline double axial_field_map(AxialFieldMap const& m)
     return double(m.steps) * step + ends + 2.0 + 5.0;
 }
 
+//! FieldMap3D: per RK4 step four field evaluations, the equations of motion (39 each), three
+//! intermediate states (12 each), the update (7 per coordinate) and the stage positions 6. A field
+//! evaluation: 3 axes x 5 for the cell and fraction, 8 corners x (4 weight + 2 per component) and,
+//! for RF, 6 time factors + sincos.
+inline double field_map_3d(FieldMap3D const& m)
+{
+    double const field = 15.0 + 8.0 * (4.0 + 2.0 * m.grid.components) + (m.rf ? 6.0 + k_sincos : 0.0);
+    double const step = 4.0 * (39.0 + field) + 3.0 * 12.0 + 6.0 * 7.0 + 6.0;
+    return double(m.steps) * step + 2.0 + 5.0;
+}
+
 //! The map of one entry, as track_element runs it for a particle that survives it.
 inline double element_map_flops(Element const& e)
 {
@@ -130,6 +141,8 @@ inline double element_map_flops(Element const& e)
         }
         case ElementKind::axial_field_map:
             return axial_field_map(e.axial_field_map);
+        case ElementKind::field_map_3d:
+            return field_map_3d(e.field_map_3d);
     }
     return 0.0;
 }

@@ -2,7 +2,11 @@
 # Checkpoint and restart on the GPU (docs/checkpoint.md): inputs/fodo_space_charge.toml as a ring of
 # 4 turns with 20 000 particles, stopped by a real SIGTERM after turn 2 (the test hook), resumed on the
 # GPU; the output must equal the uninterrupted GPU run bit for bit (only the measured stage times
-# space_charge/t_* may differ). Also: a GPU checkpoint is refused on the CPU backend.
+# space_charge/t_* may differ). Also: a GPU checkpoint is refused on the CPU backend. Then a detector
+# run on the GPU (inputs/tracker.toml, 1000 events of 10 muons in 4096 slots, so that events start in
+# batches) stopped at iteration 20, drained to an event boundary and resumed on the GPU: the same bits
+# as the uninterrupted GPU run but the schedule figure detector@iterations; and with a checkpoint
+# every 150 events (drains on the way) the same bits too.
 ckpt_dir=$(mktemp -d)
 ckpt_deck=inputs/fodo_space_charge.toml
 ckpt_set=(--set lattice.turns=4 --set beam.macroparticles=20000 --backend gpu -q)
@@ -23,6 +27,29 @@ if [ $ckpt_ok -eq 1 ]; then
     note "checkpoint resume (gpu)" "bit-identical after a stop at turn 2 of 4; cpu refuses a gpu checkpoint"
 else
     note "checkpoint resume (gpu)" "FAILED (see ckpt.log)"
+    status=1
+fi
+
+det_ok=1
+det_set=(--set run.track_slots=4096 --backend gpu -q)
+printf '[[tolerance]]\nmatch = "detector@iterations"\nrtol = 1e300\natol = 1e300\n' >"$ckpt_dir/schedule.toml"
+./"$build"/gtrack run inputs/tracker.toml "${det_set[@]}" -o "$ckpt_dir/det_whole.h5" >"$out/ckpt_detector.log" 2>&1 ||
+    det_ok=0
+GTRACK_TEST_STOP_AT=20 ./"$build"/gtrack run inputs/tracker.toml "${det_set[@]}" -o "$ckpt_dir/det_cut.h5" \
+    >>"$out/ckpt_detector.log" 2>&1
+[ $? -eq 75 ] || det_ok=0
+./"$build"/gtrack run inputs/tracker.toml "${det_set[@]}" -o "$ckpt_dir/det_cut.h5" --resume auto \
+    >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
+./"$build"/gtrack compare "$ckpt_dir/det_whole.h5" "$ckpt_dir/det_cut.h5" --tolerances "$ckpt_dir/schedule.toml" \
+    >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
+./"$build"/gtrack run inputs/tracker.toml "${det_set[@]}" --set output.checkpoint_every=150 \
+    -o "$ckpt_dir/det_often.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
+./"$build"/gtrack compare "$ckpt_dir/det_whole.h5" "$ckpt_dir/det_often.h5" --tolerances "$ckpt_dir/schedule.toml" \
+    >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
+if [ $det_ok -eq 1 ]; then
+    note "detector checkpoint (gpu)" "bit-identical after a stop at iteration 20 and with checkpoints every 150 events"
+else
+    note "detector checkpoint (gpu)" "FAILED (see ckpt_detector.log)"
     status=1
 fi
 rm -rf "$ckpt_dir"

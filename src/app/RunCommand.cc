@@ -74,9 +74,6 @@ int run_deck(CommandOptions const& options)
             "job array), or all of them with 'gtrack scan {} --local'",
             options.deck, deck.scan.size(), deck.scan.size() - 1, options.deck));
     if (deck.run.kind == "detector") {
-        // "auto" (job scripts, scan --local) finds no checkpoint of a detector run: it starts afresh.
-        if (!options.resume.empty() && options.resume != "auto")
-            throw std::runtime_error("--resume: detector runs have no checkpoints yet; run the deck again");
         DetectorRunOptions det;
         det.backend = options.backend;
         det.output = options.output;
@@ -93,6 +90,7 @@ int run_deck(CommandOptions const& options)
         det.profile = options.profile;
         det.calibration = options.calibration;
         det.command_line = options.command_line;
+        det.resume = options.resume;
         return run_detector(deck, det);
     }
     RunOptions run;

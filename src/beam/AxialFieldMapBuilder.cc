@@ -7,13 +7,11 @@
 #include <fmt/format.h>
 
 #include "beam/CubicSpline.hh"
+#include "beam/RfCrest.hh"
 
 namespace gt {
 
 namespace {
-
-constexpr int k_crest_scan_points = 36;  //!< coarse phase scan before the golden-section search
-constexpr int k_crest_refinements = 80;  //!< golden-section steps: 0.618^80 x 10 deg ~ 1e-17 rad
 
 struct ReferenceTrack {
     std::vector<AxialFieldMap> slices;
@@ -71,44 +69,17 @@ std::optional<ReferenceTrack> track_reference(AxialMapRequest const& r, CubicSpl
     return out;
 }
 
-//! The phase of maximum energy gain of the reference: a coarse scan, then golden-section search.
+//! The phase of maximum energy gain of the reference.
 double find_crest(AxialMapRequest const& r, CubicSplineProfile const& profile, ReferenceParticle const& entry)
 {
     std::string why;
-    auto gain = [&](double phase) {
+    auto const crest = find_rf_crest([&](double phase) -> std::optional<double> {
         auto const t = track_reference(r, profile, entry, phase, why);
-        return t ? t->after.back().kinetic_mev : -1e300;
-    };
-    double const step = constants::two_pi / k_crest_scan_points;
-    double best = 0.0, best_gain = -1e300;
-    for (int i = 0; i < k_crest_scan_points; ++i) {
-        double const g = gain(i * step);
-        if (g > best_gain) {
-            best_gain = g;
-            best = i * step;
-        }
-    }
-    if (best_gain <= -1e300) throw AxialMapError("the reference particle passes at no RF phase: " + why);
-    double const golden = 0.5 * (std::sqrt(5.0) - 1.0);
-    double a = best - step, b = best + step;
-    double c = b - golden * (b - a), d = a + golden * (b - a);
-    double gc = gain(c), gd = gain(d);
-    for (int i = 0; i < k_crest_refinements && b - a > 1e-15; ++i) {
-        if (gc > gd) {
-            b = d;
-            d = c;
-            gd = gc;
-            c = b - golden * (b - a);
-            gc = gain(c);
-        } else {
-            a = c;
-            c = d;
-            gc = gd;
-            d = a + golden * (b - a);
-            gd = gain(d);
-        }
-    }
-    return 0.5 * (a + b);
+        if (!t) return std::nullopt;
+        return t->after.back().kinetic_mev;
+    });
+    if (!crest) throw AxialMapError("the reference particle passes at no RF phase: " + why);
+    return *crest;
 }
 
 }  // namespace

@@ -9,10 +9,13 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "beam/AxialFieldMapBuilder.hh"
+#include "beam/FieldMap3DBuilder.hh"
+#include "beam/FieldMap3DFile.hh"
 #include "beam/OnAxisProfile.hh"
 #include "deck/DeckError.hh"
 
@@ -84,6 +87,9 @@ struct Params {
     std::string profile;  //!< path as the deck gives it; empty: none
     double scale = 1.0, amplitude = 0.0;
     int substeps = 0;
+    // 3D field maps
+    double e_scale = 1.0, b_scale = 1.0;
+    FieldLayout layout = k_default_field_layout;
 };
 
 struct TypeKeys {
@@ -104,6 +110,7 @@ std::map<std::string, TypeKeys> const& keys_by_type()
         {"solenoid", {{"length", "ks", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
         {"rfcavity",
          {{"length", "voltage", "frequency", "phase", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
+        {"field_map", {{"length", "e_scale", "b_scale", "frequency", "phase", "substeps"}, {"file", "layout"}, {}}},
         {"kicker", {{"length", "hkick", "vkick"}, {}, {}}},
         {"aperture", {{"half_x", "half_y"}, {"shape"}, {}}},
         {"collimator", {{"length", "half_x", "half_y"}, {"shape"}, {}}},
@@ -251,7 +258,8 @@ Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
 
     p.profile = cfg.get_string("profile", "");
     bool const needs_length =
-        t == "quadrupole" || t == "sbend" || t == "sextupole" || t == "octupole" || t == "solenoid";
+        t == "quadrupole" || t == "sbend" || t == "sextupole" || t == "octupole" || t == "solenoid" ||
+        t == "field_map";
     if (t == "solenoid" || t == "rfcavity") read_profile_keys(cfg, r, p);
     if (!p.profile.empty())
         ;  // the length is the profile's span
@@ -308,6 +316,19 @@ Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
             r.fail("frequency", "missing: an rfcavity with a profile needs its frequency [Hz]");
         p.frequency = r.at_least("frequency", 0.0, 0.0, false, "a frequency >= 0 [Hz]");
         p.phase = r.number("phase", 0.0);
+    } else if (t == "field_map") {
+        if (cfg.get_string("file", "").empty())
+            r.fail("file", "missing: a field_map needs its map, file = \"map.h5\" (docs/decks.md)");
+        p.e_scale = r.number("e_scale", 1.0);
+        p.b_scale = r.number("b_scale", 1.0);
+        if (cfg.values.count("frequency"))
+            p.frequency = r.at_least("frequency", 0.0, 0.0, true, "a frequency > 0 [Hz]");
+        p.phase = r.number("phase", 0.0);
+        if (cfg.values.count("substeps")) p.substeps = r.count("substeps", 1);
+        p.layout = r.choice("layout", field_layout_name(k_default_field_layout), {"interleaved", "planar"}) ==
+                           "planar"
+                       ? FieldLayout::planar
+                       : FieldLayout::interleaved;
     } else if (t == "kicker") {
         p.hkick = r.number("hkick", 0.0);
         p.vkick = r.number("vkick", 0.0);
@@ -423,8 +444,29 @@ class TableBuilder {
     }
 
     ReferenceParticle const& reference() const { return ref_; }
-    //! Spline coefficients of the profile elements, filled while the table is built.
+    //! Spline coefficients of the profile elements and grids of the 3D maps, filled while the table
+    //! is built.
     std::vector<double>& field_data() { return field_data_; }
+
+    //! The frequency the file of a 3D map states [Hz] (0: none); the file must have been read.
+    double field_map_frequency(std::string const& path) const { return files_.at(path).frequency; }
+
+    //! The grid of the 3D map at `path` with these scales and layout, read and appended to the field
+    //! data on first use and shared by later occurrences; its values point into the field data now.
+    EmFieldGrid field_grid(std::string const& path, double e_scale, double b_scale, FieldLayout layout,
+                           double& dz)
+    {
+        auto file = files_.find(path);
+        if (file == files_.end()) file = files_.emplace(path, read_field_map_3d(path)).first;
+        dz = file->second.spacing[2];
+        auto const key = std::make_tuple(path, e_scale, b_scale, static_cast<int>(layout));
+        auto grid = grids_.find(key);
+        if (grid == grids_.end())
+            grid = grids_.emplace(key, append_field_grid(file->second, e_scale, b_scale, layout, field_data_)).first;
+        EmFieldGrid g = grid->second;
+        g.values = field_data_.data() + g.offset;
+        return g;
+    }
     Lattice finish()
     {
         lattice_.length = ref_.s - lattice_.reference_begin.s;
@@ -446,7 +488,43 @@ class TableBuilder {
     Lattice lattice_;
     ReferenceParticle ref_;
     std::vector<double> field_data_;
+    std::map<std::string, FieldMap3DFile> files_;
+    std::map<std::tuple<std::string, double, double, int>, EmFieldGrid> grids_;
 };
+
+//! A 3D field map: the file read and checked (once per file), the slices built by tracking the
+//! reference through them.
+void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
+                              std::string const& path, Element const& prototype,
+                              std::function<ElementInfo(int, int)> const& info)
+{
+    FieldMap3DRequest request;
+    request.length = p.length;
+    request.phase = p.phase;
+    request.slices = p.slices;
+    request.steps_per_slice = p.substeps;
+    EmFieldGrid grid;
+    try {
+        grid = table.field_grid(path, p.e_scale, p.b_scale, p.layout, request.dz);
+    } catch (FieldMapFileError const& e) {
+        throw DeckError(cfg.where, "elements." + cfg.name + ".file", e.what());
+    }
+    request.frequency = p.frequency > 0.0 ? p.frequency : 0.0;
+    FieldMap3DSlices built;
+    try {
+        if (request.frequency == 0.0) request.frequency = table.field_map_frequency(path);
+        built = build_field_map_3d(request, grid, table.reference());
+    } catch (FieldMap3DError const& e) {
+        throw DeckError(cfg.where, "elements." + cfg.name,
+                        fmt::format("{} ('{}', e_scale {:.6g}, b_scale {:.6g})", e.what(), path, p.e_scale,
+                                    p.b_scale));
+    }
+    for (int i = 0; i < p.slices; ++i) {
+        Element e = prototype;
+        e.field_map_3d = built.slices[static_cast<std::size_t>(i)];
+        table.add_with_reference(e, info(i, p.slices), built.reference_after[static_cast<std::size_t>(i)]);
+    }
+}
 
 //! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
 //! by tracking the reference through them.
@@ -516,6 +594,8 @@ void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const&
 
     if (!p.profile.empty()) {
         add_profile_occurrence(table, cfg, p, profile, entry(ElementKind::axial_field_map), info);
+    } else if (t == "field_map") {
+        add_field_map_occurrence(table, cfg, p, profile, entry(ElementKind::field_map_3d), info);
     } else if (t == "marker" || t == "monitor" || t == "wake") {
         table.add(entry(t == "monitor" ? ElementKind::monitor : ElementKind::marker), info(0, 1), 0.0);
     } else if (t == "drift") {
@@ -664,7 +744,7 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     for (auto const& name : names) {
         int const di = index_of.at(name);
         ElementConfig const& cfg = deck.elements[static_cast<std::size_t>(di)];
-        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, profile_path(deck, cfg));
+        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, element_file_path(deck, cfg));
         if (global && cfg.type != "marker" && cfg.type != "monitor") {
             Element e = Element::make(ElementKind::aperture);
             e.aperture = global_aperture;
@@ -741,6 +821,13 @@ std::string parameters(Element const& e, ReferenceParticle const& after)
         case ElementKind::axial_field_map: {
             auto const& m = e.axial_field_map;
             return fmt::format("{} profile z={:.6g}..{:.6g} m, {} RK4 steps{}", m.rf ? "Ez" : "Bz", m.z_begin,
+                               m.z_begin + m.length, m.steps,
+                               m.rf ? fmt::format(" -> E_kin={:.9g} MeV", after.kinetic_mev) : std::string{});
+        }
+        case ElementKind::field_map_3d: {
+            auto const& m = e.field_map_3d;
+            return fmt::format("{}{} {}x{}x{} z={:.6g}..{:.6g} m, {} RK4 steps{}", m.grid.has_e ? "E" : "",
+                               m.grid.has_b ? "B" : "", m.grid.n[0], m.grid.n[1], m.grid.n[2], m.z_begin,
                                m.z_begin + m.length, m.steps,
                                m.rf ? fmt::format(" -> E_kin={:.9g} MeV", after.kinetic_mev) : std::string{});
         }

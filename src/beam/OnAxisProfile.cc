@@ -71,14 +71,19 @@ double OnAxisProfile::peak() const
     return m;
 }
 
-std::string profile_path(DeckConfig const& deck, ElementConfig const& element)
+std::string element_file_path(DeckConfig const& deck, ElementConfig const& element)
 {
-    std::string const given = element.get_string("profile", "");
+    std::string const given = element.get_string(element.type == "field_map" ? "file" : "profile", "");
     if (given.empty()) return given;
     std::filesystem::path path(given);
     std::filesystem::path const dir = std::filesystem::path(deck.path).parent_path();
     if (path.is_relative() && !dir.empty()) path = dir / path;
     return path.string();
+}
+
+std::string profile_path(DeckConfig const& deck, ElementConfig const& element)
+{
+    return element.type == "field_map" ? std::string{} : element_file_path(deck, element);
 }
 
 double profile_element_length(DeckConfig const& deck, ElementConfig const& element)

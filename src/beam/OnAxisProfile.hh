@@ -36,6 +36,10 @@ OnAxisProfile read_on_axis_profile(std::string const& path, ProfileQuantity expe
 //! The profile file of a deck element ("" without one): relative to the deck's directory.
 std::string profile_path(DeckConfig const& deck, ElementConfig const& element);
 
+//! The file an element reads ("" without one): `profile` of a solenoid or cavity, `file` of a
+//! field_map; relative to the deck's directory.
+std::string element_file_path(DeckConfig const& deck, ElementConfig const& element);
+
 //! The length of an element given by a profile [m]: the span of its file (read and checked).
 double profile_element_length(DeckConfig const& deck, ElementConfig const& element);
 

@@ -41,8 +41,10 @@ CheckpointEvery checkpoint_every_wall_time(std::string_view text)
 CheckpointEvery checkpoint_every_steps(std::int64_t steps)
 {
     if (steps < 1)
-        throw std::invalid_argument(fmt::format(
-            "expected at least 1 (turns of a ring, table entries of a single pass), got {}", steps));
+        throw std::invalid_argument(
+            fmt::format("expected at least 1 (turns of a ring, table entries of a single pass, events of a "
+                        "detector run), got {}",
+                        steps));
     CheckpointEvery every;
     every.steps = steps;
     return every;

@@ -1,4 +1,4 @@
-// output.checkpoint_every: how often a beamline run writes its checkpoint (docs/checkpoint.md).
+// output.checkpoint_every: how often a run writes its checkpoint (docs/checkpoint.md).
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@ namespace gt {
 
 //! One of the two is set (> 0); both 0: no periodic checkpoint (a signal still writes one).
 struct CheckpointEvery {
-    std::int64_t steps = 0;  //!< turns of a ring, table entries of a single pass
+    std::int64_t steps = 0;  //!< turns of a ring, table entries of a single pass, events of a detector run
     double seconds = 0;      //!< [s] wall time between checkpoints
 };
 
@@ -18,6 +18,7 @@ CheckpointEvery checkpoint_every_steps(std::int64_t steps);
 CheckpointEvery checkpoint_every_wall_time(std::string_view text);
 //! What the key holds, for a value of another type.
 inline constexpr char const* k_checkpoint_every_expected =
-    "expected a number of turns (table entries for a single pass) or a wall time such as \"30 min\"";
+    "expected a number of turns (table entries for a single pass, events for a detector run) or a wall time "
+    "such as \"30 min\"";
 
 }  // namespace gt

@@ -1,4 +1,5 @@
-// [output] of a detector deck: the file name and whether hits are written.
+// [output] of a detector deck: the file name, whether hits are written, how often to checkpoint.
+#include "deck/DeckSections.hh"
 #include "deck/DetectorSections.hh"
 
 namespace gt::deck {
@@ -7,7 +8,9 @@ void read_detector_output(DeckContext& ctx, toml::table const* t, DeckConfig& cf
 {
     cfg.output.file = cfg.run.name + ".h5";
     if (!t) return;
-    ctx.check_keys(*t, "output", {"file", "hits"});
+    cfg.output.where = ctx.where(*t);
+    ctx.check_keys(*t, "output", {"file", "hits", "checkpoint_every"});
+    read_checkpoint_every(ctx, *t, cfg.output);
     if (auto f = ctx.string_at(*t, "output", "file", false, "")) cfg.output.file = *f;
     if (auto b = ctx.bool_at(*t, "output", "hits")) cfg.detector.write_hits = *b;
 }

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "kernels/field/EmFieldGrid.hh"
+
 namespace gt {
 
 namespace {
@@ -101,7 +103,7 @@ std::vector<ParamSpec> const& common_element_params()
     static std::vector<ParamSpec> const params = {
         choice("type",
                {"marker", "monitor", "drift", "quadrupole", "sbend", "multipole", "sextupole", "octupole",
-                "solenoid", "rfcavity", "kicker", "aperture", "collimator", "wake"},
+                "solenoid", "rfcavity", "field_map", "kicker", "aperture", "collimator", "wake"},
                "", "the element type"),
         optional("dx", length, Bound::any, 0.0, "horizontal misalignment"),
         optional("dy", length, Bound::any, 0.0, "vertical misalignment"),
@@ -195,6 +197,21 @@ std::vector<ElementSpec> const& element_schema()
              required("frequency", frequency, Bound::positive, "RF frequency"),
              optional("phase", quantity::phase, Bound::any, 0.0,
                       "RF phase, 0 on crest (a bare number is in degrees; stored in rad)"),
+         }},
+        {"field_map",
+         "static or RF E and B on a 3D Cartesian grid (HDF5 file), trilinear interpolation, RK4 in s",
+         {
+             text("file", "the map (HDF5, layout in docs/decks.md); relative to the deck's directory"),
+             required("length", length, Bound::positive, "length: the element spans the map's z from 0 to it"),
+             optional("e_scale", dimensionless, Bound::any, 1.0, "multiplies the map's E"),
+             optional("b_scale", dimensionless, Bound::any, 1.0, "multiplies the map's B"),
+             conditional("frequency", frequency, Bound::positive,
+                         "RF frequency (default: the file's frequency; neither: static fields)"),
+             optional("phase", quantity::phase, Bound::any, 0.0,
+                      "RF phase, 0 on crest (a bare number is in degrees; stored in rad)"),
+             conditional_integer("substeps", "RK4 steps per slice (default: one per map interval along z)"),
+             choice("layout", {"interleaved", "planar"}, field_layout_name(k_default_field_layout),
+                    "device layout of the grid: a node's components together, or one array per component"),
          }},
         {"kicker",
          "corrector: a thin kick (length 0), or a kick in the middle of a drift",

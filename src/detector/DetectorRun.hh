@@ -19,11 +19,12 @@ struct DetectorRunOptions {
     std::string output;   //!< empty: as the deck says
     bool write_output = true;
     bool quiet = false;
-    bool timing = false;  //!< print the per-kernel times, machine-readable
+    bool timing = false;      //!< print the per-kernel times, machine-readable
     bool profile = false;     //!< print the profile table and write /profile (src/perf/Profile.hh)
     std::string calibration;  //!< the calibration file for the profile ("": the default location)
     int threads = 0;
     std::string command_line;
+    std::string resume;  //!< a checkpoint to go on from, "auto" (<output>.ckpt if there is one), or empty
 };
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
@@ -41,11 +42,15 @@ struct DetectorRunResult {
     std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once
     std::string backend;
     KernelTimer timer;
-    std::string stopped_by;  //!< the signal that stopped the run early ("": it ran to the end)
+    std::string stopped_by;          //!< the signal that stopped the run early ("": it ran to the end)
+    std::uint64_t next_event = 0;    //!< stopped: the events before this one are in the checkpoint
+    std::string checkpoint;          //!< stopped: the checkpoint written
     std::optional<Profile> profile;  //!< with options.profile
 };
 
-//! Runs a detector deck to completion and (unless options say not) writes its output file.
+//! Runs a detector deck to completion and (unless options say not) writes its output file. A run
+//! that writes its output on one process checkpoints at event boundaries (output.checkpoint_every,
+//! a stop signal) and goes on from a checkpoint (options.resume); docs/checkpoint.md.
 DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options);
 
 //! `gtrack run` for a detector deck: runs, writes, prints a summary; returns the exit status.

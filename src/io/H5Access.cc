@@ -103,6 +103,27 @@ std::vector<T> read_1d(hid_t loc, std::string const& path)
     return values;
 }
 
+template <class T>
+std::vector<T> read_1d_slab(hid_t loc, std::string const& path, std::size_t offset, std::size_t count)
+{
+    hsize_t dims[1] = {0};
+    Dataset ds = open_numeric(loc, path, 1, dims);
+    if (offset > dims[0] || count > dims[0] - offset)
+        throw IoError(
+            fmt::format("{} has {} values, not {} from {} on", describe(loc, path), dims[0], count, offset));
+    std::vector<T> values(count);
+    if (count == 0) return values;
+    Dataspace file_space(check(H5Dget_space(ds), "H5Dget_space", loc, path));
+    hsize_t const start[1] = {static_cast<hsize_t>(offset)};
+    hsize_t const n[1] = {static_cast<hsize_t>(count)};
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, n, nullptr), "H5Sselect_hyperslab",
+          loc, path);
+    Dataspace memory_space(check(H5Screate_simple(1, n, nullptr), "H5Screate_simple", loc, path));
+    check(H5Dread(ds, TypeOf<T>::memory(), memory_space, file_space, H5P_DEFAULT, values.data()), "H5Dread",
+          loc, path);
+    return values;
+}
+
 void replace_attribute_slot(hid_t obj, std::string const& name)
 {
     if (check(H5Aexists(obj, name.c_str()), "H5Aexists", obj, "@" + name) > 0)
@@ -261,8 +282,8 @@ void write_slab_of(hid_t dataset, std::size_t offset, std::span<T const> values)
     Dataspace file_space(check(H5Dget_space(dataset), "H5Dget_space", dataset, ""));
     hsize_t const start[1] = {static_cast<hsize_t>(offset)};
     hsize_t const count[1] = {static_cast<hsize_t>(values.size())};
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "H5Sselect_hyperslab",
-          dataset, "");
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr),
+          "H5Sselect_hyperslab", dataset, "");
     Dataspace memory_space(check(H5Screate_simple(1, count, nullptr), "H5Screate_simple", dataset, ""));
     check(H5Dwrite(dataset, TypeOf<T>::memory(), memory_space, file_space, H5P_DEFAULT, values.data()),
           "H5Dwrite", dataset, "");
@@ -317,6 +338,20 @@ std::vector<std::int64_t> read_int64s(hid_t loc, std::string const& path)
 std::vector<std::uint64_t> read_uint64s(hid_t loc, std::string const& path)
 {
     return read_1d<std::uint64_t>(loc, path);
+}
+std::vector<double> read_doubles(hid_t loc, std::string const& path, std::size_t offset, std::size_t count)
+{
+    return read_1d_slab<double>(loc, path, offset, count);
+}
+std::vector<std::int64_t> read_int64s(hid_t loc, std::string const& path, std::size_t offset,
+                                      std::size_t count)
+{
+    return read_1d_slab<std::int64_t>(loc, path, offset, count);
+}
+std::vector<std::uint64_t> read_uint64s(hid_t loc, std::string const& path, std::size_t offset,
+                                        std::size_t count)
+{
+    return read_1d_slab<std::uint64_t>(loc, path, offset, count);
 }
 
 Matrix read_matrix(hid_t loc, std::string const& path)

@@ -53,6 +53,12 @@ void write_dataset_2d(hid_t loc, std::string const& name, std::span<double const
 std::vector<double> read_doubles(hid_t loc, std::string const& path);
 std::vector<std::int64_t> read_int64s(hid_t loc, std::string const& path);
 std::vector<std::uint64_t> read_uint64s(hid_t loc, std::string const& path);
+//! The `count` values from `offset` on of a 1D dataset (a hyperslab); IoError when it is shorter.
+std::vector<double> read_doubles(hid_t loc, std::string const& path, std::size_t offset, std::size_t count);
+std::vector<std::int64_t> read_int64s(hid_t loc, std::string const& path, std::size_t offset,
+                                      std::size_t count);
+std::vector<std::uint64_t> read_uint64s(hid_t loc, std::string const& path, std::size_t offset,
+                                        std::size_t count);
 struct Matrix {
     std::size_t rows = 0, cols = 0;
     std::vector<double> values;  //!< row-major

@@ -2,19 +2,21 @@
 #include "run/BeamCheckpoint.hh"
 
 #include <array>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
-#include "io/Provenance.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/OrderedWrites.hh"
+#include "run/CheckpointHeader.hh"
 
 namespace gt {
 namespace {
 
-//! Bumped whenever the layout changes: an older checkpoint is refused, not misread.
-constexpr std::int64_t k_format = 1;
 constexpr char const* k_coordinates[6] = {"x", "px", "y", "py", "t", "pt"};
 
 std::array<double*, 6> coordinates(ParticleView v) { return {v.x, v.px, v.y, v.py, v.t, v.pt}; }
@@ -31,37 +33,49 @@ void copy_snapshots(hid_t from, hid_t to, std::int64_t snapshots, std::string co
     }
 }
 
+//! This rank's particles as the checkpoint's /particles table (lost ones with their loss records).
+Table particle_table(ParticleView const& v)
+{
+    auto const n = std::size_t(v.size);
+    Table t;
+    auto const z = coordinates(v);
+    for (int k = 0; k < 6; ++k)
+        t.add_column(k_coordinates[k], "1", std::vector<double>(z[std::size_t(k)], z[std::size_t(k)] + n));
+    t.add_column("id", "1", std::vector<std::uint64_t>(v.id, v.id + n));
+    t.add_column("lost_element", "1", std::vector<std::int64_t>(v.lost_element, v.lost_element + n));
+    t.add_column("lost_turn", "1", std::vector<std::int64_t>(v.lost_turn, v.lost_turn + n));
+    return t;
+}
+
 }  // namespace
 
-std::string checkpoint_path_for(std::string const& output_path) { return output_path + ".ckpt"; }
-
-void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFile& out)
+void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFile* out)
 {
-    OutputFile ckpt(path);  // "<path>.tmp-<pid>" until commit(): the previous checkpoint stays whole
+    parallel::Communicator const& world = parallel::Communicator::world();
+    // Rank 0's "<path>.tmp-<pid>" until commit(): the previous checkpoint stays whole. A failure to
+    // create it is every rank's (they all go on without this checkpoint, or all stop).
+    std::unique_ptr<OutputFile> file = parallel::all_or_none(
+        [&] { return world.is_root() ? std::make_unique<OutputFile>(path) : std::unique_ptr<OutputFile>(); });
+    // Each rank's particles, in rank order: the counts say where each rank's share lies.
+    ParticleView const v = c.particles.view();
+    auto const n = std::size_t(v.size);
+    std::uint64_t const mine = n;
+    std::vector<std::uint64_t> const shares = world.all_gather(std::span<std::uint64_t const>(&mine, 1));
+    parallel::write_table_in_rank_order(file.get(), "particles", particle_table(v));
+    if (!file) {
+        world.barrier();  // rank 0 renames the checkpoint into place once every share is in it
+        return;
+    }
+    OutputFile& ckpt = *file;
     hid_t const root = ckpt.id();
-    CheckpointIdentity const& id = c.identity;
-    h5::write_attribute(root, "gtrack_checkpoint", k_format);
-    h5::write_attribute(root, "kind", id.kind);
-    h5::write_attribute(root, "deck_fingerprint", id.deck_fingerprint);
-    h5::write_attribute(root, "deck_path", id.deck_path);
-    h5::write_attribute(root, "gtrack_version", id.gtrack_version);
-    h5::write_attribute(root, "git_hash", id.git_hash);
-    h5::write_attribute(root, "backend", id.backend);
-    h5::write_attribute(root, "written", iso8601_utc_now());
+    write_checkpoint_header(root, c.identity);
     h5::write_attribute(root, "start_time", c.start_time);
     h5::write_attribute(root, "turn", c.position.turn);
     h5::write_attribute(root, "entry", c.position.entry);
     h5::write_attribute(root, "turns", c.turns);
     h5::write_attribute(root, "snapshots", c.snapshots);
-
-    ParticleView const v = c.particles.view();
-    auto const n = std::size_t(v.size);
-    auto const z = coordinates(v);
-    for (int k = 0; k < 6; ++k)
-        ckpt.write_dataset(fmt::format("particles/{}", k_coordinates[k]), std::span<double const>(z[k], n));
-    ckpt.write_dataset("particles/id", std::span<std::uint64_t const>(v.id, n));
-    ckpt.write_dataset("particles/lost_element", std::span<std::int32_t const>(v.lost_element, n));
-    ckpt.write_dataset("particles/lost_turn", std::span<std::int32_t const>(v.lost_turn, n));
+    h5::write_attribute(root, "ranks", std::int64_t(world.size()));
+    h5::write_attribute(root, "rank_particles", std::span<std::uint64_t const>(shares));
 
     write_table(ckpt, "stats", c.stats);
     if (c.solver) {
@@ -78,7 +92,9 @@ void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFil
         ckpt.set_attribute("space_charge_solver", "green_origin_spacing", std::span<double const>(geometry));
     }
     if (c.collective) write_table(ckpt, "collective", *c.collective);
-    copy_snapshots(out.id(), root, c.snapshots, fmt::format("checkpoint '{}'", ckpt.temp_path()));
+    if (out == nullptr) throw std::logic_error("rank 0 writes the checkpoint but holds no output");
+    copy_snapshots(out->id(), root, c.snapshots, fmt::format("checkpoint '{}'", ckpt.temp_path()));
+    world.barrier();
     ckpt.commit();
 }
 
@@ -88,37 +104,45 @@ BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity 
     bool has_collective = false;
     try {
         h5::File file = h5::open_file_readonly(path);
-        if (!h5::has_attribute(file, "gtrack_checkpoint"))
-            throw std::runtime_error(fmt::format("'{}' is not a gtrack checkpoint", path));
-        if (std::int64_t const format = h5::read_int64_attribute(file, "gtrack_checkpoint"); format != k_format)
-            throw std::runtime_error(fmt::format(
-                "'{}' is a checkpoint of format {}, this gtrack reads format {}", path, format, k_format));
-        CheckpointIdentity& id = c.identity;
-        id.kind = h5::read_string_attribute(file, "kind");
-        id.deck_fingerprint = h5::read_string_attribute(file, "deck_fingerprint");
-        id.deck_path = h5::read_string_attribute(file, "deck_path");
-        id.gtrack_version = h5::read_string_attribute(file, "gtrack_version");
-        id.git_hash = h5::read_string_attribute(file, "git_hash");
-        id.backend = h5::read_string_attribute(file, "backend");
-        if (std::string const why = resume_refusal(path, id, expected); !why.empty())
-            throw std::runtime_error(why);
+        c.identity = read_checkpoint_header(file, path, expected);
         c.start_time = h5::read_string_attribute(file, "start_time");
         c.position.turn = h5::read_int64_attribute(file, "turn");
         c.position.entry = h5::read_int64_attribute(file, "entry");
         c.turns = h5::read_int64_attribute(file, "turns");
         c.snapshots = h5::read_int64_attribute(file, "snapshots");
 
-        std::vector<std::uint64_t> const ids = h5::read_uint64s(file, "particles/id");
-        std::vector<std::int64_t> const lost_element = h5::read_int64s(file, "particles/lost_element");
-        std::vector<std::int64_t> const lost_turn = h5::read_int64s(file, "particles/lost_turn");
+        // This rank's share: the same rank count as the run that wrote it (shares are not re-cut).
+        parallel::Communicator const& world = parallel::Communicator::world();
+        std::int64_t const ranks =
+            h5::has_attribute(file, "ranks") ? h5::read_int64_attribute(file, "ranks") : 1;
+        if (ranks != world.size())
+            throw std::runtime_error(fmt::format(
+                "'{}' was written by {} MPI rank(s), this run has {}: resume with the same rank count ({})",
+                path, ranks, world.size(),
+                ranks == 1 ? "without mpirun" : fmt::format("mpirun -np {}", ranks)));
+        std::size_t offset = 0,
+                    count = std::size_t(h5::read_uint64_attribute(h5::open_group(file, "particles"), "rows"));
+        if (ranks > 1) {
+            std::vector<std::uint64_t> const shares = h5::read_uint64_array_attribute(file, "rank_particles");
+            if (shares.size() != std::size_t(ranks))
+                throw std::runtime_error(fmt::format("'{}': rank_particles does not match ranks", path));
+            for (int r = 0; r < world.rank(); ++r) offset += std::size_t(shares[std::size_t(r)]);
+            count = std::size_t(shares[std::size_t(world.rank())]);
+        }
+        std::vector<std::uint64_t> const ids = h5::read_uint64s(file, "particles/id", offset, count);
+        std::vector<std::int64_t> const lost_element =
+            h5::read_int64s(file, "particles/lost_element", offset, count);
+        std::vector<std::int64_t> const lost_turn =
+            h5::read_int64s(file, "particles/lost_turn", offset, count);
         c.particles = ParticleState(ids.size(), MemSpace::host);
         ParticleView const v = c.particles.view();
         auto const z = coordinates(v);
         for (int k = 0; k < 6; ++k) {
-            std::vector<double> const values = h5::read_doubles(file, fmt::format("particles/{}", k_coordinates[k]));
+            std::vector<double> const values =
+                h5::read_doubles(file, fmt::format("particles/{}", k_coordinates[k]), offset, count);
             if (values.size() != ids.size())
-                throw std::runtime_error(fmt::format("'{}': particles/{} has {} values, particles/id {}", path,
-                                                     k_coordinates[k], values.size(), ids.size()));
+                throw std::runtime_error(fmt::format("'{}': particles/{} has {} values, particles/id {}",
+                                                     path, k_coordinates[k], values.size(), ids.size()));
             std::copy(values.begin(), values.end(), z[k]);
         }
         if (lost_element.size() != ids.size() || lost_turn.size() != ids.size())

@@ -11,7 +11,7 @@
 #include "kernels/core/ParticleState.hh"
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
 #include "run/BeamTracker.hh"
-#include "run/CheckpointIdentity.hh"
+#include "run/CheckpointHeader.hh"
 
 namespace gt {
 
@@ -21,21 +21,21 @@ struct BeamCheckpoint {
     std::int64_t turns = 0;          //!< of the whole run
     std::int64_t snapshots = 0;      //!< phase-space iterations written so far (/data/0 ... /data/N-1)
     std::string start_time;          //!< of the first run of the chain (ISO 8601 UTC)
-    ParticleState particles;         //!< every particle, lost ones too, in the backend's order (host)
+    ParticleState particles;         //!< every particle (of this rank), lost ones too, in the backend's order
     Table stats;                     //!< /stats rows so far
     Table space_charge;              //!< /space_charge rows so far (space-charge runs)
     std::optional<SpaceChargeCache> solver;  //!< the space-charge solver's state (space-charge runs)
     std::optional<Table> collective;         //!< /collective rows so far (runs with wakes, LSC or CSR)
 };
 
-//! "<output>.ckpt": where a run writing `output_path` keeps its checkpoint.
-std::string checkpoint_path_for(std::string const& output_path);
+//! Collective: writes `c` to `path` atomically: a temporary, fsync, rename; an older checkpoint there
+//! stays whole until the rename. Under MPI `c.particles` are this rank's, written in rank order into
+//! the one file by rank 0, which also copies the phase-space snapshots so far from the run's open
+//! output `out` (nullptr on the other ranks) and holds the rest (the same on every rank).
+void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFile* out);
 
-//! Writes `c` to `path` atomically: a temporary, fsync, rename; an older checkpoint there stays whole
-//! until the rename. The phase-space snapshots so far are copied from the run's open output `out`.
-void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFile& out);
-
-//! Reads the checkpoint at `path`; throws std::runtime_error saying why and what to do when it is not
+//! Reads the checkpoint at `path` (under MPI each rank its own share of the particles; the rank count
+//! must be the one that wrote it); throws std::runtime_error saying why and what to do when it is not
 //! one, or when resume_refusal() refuses it for `expected`.
 BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity const& expected);
 

@@ -238,7 +238,6 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     std::string const checkpoint_path = checkpoint_path_for(path);
     std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
     CheckpointEvery const& every = deck.output.checkpoint_every;
-    bool const checkpointing = every.steps > 0 || every.seconds > 0;
     parallel::ParticleShare const share = parallel::my_particle_share(macroparticles);
     // What can fail on some ranks only (the output directory, a GPU) fails on all of them, said once.
     struct Setup {
@@ -254,22 +253,11 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         std::optional<BeamCheckpoint> resumed;
     };
     // Before the output file, whose cleanup handler then offers us the first signal. Under several
-    // ranks a signal ends the run at once, as the MPI launcher expects (no checkpoint to stop for, and
-    // a rank waiting in a collective for a dead peer would never reach a safe point).
+    // ranks SIGUSR1 alone asks to stop (SIGTERM is a launcher ending the job), and every rank stops at
+    // the first safe point where any of them was asked to (they agree there).
     std::optional<StopRequest> stop;
-    if (world.size() == 1) stop.emplace();
+    stop.emplace(world.size() > 1);
     Setup setup = parallel::all_or_none([&] {
-        if (world.size() > 1 && checkpointing)
-            throw DeckError(
-                deck.output.where, "output.checkpoint_every",
-                fmt::format("checkpoints are written by one process only for now, this run has {} MPI "
-                            "ranks: run without mpirun, or without output.checkpoint_every",
-                            world.size()));
-        if (world.size() > 1 && !options.resume.empty())
-            throw std::runtime_error(fmt::format(
-                "--resume: checkpoints are read by one process only for now, this run has {} MPI ranks: "
-                "resume without mpirun",
-                world.size()));
         if (deck.space_charge.enabled && world.size() > 1) check_space_charge_over_ranks(deck.space_charge);
         ReferenceParticle ref = initial_reference(deck);
         // With space charge, elements are cut so that kicks sit between their slices.
@@ -400,7 +388,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         }
         if (collective && resumed->collective) collective_table = std::move(*resumed->collective);
         iteration = resumed->snapshots;
-        copy_checkpoint_snapshots(resume_path, iteration, *out);
+        if (out) copy_checkpoint_snapshots(resume_path, iteration, *out);
         tracker.resume_at(resumed->position);
         if (!options.quiet)
             std::printf("gtrack: resuming from %s after %lld turns and %lld entries\n", resume_path.c_str(),
@@ -431,7 +419,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
             c.solver = space_charge->cache();
         }
         if (collective) c.collective = collective_table;
-        write_beam_checkpoint(checkpoint_path, c, *out);
+        write_beam_checkpoint(checkpoint_path, c, out);
         last_checkpoint = std::chrono::steady_clock::now();
     };
 
@@ -464,12 +452,17 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
                                     p.entry + 1, lattice.elements.size(), alive));
         if (tracker.done()) break;
         // A safe point: everything due here is recorded. Rings count turns, single passes entries.
-        bool const stopping =
-            stop && stop->stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
-        if (!stopping && checkpoint_due()) {
+        bool stopping = stop->stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
+        if (world.size() > 1) stopping = !world.all(!stopping);
+        bool due = !stopping && checkpoint_due();
+        if (world.size() > 1 && every.seconds > 0) due = !world.all(!due);  // clocks differ between ranks
+        if (due) {
             try {
                 write_checkpoint();
-            } catch (IoError const& e) {  // a long run goes on; the previous checkpoint is still whole
+            } catch (std::runtime_error const& e) {
+                // One process goes on; the previous checkpoint is still whole. Under MPI the ranks might
+                // disagree on where they are: the run ends (main reports it).
+                if (world.size() > 1) throw;
                 std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
             }
         }
@@ -477,14 +470,16 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
             progress.finish();
             write_checkpoint();
             BeamTracker::Position const at = tracker.position();
-            std::fprintf(stderr,
-                         "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
-                         "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
-                         "(exit status %d)\n",
-                         stop->signal_name().c_str(), static_cast<long long>(at.turn),
-                         static_cast<long long>(tracker.turns()), static_cast<long long>(at.entry),
-                         lattice.elements.size(), path.c_str(), checkpoint_path.c_str(), checkpoint_path.c_str(),
-                         k_exit_stopped);
+            if (world.is_root())
+                std::fprintf(
+                    stderr,
+                    "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
+                    "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
+                    "(exit status %d)\n",
+                    stop->requested() ? stop->signal_name().c_str() : "a signal to another rank",
+                    static_cast<long long>(at.turn), static_cast<long long>(tracker.turns()),
+                    static_cast<long long>(at.entry), lattice.elements.size(), path.c_str(),
+                    checkpoint_path.c_str(), checkpoint_path.c_str(), k_exit_stopped);
             return k_exit_stopped;
         }
     }

@@ -16,7 +16,8 @@ namespace {
 bool sliceable(std::string const& type)
 {
     return type == "drift" || type == "quadrupole" || type == "sbend" || type == "sextupole" ||
-           type == "octupole" || type == "solenoid" || type == "rfcavity" || type == "collimator";
+           type == "octupole" || type == "solenoid" || type == "rfcavity" || type == "collimator" ||
+           type == "field_map";
 }
 
 }  // namespace

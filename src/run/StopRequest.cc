@@ -23,6 +23,7 @@ constexpr char const* k_names[3] = {"SIGTERM", "SIGINT", "SIGUSR1"};
 // (async-signal-safe, POSIX.1-2017 section 2.4.3).
 std::atomic<int> g_signal{0};     //!< the signal that asked to stop, 0: none
 std::atomic<bool> g_armed{false};  //!< a StopRequest is alive
+std::atomic<bool> g_usr1_only{false};  //!< SIGTERM and SIGINT end the process (several MPI ranks)
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 struct sigaction g_previous[3];
 bool g_installed[3] = {false, false, false};
@@ -38,7 +39,7 @@ int index_of(int sig)
 bool take_stop_signal(int sig)
 {
     int const i = index_of(sig);
-    if (i < 0 || !g_armed.load()) return false;
+    if (i < 0 || !g_armed.load() || (g_usr1_only.load() && sig != SIGUSR1)) return false;
     int expected = 0;
     if (!g_signal.compare_exchange_strong(expected, sig)) return false;
     char message[160] = "\ngtrack: ";
@@ -81,9 +82,10 @@ std::int64_t test_hook(char const* variable)
 
 }  // namespace
 
-StopRequest::StopRequest()
+StopRequest::StopRequest(bool usr1_only) : usr1_only_(usr1_only)
 {
     if (g_armed.exchange(true)) throw std::logic_error("only one StopRequest may be alive at a time");
+    g_usr1_only.store(usr1_only);
     g_signal.store(0);
     try {
         test_stop_at_ = test_hook(k_test_stop_variable);
@@ -93,6 +95,7 @@ StopRequest::StopRequest()
         throw;
     }
     for (int i = 0; i < 3; ++i) {
+        if (usr1_only && k_signals[i] != SIGUSR1) continue;  // as without gtrack (the output's cleanup)
         struct sigaction current {};
         if (::sigaction(k_signals[i], nullptr, &current) != 0) continue;
         if ((current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_IGN) continue;
@@ -111,6 +114,7 @@ StopRequest::~StopRequest()
 {
     set_signal_stop_hook(nullptr);
     g_armed.store(false);
+    g_usr1_only.store(false);
     for (int i = 0; i < 3; ++i) {
         if (g_installed[i]) ::sigaction(k_signals[i], &g_previous[i], nullptr);
         g_installed[i] = false;
@@ -122,7 +126,7 @@ bool StopRequest::stop_here(std::int64_t progress)
     if (test_kill_at_ >= 0 && progress >= test_kill_at_) ::raise(SIGKILL);
     if (test_stop_at_ >= 0 && progress >= test_stop_at_) {
         test_stop_at_ = -1;
-        ::raise(SIGTERM);  // the real signal path, delivered before raise() returns
+        ::raise(usr1_only_ ? SIGUSR1 : SIGTERM);  // the real signal path, delivered before raise() returns
     }
     return requested();
 }

@@ -21,8 +21,11 @@ inline constexpr char const* k_test_kill_variable = "GTRACK_TEST_KILL_AT";
 class StopRequest {
   public:
     //! Installs the handlers while it lives; one StopRequest at a time. A signal that the parent
-    //! ignores (nohup, background jobs) stays ignored.
-    StopRequest();
+    //! ignores (nohup, background jobs) stays ignored. With `usr1_only` (several MPI ranks) only
+    //! SIGUSR1 asks to stop: SIGTERM and SIGINT come from a launcher ending the job (a rank failed,
+    //! mpirun was interrupted) and end the process at once, as without gtrack; the test hook then
+    //! raises SIGUSR1.
+    explicit StopRequest(bool usr1_only = false);
     ~StopRequest();
     StopRequest(StopRequest const&) = delete;
     StopRequest& operator=(StopRequest const&) = delete;
@@ -36,6 +39,7 @@ class StopRequest {
     std::string signal_name() const;
 
   private:
+    bool usr1_only_ = false;
     std::int64_t test_stop_at_ = -1;  //!< GTRACK_TEST_STOP_AT, -1: not set
     std::int64_t test_kill_at_ = -1;  //!< GTRACK_TEST_KILL_AT, -1: not set
 };

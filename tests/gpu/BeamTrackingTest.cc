@@ -102,6 +102,13 @@ TEST_CASE("on-axis field maps (profile solenoids and cavities): the same bits on
     check_deck("inputs/photoinjector.toml", {"beam.macroparticles=20000", "space_charge.enabled=false"});
 }
 
+TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")
+{
+    check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000"});
+    check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000", "elements.QF.layout=planar",
+                                                "elements.QD.layout=planar", "elements.CAV.layout=planar"});
+}
+
 TEST_CASE("one-pass moments: the same bits on the GPU, centroid far off zero, losses, ragged sizes")
 {
     for (size_type n : {size_type(1), size_type(2047), size_type(2049), size_type(1000003)}) {

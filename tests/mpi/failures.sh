@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Failures under MPI end every rank, non-zero, reported once, never a hang, never a complete-looking
 # file: a deck error, an output path only rank 0 can find bad, one rank failing at set-up (MPMD:
-# rank 1 asks for a GPU that is not there), and a rank killed in the middle of a run.
+# rank 1 is given a deck value it refuses), detector checkpoints (one process's only), SIGTERM to
+# one rank, and a rank killed in the middle of a run.
 #
 # Usage: tests/mpi/failures.sh GTRACK MPIEXEC OUTDIR DECK        (DECK: a beamline deck that runs)
 # Exit status: 0 when every case behaves; 1 otherwise.
@@ -50,15 +51,18 @@ expect_failure one_rank_fails "kinetic_energy" "${launch[@]}" -np 1 "$gtrack" ru
     --set 'beam.kinetic_energy="-1 MeV"' -o "$out/one_rank.h5"
 [ -e "$out/one_rank.h5" ] && fail "one_rank_fails: left $out/one_rank.h5"
 
-# Checkpoints are one process's only for now: refused on every rank before any work, said once.
-expect_failure checkpoint_refused "checkpoints are written by one process only" "${launch[@]}" -np 2 "$gtrack" \
-    run "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --set output.checkpoint_every=5
-expect_failure resume_refused "checkpoints are read by one process only" "${launch[@]}" -np 2 "$gtrack" run \
-    "$deck" --backend cpu --threads 1 -o "$out/ckpt.h5" --resume auto
-[ -e "$out/ckpt.h5" ] && fail "checkpoint_refused: left $out/ckpt.h5"
+# Detector checkpoints are one process's only: refused on every rank before any work, said once.
+detector=$(dirname "$deck")/../detector_tracker/deck.toml
+expect_failure detector_checkpoint_refused "detector checkpoints are written by one process only" \
+    "${launch[@]}" -np 2 "$gtrack" run "$detector" --backend cpu --threads 1 -o "$out/det.h5" \
+    --set output.checkpoint_every=5
+expect_failure detector_resume_refused "detector checkpoints are read by one process only" "${launch[@]}" -np 2 \
+    "$gtrack" run "$detector" --backend cpu --threads 1 -o "$out/det.h5" --resume auto
+[ -e "$out/det.h5" ] && fail "detector_checkpoint_refused: left $out/det.h5"
 
-# SIGTERM to one rank (a batch system's time limit): without a checkpoint to stop for, the job ends
-# at once, non-zero (not 75: nothing to resume), with no output, no checkpoint and no temporary left.
+# SIGTERM to one rank (a launcher ending the job; SIGUSR1 is the one that stops an MPI run at a safe
+# point, tests/mpi/checkpoint.sh): the job ends at once, non-zero (not 75), with no output and no
+# checkpoint.
 rm -f "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*
 timeout 120 "${launch[@]}" -np 2 sh -c '
     "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
