@@ -17,6 +17,7 @@
 
 #include <doctest/doctest.h>
 
+#include "FodoSpaceChargeDeck.hh"
 #include "run/FileComparison.hh"
 
 namespace gt::test {
@@ -26,30 +27,7 @@ namespace gt::test {
 //! matter; snapshots at MON and the end, statistics every element (or as `stats` says).
 inline std::string ring_deck(long turns, bool space_charge = true, std::string const& stats = "every_element")
 {
-    return R"(
-[run]
-name = "ring"
-seed = 7
-[beam]
-particle = "proton"
-kinetic_energy = "10 MeV"
-bunch_charge = "20 pC"
-macroparticles = 400
-distribution = "gaussian"
-truncate = 4
-[beam.twiss]
-beta_x = 1.5
-alpha_x = -1.0
-emittance_x = "1 um"
-beta_y = 0.5
-alpha_y = 0.4
-emittance_y = "1 um"
-sigma_t = "30 mm"
-sigma_pt = 1.0e-4
-[elements]
-QF  = { type = "quadrupole", length = "10 cm", k1 = 20.0 }
-QD  = { type = "quadrupole", length = "10 cm", k1 = -20.0 }
-D   = { type = "drift", length = "30 cm" }
+    return fodo_space_charge_beam("ring", 7, "20 pC", 400) + R"(
 MON = { type = "monitor" }
 COL = { type = "aperture", shape = "rectangle", half_x = "1 mm", half_y = "1 mm" }
 [lattice]

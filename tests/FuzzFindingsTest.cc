@@ -73,7 +73,7 @@ TEST_CASE("fuzz finding: a constant record's shape is checked against the ids be
             FAIL("accepted a constant record whose shape is not the particle count");
         } catch (IoError const& e) {
             CHECK(contains(e.what(), "constant record 'momentum/x'"));
-            CHECK(contains(e.what(), "'id' holds 3 particles"));
+            CHECK(contains(e.what(), "but the particle count of 'id' is 3"));
         }
     }
     // The shape that matches is read, every value the constant.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "FodoSpaceChargeDeck.hh"
 #include "TextTestSupport.hh"
 #include "deck/DeckReader.hh"
 #include "run/RoundOffTolerance.hh"
@@ -19,6 +20,7 @@
 
 using namespace gt;
 using gt::test::contains;
+using gt::test::fodo_space_charge_beam;
 
 namespace {
 
@@ -75,30 +77,7 @@ class PerturbedSpaceCharge final : public SpaceChargeKernels {
 };
 
 //! inputs/fodo_space_charge.toml's beam and channel (10 MeV protons, 50 pC), smaller for the tests.
-std::string const k_deck = R"(
-[run]
-name = "round_off"
-seed = 5
-[beam]
-particle = "proton"
-kinetic_energy = "10 MeV"
-bunch_charge = "50 pC"
-macroparticles = 2000
-distribution = "gaussian"
-truncate = 4
-[beam.twiss]
-beta_x = 1.5
-alpha_x = -1.0
-emittance_x = "1 um"
-beta_y = 0.5
-alpha_y = 0.4
-emittance_y = "1 um"
-sigma_t = "30 mm"
-sigma_pt = 1.0e-4
-[elements]
-QF  = { type = "quadrupole", length = "10 cm", k1 = 20.0 }
-QD  = { type = "quadrupole", length = "10 cm", k1 = -20.0 }
-D   = { type = "drift", length = "30 cm" }
+std::string const k_deck = fodo_space_charge_beam("round_off", 5, "50 pC", 2000) + R"(
 [lattice]
 cell = ["QF", "D", "QD", "D"]
 line = ["cell*6"]

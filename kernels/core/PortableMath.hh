@@ -15,6 +15,8 @@
 namespace gt::pmath {
 
 GT_HOST_DEVICE GT_FORCEINLINE double sqrt(double x) { return ::sqrt(x); }
+//! Exact on both sides (IEEE 754 rounds nothing here).
+GT_HOST_DEVICE GT_FORCEINLINE double floor(double x) { return ::floor(x); }
 
 //! Natural logarithm, from log(m) = 2 atanh((m-1)/(m+1)) with m in [sqrt(1/2), sqrt(2)).
 GT_HOST_DEVICE inline double log(double x)

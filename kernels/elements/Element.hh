@@ -23,6 +23,7 @@
 #include "kernels/elements/SectorBend.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/ThickMultipole.hh"
+#include "kernels/elements/TimeCode.hh"
 
 namespace gt {
 
@@ -41,6 +42,7 @@ enum class ElementKind : std::int32_t {
     aperture,
     collimator,
     axial_field_map,
+    time_code,  //!< a drift, quadrupole, solenoid or profile element tracked in time
     field_map_3d,
 };
 
@@ -64,6 +66,7 @@ struct Element {
         Aperture aperture;
         Collimator collimator;
         AxialFieldMap axial_field_map;
+        TimeCode time_code;
         FieldMap3D field_map_3d;
     };
 
@@ -128,6 +131,9 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
         case ElementKind::axial_field_map:
             ok = e.axial_field_map(p);
             break;
+        case ElementKind::time_code:
+            ok = e.time_code(p);
+            break;
         case ElementKind::field_map_3d:
             ok = e.field_map_3d(p);
             break;
@@ -142,6 +148,8 @@ inline void bind_field_data(Element& e, double const* base)
 {
     if (e.kind == ElementKind::axial_field_map)
         e.axial_field_map.profile.coefficients = base + e.axial_field_map.profile.offset;
+    if (e.kind == ElementKind::time_code && e.time_code.field == TimeField::axial_map)
+        e.time_code.map.profile.coefficients = base + e.time_code.map.profile.offset;
     if (e.kind == ElementKind::field_map_3d) e.field_map_3d.grid.values = base + e.field_map_3d.grid.offset;
 }
 
@@ -177,6 +185,8 @@ inline char const* kind_name(ElementKind kind)
             return "collimator";
         case ElementKind::axial_field_map:
             return "field map (axis)";
+        case ElementKind::time_code:
+            return "t-code";
         case ElementKind::field_map_3d:
             return "field map (3D)";
     }

@@ -84,6 +84,22 @@ inline double axial_field_map(AxialFieldMap const& m)
     return double(m.steps) * step + ends + 2.0 + 5.0;
 }
 
+//! TimeCode: the steps the reference takes through the element (one more for the grid offset), each
+//! RK4 step four derivatives (energy 8, equations 21, field) and the update 36, a Boris step the
+//! energy 8, the field, the rotation 33 and the drifts 12; the field is the quadrupole's 2, the
+//! solenoid's 0 or the profile's (spline 22 and paraxial expansion 12, or 31 + sincos + 12 for a
+//! cavity); the exit crossing 4 more steps, the conversions at both planes 40.
+inline double time_code(TimeCode const& t)
+{
+    double field = 0.0;
+    if (t.field == TimeField::quadrupole) field = 2.0;
+    if (t.field == TimeField::axial_map) field = 22.0 + (t.map.rf ? 31.0 + k_sincos : 12.0) + 12.0;
+    double const step = t.integrator == TimeIntegrator::rk4 ? 4.0 * (8.0 + 21.0 + field) + 36.0
+                                                            : 8.0 + field + 33.0 + 12.0;
+    double const steps = std::ceil(t.tau_ref_end / t.step) + 1.0;
+    return (steps + 4.0) * step + 40.0;
+}
+
 //! FieldMap3D: per RK4 step four field evaluations, the equations of motion (39 each), three
 //! intermediate states (12 each), the update (7 per coordinate) and the stage positions 6. A field
 //! evaluation: 3 axes x 5 for the cell and fraction, 8 corners x (4 weight + 2 per component) and,
@@ -141,6 +157,8 @@ inline double element_map_flops(Element const& e)
         }
         case ElementKind::axial_field_map:
             return axial_field_map(e.axial_field_map);
+        case ElementKind::time_code:
+            return time_code(e.time_code);
         case ElementKind::field_map_3d:
             return field_map_3d(e.field_map_3d);
     }

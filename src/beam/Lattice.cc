@@ -17,6 +17,7 @@
 #include "beam/FieldMap3DBuilder.hh"
 #include "beam/FieldMap3DFile.hh"
 #include "beam/OnAxisProfile.hh"
+#include "beam/TimeCodeBuilder.hh"
 #include "deck/DeckError.hh"
 
 namespace gt {
@@ -87,6 +88,10 @@ struct Params {
     std::string profile;  //!< path as the deck gives it; empty: none
     double scale = 1.0, amplitude = 0.0;
     int substeps = 0;
+    // t-code (drift, quadrupole, solenoid, rfcavity with a profile)
+    std::string tracking;  //!< z, t, auto; empty: [run] tracking
+    double time_step = 0;  //!< [s] 0: the accuracy rule
+    std::string time_integrator;
     // 3D field maps
     double e_scale = 1.0, b_scale = 1.0;
     FieldLayout layout = k_default_field_layout;
@@ -101,15 +106,20 @@ std::map<std::string, TypeKeys> const& keys_by_type()
     static std::map<std::string, TypeKeys> const keys = {
         {"marker", {{}, {}, {}}},
         {"monitor", {{}, {}, {}}},
-        {"drift", {{"length"}, {"model"}, {}}},
-        {"quadrupole", {{"length", "k1", "kicks"}, {"model"}, {}}},
+        {"drift", {{"length", "time_step"}, {"model", "tracking"}, {}}},
+        {"quadrupole", {{"length", "k1", "kicks", "time_step"}, {"model", "tracking", "time_integrator"}, {}}},
         {"sbend", {{"length", "angle", "k1", "e1", "e2", "fint", "fintx", "hgap", "csr"}, {}, {}}},
         {"multipole", {{}, {}, {"knl", "ksl"}}},
         {"sextupole", {{"length", "k2", "k2s", "kicks"}, {}, {}}},
         {"octupole", {{"length", "k3", "k3s", "kicks"}, {}, {}}},
-        {"solenoid", {{"length", "ks", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
+        {"solenoid",
+         {{"length", "ks", "scale", "amplitude", "substeps", "time_step"},
+          {"profile", "tracking", "time_integrator"},
+          {}}},
         {"rfcavity",
-         {{"length", "voltage", "frequency", "phase", "scale", "amplitude", "substeps"}, {"profile"}, {}}},
+         {{"length", "voltage", "frequency", "phase", "scale", "amplitude", "substeps", "time_step"},
+          {"profile", "tracking", "time_integrator"},
+          {}}},
         {"field_map", {{"length", "e_scale", "b_scale", "frequency", "phase", "substeps"}, {"file", "layout"}, {}}},
         {"kicker", {{"length", "hkick", "vkick"}, {}, {}}},
         {"aperture", {{"half_x", "half_y"}, {"shape"}, {}}},
@@ -250,6 +260,16 @@ Params read_params(ElementConfig const& cfg, std::vector<Diagnostic>& out)
     check_unknown(cfg.arrays, keys.arrays);
 
     std::string const& t = cfg.type;
+    p.tracking = cfg.get_string("tracking", "");
+    p.time_step = cfg.get("time_step", 0.0);
+    p.time_integrator = cfg.get_string("time_integrator", "");
+    if (t == "rfcavity" && cfg.get_string("profile", "").empty()) {
+        if (p.tracking == "t")
+            r.fail("tracking", "t-code needs the cavity's field: give its on-axis profile (profile = \"file\")");
+        for (char const* key : {"time_step", "time_integrator"})
+            if (cfg.values.count(key) || cfg.strings.count(key))
+                r.fail(key, "only used by a cavity with a profile tracked in time");
+    }
     p.dx = r.number("dx", 0.0);
     p.dy = r.number("dy", 0.0);
     p.tilt = r.number("tilt", 0.0);
@@ -526,11 +546,42 @@ void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Par
     }
 }
 
+//! What the lattice needs to resolve `tracking`: the [run] default and the bunch length.
+struct TrackingContext {
+    std::string mode = "z";  //!< [run] tracking
+    double sigma_t = 0;      //!< [m] rms of c (t - t_ref) of the beam at the start (0: unknown)
+};
+
+//! The note `gtrack check` prints for a choice: why, for `auto` (the kind column says which).
+std::string tracking_note(std::string const& mode, TrackingChoice const& c)
+{
+    return mode == "auto" ? c.why : std::string{};
+}
+
+//! Appends one t-code entry (the whole element: its space-charge kicks are at time steps).
+void add_time_code(TableBuilder& table, ElementConfig const& cfg, Params const& p, Element prototype,
+                   ElementInfo info, TimeCodeRequest request, ReferenceParticle const* after)
+{
+    request.time_step = p.time_step;
+    request.integrator = p.time_integrator;
+    try {
+        prototype.kind = ElementKind::time_code;
+        prototype.time_code = make_time_code(request, table.reference());
+    } catch (std::invalid_argument const& e) {
+        throw DeckError(cfg.where, "elements." + cfg.name + (p.time_step > 0.0 ? ".time_step" : ".time_integrator"),
+                        e.what());
+    }
+    if (after)
+        table.add_with_reference(prototype, std::move(info), *after);
+    else
+        table.add(prototype, std::move(info), request.length);
+}
+
 //! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
-//! by tracking the reference through them.
+//! by tracking the reference through them (one entry, when it is tracked in time).
 void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
                             std::string const& path, Element const& prototype,
-                            std::function<ElementInfo(int, int)> const& info)
+                            std::function<ElementInfo(int, int)> const& info, TrackingContext const& tracking)
 {
     bool const rf = cfg.type == "rfcavity";
     std::string const key = "elements." + cfg.name + ".profile";
@@ -549,7 +600,13 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
     request.rf = rf;
     request.frequency = p.frequency;
     request.phase = p.phase;
-    request.slices = p.slices;
+    std::string const mode = p.tracking.empty() ? tracking.mode : p.tracking;
+    double field_scale = request.profile.length();
+    ReferenceParticle const& entry = table.reference();
+    if (rf && p.frequency > 0.0)  // a cell: half the distance the reference travels in one RF period
+        field_scale = std::min(field_scale, 0.5 * entry.beta * constants::c_light / p.frequency);
+    TrackingChoice const choice = choose_tracking(mode, field_scale, entry.beta * tracking.sigma_t);
+    request.slices = choice.time ? 1 : p.slices;
     request.steps_per_slice = p.substeps;
     AxialMapSlices built;
     try {
@@ -558,15 +615,29 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
         throw DeckError(cfg.where, key,
                         fmt::format("{} ('{}', scale {:.6g})", e.what(), path, request.scale));
     }
+    if (choice.time) {
+        TimeCodeRequest t;
+        t.field = TimeField::axial_map;
+        t.length = built.slices[0].length;
+        t.map = built.slices[0];
+        t.peak_field = peak * std::abs(request.scale);
+        t.profile_dz = request.profile.dz;
+        ElementInfo i = info(0, 1);
+        i.tracking = tracking_note(mode, choice);
+        add_time_code(table, cfg, p, prototype, std::move(i), t, &built.reference_after[0]);
+        return;
+    }
     for (int i = 0; i < p.slices; ++i) {
         Element e = prototype;
         e.axial_field_map = built.slices[static_cast<std::size_t>(i)];
-        table.add_with_reference(e, info(i, p.slices), built.reference_after[static_cast<std::size_t>(i)]);
+        ElementInfo in = info(i, p.slices);
+        in.tracking = tracking_note(mode, choice);
+        table.add_with_reference(e, std::move(in), built.reference_after[static_cast<std::size_t>(i)]);
     }
 }
 
 void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p, int deck_index,
-                    std::string const& profile)
+                    std::string const& profile, TrackingContext const& tracking)
 {
     Misalignment const mis = Misalignment::make(p.dx, p.dy, p.tilt);
     bool const misaligned = p.dx != 0.0 || p.dy != 0.0 || p.tilt != 0.0;
@@ -593,8 +664,27 @@ void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const&
     auto const steps = static_cast<std::int32_t>(p.kicks);  // integration steps per slice
 
     if (!p.profile.empty()) {
-        add_profile_occurrence(table, cfg, p, profile, entry(ElementKind::axial_field_map), info);
-    } else if (t == "field_map") {
+        add_profile_occurrence(table, cfg, p, profile, entry(ElementKind::axial_field_map), info, tracking);
+        return;
+    }
+    if ((t == "drift" || t == "quadrupole" || t == "solenoid") && p.length > 0.0) {
+        std::string const mode = p.tracking.empty() ? tracking.mode : p.tracking;
+        bool const has_field = (t == "quadrupole" && p.k1 != 0.0) || (t == "solenoid" && p.ks != 0.0);
+        TrackingChoice const choice =
+            choose_tracking(mode, has_field ? p.length : 0.0, table.reference().beta * tracking.sigma_t);
+        if (choice.time) {
+            TimeCodeRequest r;
+            r.field = t == "drift" ? TimeField::none : t == "quadrupole" ? TimeField::quadrupole : TimeField::solenoid;
+            r.length = p.length;
+            r.k1 = p.k1;
+            r.ks = p.ks;
+            ElementInfo i = info(0, 1);
+            i.tracking = tracking_note(mode, choice);
+            add_time_code(table, cfg, p, entry(ElementKind::time_code), std::move(i), r, nullptr);
+            return;
+        }
+    }
+    if (t == "field_map") {
         add_field_map_occurrence(table, cfg, p, profile, entry(ElementKind::field_map_3d), info);
     } else if (t == "marker" || t == "monitor" || t == "wake") {
         table.add(entry(t == "monitor" ? ElementKind::monitor : ElementKind::marker), info(0, 1), 0.0);
@@ -737,6 +827,9 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
 
     std::vector<std::string> const names = expand_use_line(deck);
     TableBuilder table(begin);
+    TrackingContext tracking;
+    tracking.mode = deck.run.tracking;
+    tracking.sigma_t = deck.beam.sigma_matrix ? std::sqrt((*deck.beam.sigma_matrix)[4 * 6 + 4]) : deck.beam.sigma_t;
     double const inf = std::numeric_limits<double>::infinity();
     Aperture const global_aperture =
         Aperture::make(global_shape, lc.global_half_x > 0.0 ? lc.global_half_x : inf,
@@ -744,7 +837,8 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     for (auto const& name : names) {
         int const di = index_of.at(name);
         ElementConfig const& cfg = deck.elements[static_cast<std::size_t>(di)];
-        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, element_file_path(deck, cfg));
+        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, element_file_path(deck, cfg),
+                       tracking);
         if (global && cfg.type != "marker" && cfg.type != "monitor") {
             Element e = Element::make(ElementKind::aperture);
             e.aperture = global_aperture;
@@ -818,6 +912,22 @@ std::string parameters(Element const& e, ReferenceParticle const& after)
         }
         case ElementKind::solenoid:
             return fmt::format("ks={:.6g} 1/m", e.solenoid.ks);
+        case ElementKind::time_code: {
+            auto const& c = e.time_code;
+            char const* const field[] = {"no field", "quadrupole", "solenoid", "profile"};
+            std::string what = field[static_cast<int>(c.field)];
+            char const* const integrator =
+                c.field == TimeField::none ? "free flight" : c.integrator == TimeIntegrator::rk4 ? "RK4" : "Boris";
+            if (c.field == TimeField::quadrupole) what += fmt::format(" k1={:.6g} 1/m^2", c.k1);
+            if (c.field == TimeField::solenoid) what += fmt::format(" ks={:.6g} 1/m", c.ks);
+            if (c.field == TimeField::axial_map) what += c.map.rf ? " Ez" : " Bz";
+            return fmt::format("{}, {}, dt={:.6g} s (reference: {:.0f} steps){}", what,
+                               integrator, c.step / constants::c_light,
+                               std::ceil(c.tau_ref_end / c.step),
+                               c.field == TimeField::axial_map && c.map.rf
+                                   ? fmt::format(" -> E_kin={:.9g} MeV", after.kinetic_mev)
+                                   : std::string{});
+        }
         case ElementKind::axial_field_map: {
             auto const& m = e.axial_field_map;
             return fmt::format("{} profile z={:.6g}..{:.6g} m, {} RK4 steps{}", m.rf ? "Ez" : "Bz", m.z_begin,
@@ -875,6 +985,7 @@ std::string describe(Lattice const& lattice)
             params +=
                 fmt::format("{}dx={:.6g} mm, dy={:.6g} mm, tilt={:.6g} mrad", params.empty() ? "" : "; ",
                             e.misalignment.dx * 1e3, e.misalignment.dy * 1e3, e.misalignment.tilt * 1e3);
+        if (!info.tracking.empty()) params += (params.empty() ? "" : "; ") + info.tracking;
         out += fmt::format("{:>6}  {:<16} {:<15} {:>12.6f} {:>10.6f}  {}\n", i, name, kind_name(e.kind),
                            info.s_begin, info.s_end - info.s_begin, params);
     }

@@ -22,6 +22,7 @@ struct ElementInfo {
     int slices = 1;      //!< entries this occurrence made (a bend: n body slices + 2 edges)
     bool is_monitor = false;
     int deck_index = -1;  //!< index into DeckConfig::elements (-1: global aperture)
+    std::string tracking;  //!< the t-code/z-code choice and why, when the deck asked for t or auto
 };
 
 struct Lattice {

@@ -26,6 +26,7 @@ struct RunConfig {
     std::string name;               //!< defaults to the deck's file stem
     std::uint64_t seed = 1;
     BackendChoice backend = BackendChoice::automatic;
+    std::string tracking = "z";  //!< z | t | auto: the default of the elements' `tracking` key
 };
 
 //! Particle species: a named one, or an ion.

@@ -51,6 +51,14 @@ ParamSpec choice(std::string_view key, std::vector<std::string_view> choices, st
     return p;
 }
 
+//! A choice with no default of its own (its absence means: what another section says).
+ParamSpec optional_choice(std::string_view key, std::vector<std::string_view> choices, std::string_view doc)
+{
+    ParamSpec p = choice(key, std::move(choices), "", doc);
+    p.required = false;
+    return p;
+}
+
 ParamSpec array(std::string_view key, std::string_view doc)
 {
     ParamSpec p;
@@ -125,6 +133,11 @@ std::vector<ElementSpec> const& element_schema()
          {
              required("length", length, Bound::non_negative, "length"),
              choice("model", {"linear", "exact"}, "exact", "paraxial (linear) or exact drift map"),
+             optional_choice("tracking", {"z", "t", "auto"},
+                             "independent variable: s (z-code), time (t-code) or chosen by the bunch length "
+                             "(default: [run] tracking)"),
+             conditional("time_step", time, Bound::positive,
+                         "t-code time step (default: from the accuracy rule, docs/physics.md)"),
          }},
         {"quadrupole",
          "thick quadrupole, with chromatic effects",
@@ -134,6 +147,13 @@ std::vector<ElementSpec> const& element_schema()
              choice("model", {"linear", "exact", "kick"}, "exact",
                     "linear map, exact thick map, or symplectic kick-drift integration"),
              integer("kicks", 4.0, "kicks per slice for model = \"kick\""),
+             optional_choice("tracking", {"z", "t", "auto"},
+                             "independent variable: s (z-code), time (t-code) or chosen by the bunch length "
+                             "(default: [run] tracking)"),
+             conditional("time_step", time, Bound::positive,
+                         "t-code time step (default: from the accuracy rule, docs/physics.md)"),
+             optional_choice("time_integrator", {"boris", "rk4"},
+                             "t-code integrator (default: boris for static magnetic fields, rk4 with E)"),
          }},
         {"sbend",
          "sector bend with pole-face angles and edge focusing",
@@ -182,6 +202,13 @@ std::vector<ElementSpec> const& element_schema()
                          "peak on-axis field: scales the profile (instead of scale)"),
              conditional_integer("substeps",
                                  "RK4 steps per slice through a profile (default: one per map interval)"),
+             optional_choice("tracking", {"z", "t", "auto"},
+                             "independent variable: s (z-code), time (t-code) or chosen by the bunch length "
+                             "(default: [run] tracking)"),
+             conditional("time_step", time, Bound::positive,
+                         "t-code time step (default: from the accuracy rule, docs/physics.md)"),
+             optional_choice("time_integrator", {"boris", "rk4"},
+                             "t-code integrator (default: boris for static magnetic fields, rk4 with E)"),
          }},
         {"rfcavity",
          "RF cavity: a thin buncher (length 0), a thick cavity, or a cavity given by its on-axis Ez profile",
@@ -197,6 +224,13 @@ std::vector<ElementSpec> const& element_schema()
              required("frequency", frequency, Bound::positive, "RF frequency"),
              optional("phase", quantity::phase, Bound::any, 0.0,
                       "RF phase, 0 on crest (a bare number is in degrees; stored in rad)"),
+             optional_choice("tracking", {"z", "t", "auto"},
+                             "independent variable: s (z-code), time (t-code) or chosen by the bunch length "
+                             "(default: [run] tracking)"),
+             conditional("time_step", time, Bound::positive,
+                         "t-code time step (default: from the accuracy rule, docs/physics.md)"),
+             optional_choice("time_integrator", {"boris", "rk4"},
+                             "t-code integrator (default: boris for static magnetic fields, rk4 with E)"),
          }},
         {"field_map",
          "static or RF E and B on a 3D Cartesian grid (HDF5 file), trilinear interpolation, RK4 in s",

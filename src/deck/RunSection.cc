@@ -10,7 +10,7 @@ namespace gt::deck {
 void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
 {
     std::string const path = "run";
-    ctx.check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots"});
+    ctx.check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots", "tracking"});
     if (auto kind = ctx.choice_at(t, path, "kind", {"beamline", "detector"}, false)) cfg.run.kind = *kind;
     if (toml::node const* n = t.get("track_slots")) {
         if (cfg.run.kind != "detector") {
@@ -25,6 +25,7 @@ void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
     }
     if (auto seed = ctx.integer_at(t, path, "seed", Bound::non_negative, false))
         cfg.run.seed = static_cast<std::uint64_t>(*seed);
+    if (auto tracking = ctx.choice_at(t, path, "tracking", {"z", "t", "auto"}, false)) cfg.run.tracking = *tracking;
     if (auto backend = ctx.choice_at(t, path, "backend", {"auto", "cpu", "gpu"}, false)) {
         cfg.run.backend = *backend == "cpu"   ? BackendChoice::cpu
                           : *backend == "gpu" ? BackendChoice::gpu

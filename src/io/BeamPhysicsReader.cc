@@ -11,6 +11,7 @@
 
 #include "io/BeamPhysicsSpecies.hh"
 #include "io/H5Access.hh"
+#include "io/OpenPmdConstantRecord.hh"
 #include "io/OutputFile.hh"
 #include "kernels/core/Types.hh"
 
@@ -53,20 +54,17 @@ struct Reader {
             if (h5::has_attribute(obj, "unitSI")) unit = h5::read_double_attribute(obj, "unitSI");
         }
         if (h5::is_group(species, name)) {
-            h5::Group g = h5::open_group(species, name);
-            if (!h5::has_attribute(g, "value") || !h5::has_attribute(g, "shape"))
-                fail(fmt::format("record '{}' is a group without 'value' and 'shape'", name));
-            // The shape is only a claim of the file: it must be the species' particle count before
-            // anything is allocated (a huge or wrapping shape would otherwise exhaust memory).
+            // A constant record: its shape must be the species' particle count.
             if (!h5::has_attribute(species, "numParticles"))
                 fail(fmt::format("constant record '{}' needs the attribute 'numParticles' to check its shape", name));
             double const particles = h5::read_double_attribute(species, "numParticles");
-            std::uint64_t n = 1;
-            for (std::uint64_t const extent : h5::read_uint64_array_attribute(g, "shape"))
-                if (__builtin_mul_overflow(n, extent, &n)) n = std::numeric_limits<std::uint64_t>::max();
-            if (static_cast<double>(n) != particles)
-                fail(fmt::format("constant record '{}' has {} values, but numParticles is {}", name, n, particles));
-            values.assign(static_cast<std::size_t>(n), h5::read_double_attribute(g, "value"));
+            if (!(particles >= 0 && particles < 0x1p64 && particles == std::floor(particles)))
+                fail(fmt::format("numParticles is {}, not a number of particles", particles));
+            try {
+                values = read_constant_record(species, name, std::uint64_t(particles), "numParticles");
+            } catch (ConstantRecordError const& e) {
+                fail(e.what());
+            }
         } else {
             values = h5::read_doubles(species, name);
         }

@@ -18,6 +18,7 @@
 #include "BuildInfo.hh"
 #include "io/BeamPhysicsSpecies.hh"
 #include "io/H5Access.hh"
+#include "io/OpenPmdConstantRecord.hh"
 #include "io/OutputFile.hh"
 
 namespace gt {
@@ -113,20 +114,14 @@ std::vector<double> read_component(ReadContext const& ctx, hid_t species, std::s
 {
     if (!h5::exists(species, name)) ctx.fail(fmt::format("record '{}' is missing ({})", name, k_needed));
     if (!h5::is_group(species, name)) return h5::read_doubles(species, name);
-    h5::Group g = h5::open_group(species, name);
-    if (!h5::has_attribute(g, "value") || !h5::has_attribute(g, "shape"))
-        ctx.fail(fmt::format("record '{}' is a group without 'value' and 'shape'", name));
     if (particles == k_no_ids)
         ctx.fail(fmt::format("constant record '{}': no 'id' dataset to give the particle count ({})", name,
                              k_needed));
-    auto const shape = h5::read_uint64_array_attribute(g, "shape");
-    std::uint64_t n = 1;
-    for (std::uint64_t const extent : shape)
-        if (__builtin_mul_overflow(n, extent, &n)) n = std::numeric_limits<std::uint64_t>::max();
-    if (n != particles)
-        ctx.fail(fmt::format("constant record '{}' has shape [{}] ({} values), but 'id' holds {} particles",
-                             name, fmt::join(shape, ", "), n, particles));
-    return std::vector<double>(particles, h5::read_double_attribute(g, "value"));
+    try {
+        return read_constant_record(species, name, particles, "the particle count of 'id'");
+    } catch (ConstantRecordError const& e) {
+        ctx.fail(e.what());
+    }
 }
 
 double unit_si(hid_t species, std::string const& name)

@@ -55,8 +55,10 @@ std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, 
         double const l = info.s_end - info.s_begin;
         if (!(l > 0.0)) continue;  // thin entries, bend edges
         auto const entry = static_cast<std::int64_t>(i);
-        if (!sliceable(info.type)) {
-            kicks.push_back({entry, l});  // a thick kicker: one kick after it
+        // A thick kicker cannot be sliced, nor can a t-code entry (one entry from plane to plane):
+        // one kick after it.
+        if (!sliceable(info.type) || lattice.elements[i].kind == ElementKind::time_code) {
+            kicks.push_back({entry, l});
             continue;
         }
         bool const bend = info.type == "sbend";

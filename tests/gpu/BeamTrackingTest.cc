@@ -102,6 +102,17 @@ TEST_CASE("on-axis field maps (profile solenoids and cavities): the same bits on
     check_deck("inputs/photoinjector.toml", {"beam.macroparticles=20000", "space_charge.enabled=false"});
 }
 
+TEST_CASE("t-code (elements tracked in time): the same bits on the GPU and the CPU")
+{
+    // Every element that can be tracked in time, in time: hard-edge drift, quadrupole and solenoid
+    // (Boris), profile solenoids (Boris) and cavities (RK4).
+    check_deck("tests/data/tcode.toml", {"beam.macroparticles=100000"});
+    check_deck("inputs/ion_linac.toml",
+               {"beam.macroparticles=20000", "space_charge.enabled=false", "run.tracking=t"});
+    check_deck("inputs/photoinjector.toml",
+               {"beam.macroparticles=20000", "space_charge.enabled=false", "run.tracking=t"});
+}
+
 TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")
 {
     check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000"});
