@@ -68,6 +68,9 @@ std::string format_profile(Profile const& p)
     if (p.collective > 0)
         s += fmt::format("and {:.4g} s in the collective stages (coll.*), which the forecast does not price\n",
                          p.collective);
+    for (auto const& [name, count] : p.counts)
+        s += fmt::format("counted {} {:.6g}: {:.4g} per second of timed kernels\n", name, count,
+                         p.measured > 0 ? count / p.measured : 0.0);
     return s;
 }
 
@@ -103,6 +106,7 @@ void write_profile(OutputFile& out, Profile const& p)
     out.set_attribute("profile", "ceilings", p.ceilings);
     out.set_attribute("profile", "measured_seconds", p.measured);
     out.set_attribute("profile", "collective_seconds", p.collective);
+    for (auto const& [name, count] : p.counts) out.set_attribute("profile", name, count);
     if (p.forecast) {
         out.set_attribute("profile", "forecast_seconds", p.forecast->seconds);
         out.set_attribute("profile", "forecast_best_seconds", p.forecast->best);
