@@ -23,9 +23,9 @@ class CpuCollective final : public CollectiveKernels {
 
     LineBunchShape shape(ParticleView p) override
     {
-        auto const e = beam_driver::reduce_over_ranks<cpu::Policy, 4, reduce::Max>(p.size, LineExtent{p}, cross_rank());
+        auto const e = beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<4, reduce::Max>>(p.size, LineExtent{p}, cross_rank());
         auto const s =
-            beam_driver::reduce_over_ranks<cpu::Policy, 5, reduce::Sum>(p.size, TransverseSums{p}, cross_rank());
+            beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<5, reduce::Sum>>(p.size, TransverseSums{p}, cross_rank());
         return line_bunch_shape(e, s);
     }
 

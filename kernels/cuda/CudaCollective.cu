@@ -66,9 +66,9 @@ class CudaCollective final : public CollectiveKernels {
 
     LineBunchShape shape(ParticleView p) override
     {
-        auto const e = beam_driver::reduce_over_ranks<cuda::Policy, 4, reduce::Max>(p.size, LineExtent{p}, cross_rank());
+        auto const e = beam_driver::reduce_over_ranks<cuda::Policy, reduce::Each<4, reduce::Max>>(p.size, LineExtent{p}, cross_rank());
         auto const s =
-            beam_driver::reduce_over_ranks<cuda::Policy, 5, reduce::Sum>(p.size, TransverseSums{p}, cross_rank());
+            beam_driver::reduce_over_ranks<cuda::Policy, reduce::Each<5, reduce::Sum>>(p.size, TransverseSums{p}, cross_rank());
         return line_bunch_shape(e, s);
     }
 
