@@ -91,6 +91,30 @@ TEST_CASE("collective kicks: LSC after every slice, a wake key at the exit, CSR 
     CHECK(plan.settings().bins == 200);
 }
 
+TEST_CASE("CSR transient and drift wake in the plan: slice-middle angles, drift kicks up to csr_drift")
+{
+    std::string text = with(k_deck, "line = [\"D\", \"W\", \"B\", \"M\"]", "line = [\"B\", \"D\", \"B\", \"D\"]");
+    text = with(text, "bins = 200", "bins = 200\ncsr_transient = true\ncsr_drift = \"1.2 m\"");
+    DeckConfig const deck = read_deck_text(text, "c.toml");
+    CollectivePlan const plan(build_lattice(deck, initial_reference(deck)), deck);
+    // Entries: B edge 0, bodies 1..5, edge 6; D 7..10 (middles 0.25 ... 1.75 m after the exit);
+    // B 11..17; D 18..21.
+    auto const& k = plan.kicks();
+    CHECK(k.at(1).csr_angle == test::relative(0.5 * 0.2 / 20.0, 1e-14));
+    CHECK(k.at(5).csr_angle == test::relative(4.5 * 0.2 / 20.0, 1e-14));
+    CHECK(k.at(5).csr_exit_distance < 0);
+    for (std::int64_t e : {7, 8, 18, 19}) {
+        CAPTURE(e);
+        CHECK(k.at(e).csr_radius == test::relative(20.0, 1e-14));
+        CHECK(k.at(e).csr_angle == test::relative(0.05, 1e-14));
+        CHECK(k.at(e).csr_exit_distance == test::relative(e % 11 == 7 ? 0.25 : 0.75, 1e-12));
+        CHECK(k.at(e).lsc);
+        CHECK(k.at(e).ds == test::relative(0.5, 1e-14));
+    }
+    for (std::int64_t e : {9, 10, 20, 21}) CHECK(k.at(e).csr_radius == 0.0);  // beyond 1.2 m: LSC alone
+    CHECK(test::contains(plan_error(with(k_deck, "bins = 200", "csr_drift = \"-1 m\"")), "collective.csr_drift"));
+}
+
 TEST_CASE("a run writes one /collective row per kick point; the bunch loses energy to the wakes")
 {
     test::TempDir dir;

@@ -111,6 +111,11 @@ TEST_CASE("--profile without a calibration states the ceilings as unknown; --tra
     std::vector<std::string> const kernels =
         h5::read_string_array_attribute(h5::open_object(f, "profile"), "kernels");
     CHECK(kernels.size() >= 5);  // the step actions
+    // The run's own step count, the same as /detector's, with its rate over the timed kernels.
+    double const steps = h5::read_double_attribute(h5::open_object(f, "profile"), "track_steps");
+    CHECK(steps == double(h5::read_uint64_attribute(h5::open_object(f, "detector"), "steps")));
+    CHECK(steps > 0);
+    CHECK(contains(r.output, "counted track_steps "));
     auto const& calls = std::get<std::vector<std::int64_t>>(t.find("calls")->values);
     CHECK(check_trace(trace, kernels, std::vector<std::int64_t>(calls.begin(), calls.end())) == "ok\n");
 }

@@ -23,37 +23,29 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
 
 //! A reduction over the whole beam when this process holds a chunk-aligned share of it: the chunk
 //! partials of every rank, in global chunk order, combined as one process would (same bits).
-template<class Policy, int N, class Op, class F>
-std::array<double, N> reduce_over_ranks(size_type n, F const& f, CrossRank const& ranks)
+template<class Policy, class R, class F>
+std::array<double, R::size> reduce_over_ranks(size_type n, F const& f, CrossRank const& ranks)
 {
-    std::vector<double> const partials = ranks.concatenate(Policy::template reduce_chunks<N, Op>(n, f));
-    std::array<double, N> out{};
-    reduce::combine_chunks<N, Op>(partials.data(), partials.size() / N, out.data());
+    std::vector<double> const partials = ranks.concatenate(Policy::template reduce_chunks_of<R>(n, f));
+    std::array<double, R::size> out{};
+    reduce::combine_chunks_of<R>(partials.data(), partials.size() / R::size, out.data());
     return out;
 }
 
+//! One pass over the particles (moments::Merge).
 template<class Policy>
 BeamMoments moments(ParticleView particles, CrossRank const& ranks)
 {
+    using moments::Merge;
     BeamMoments m;
-    auto const first = reduce_over_ranks<Policy, 7, reduce::Sum>(particles.size, moments::CentroidTerms{particles}, ranks);
-    m.alive = first[0];
+    auto const s = reduce_over_ranks<Policy, Merge>(particles.size, moments::Terms{particles}, ranks);
+    m.alive = s[0];
     if (m.alive == 0.0) return m;
-    moments::SecondMomentTerms second{particles, {}};
-    for (int a = 0; a < 6; ++a) {
-        m.mean[a] = first[a + 1] / m.alive;
-        second.mean[a] = m.mean[a];
-    }
-    auto const sums = reduce_over_ranks<Policy, 21, reduce::Sum>(particles.size, second, ranks);
-    int k = 0;
+    for (int a = 0; a < 6; ++a) m.mean[a] = s[Merge::k_mean + a];
+    int k = Merge::k_m2;
     for (int a = 0; a < 6; ++a)
-        for (int b = a; b < 6; ++b) {
-            m.cov[a][b] = m.cov[b][a] = sums[k] / m.alive;
-            ++k;
-        }
-    auto const amplitudes =
-        reduce_over_ranks<Policy, 4, reduce::Max>(particles.size, moments::AmplitudeTerms{particles}, ranks);
-    for (int j = 0; j < 4; ++j) m.max_abs[j] = amplitudes[j];
+        for (int b = a; b < 6; ++b, ++k) m.cov[a][b] = m.cov[b][a] = s[k] / m.alive;
+    for (int j = 0; j < 4; ++j) m.max_abs[j] = s[Merge::k_max + j];
     return m;
 }
 

@@ -18,6 +18,8 @@ namespace gt {
 //! Device-memory bytes one segment push moves per particle: six coordinates read and written, the
 //! loss flag read (the loss record written by the few lost ones is neglected). The floor of `track`.
 inline constexpr double k_track_bytes_per_particle = 2 * 6 * 8 + 4;
+//! Bytes the moments pass reads per particle: six coordinates and the loss flag.
+inline constexpr double k_moments_bytes_per_particle = 6 * 8 + 4;
 //! Bytes generate writes per particle: six coordinates, the id and the two loss fields.
 inline constexpr double k_generate_bytes_per_particle = 6 * 8 + 8 + 4 + 4;
 

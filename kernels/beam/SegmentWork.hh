@@ -1,5 +1,5 @@
 // Counted FP64 work of the beam kernels per particle: a segment of the element table (prefix sums of
-// ElementWork's per-entry counts, so any [begin, end) costs two lookups) and the moments passes.
+// ElementWork's per-entry counts, so any [begin, end) costs two lookups) and the moments pass.
 #pragma once
 
 #include <vector>
@@ -9,9 +9,10 @@
 
 namespace gt {
 
-//! Moments per particle: the centroid sums 7 adds; the second moments 6 subtractions, 21 products
-//! and 21 adds; the amplitudes are comparisons only.
-inline constexpr double k_moments_flops_per_particle = 7 + (6 + 21 + 21);
+//! Moments per particle (moments::Merge::lane_add): 6 subtractions and 6 adds for the shifted sums,
+//! 21 products and 21 adds for the second moments, 1 add for the count; the amplitudes are
+//! comparisons only (the lane and tree merges, per 16 particles, are not counted).
+inline constexpr double k_moments_flops_per_particle = 6 + 6 + 21 + 21 + 1;
 
 class SegmentWork {
   public:

@@ -14,11 +14,12 @@
 #include "kernels/collective/LineGrid.hh"
 #include "kernels/collective/LineHistogram.hh"
 #include "kernels/core/Buffer.hh"
+#include "kernels/core/CrossRank.hh"
 #include "kernels/core/ParticleState.hh"
 
 namespace gt {
 
-//! Live particles' count, extent and transverse sizes (one deterministic reduction each).
+//! Live particles' count, extent and transverse sizes (one deterministic reduction each, over all ranks).
 struct LineBunchShape {
     double alive = 0;
     double t_min = 0, t_max = 0;  //!< [m]
@@ -45,6 +46,11 @@ inline LineBunchShape line_bunch_shape(std::array<double, 4> const& e, std::arra
 class CollectiveKernels {
   public:
     virtual ~CollectiveKernels() = default;
+    //! The other ranks of an MPI run, each holding a chunk-aligned share of the particles: the shape's
+    //! reductions join every rank's chunk partials in global order and the deterministic histogram's
+    //! fixed-point nodes are summed exactly, so every rank sees the bits of one process. The
+    //! per-block histogram (double sums) is for one rank only.
+    void set_cross_rank(CrossRank const& ranks) { ranks_ = &ranks; }
     virtual MemSpace memory() const = 0;
     virtual std::string description() const = 0;
     virtual LineBunchShape shape(ParticleView particles) = 0;
@@ -55,6 +61,12 @@ class CollectiveKernels {
     //! Adds the per-node kicks (host tables of g.n values; empty: none) to every live particle on the grid.
     virtual void kick(ParticleView particles, LineGrid const& g, std::vector<double> const& dpt,
                       std::vector<double> const& dpx, std::vector<double> const& dpy) = 0;
+
+  protected:
+    CrossRank const& cross_rank() const { return *ranks_; }
+
+  private:
+    CrossRank const* ranks_ = &single_process();
 };
 
 std::unique_ptr<CollectiveKernels> make_cpu_collective();

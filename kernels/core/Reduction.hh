@@ -4,6 +4,13 @@
 // chunk_begin + k * k_lanes + l for k = 0, 1, ... in that order; the lanes are then combined by a
 // pairwise tree (stride 64, 32, ..., 1); the chunk results are combined on the host in chunk order.
 // The tree depends only on n, never on the number of threads or on the device.
+//
+// A reduction R combines states of R::size values (R::identity, R::combine: the tree and the
+// chunks). An item gives R::item_size values (f(i, v)); a lane gathers its items into a lane state
+// of R::lane_size values (R::lane_identity, R::lane_add, in item order) and turns it into a state
+// (R::lane_finish) before the tree. `Each<N, Op>` combines N values one by one (sums, minima,
+// maxima), its lane state being its state; the beam moments (kernels/beam/Moments.hh) sum about a
+// lane's first particle and merge states by Chan's formula.
 #pragma once
 
 #include <cmath>
@@ -31,15 +38,40 @@ struct Max {
     GT_HOST_DEVICE static double combine(double a, double b) { return b > a ? b : a; }
 };
 
+//! N independent values, each combined with Op (Sum, Min or Max).
+template<int N, class Op>
+struct Each {
+    static constexpr int size = N, item_size = N, lane_size = N;
+    GT_HOST_DEVICE static void identity(double* a)
+    {
+        for (int j = 0; j < N; ++j) a[j] = Op::identity();
+    }
+    GT_HOST_DEVICE static void combine(double* a, double const* b)
+    {
+        for (int j = 0; j < N; ++j) a[j] = Op::combine(a[j], b[j]);
+    }
+    GT_HOST_DEVICE static void lane_identity(double* lane) { identity(lane); }
+    GT_HOST_DEVICE static void lane_add(double* lane, double const* v) { combine(lane, v); }
+    GT_HOST_DEVICE static void lane_finish(double const* lane, double* a)
+    {
+        for (int j = 0; j < N; ++j) a[j] = lane[j];
+    }
+};
+
 inline size_type chunk_count(size_type n) { return (n + k_chunk - 1) / k_chunk; }
 
-//! Combines per-chunk partial results (host side, chunk order) into the final N values.
+//! Combines per-chunk partial results (host side, chunk order) into the final R::size values.
+template<class R>
+void combine_chunks_of(double const* partials, size_type chunks, double* out)
+{
+    R::identity(out);
+    for (size_type c = 0; c < chunks; ++c) R::combine(out, partials + c * R::size);
+}
+
 template<int N, class Op>
 void combine_chunks(double const* partials, size_type chunks, double* out)
 {
-    for (int j = 0; j < N; ++j) out[j] = Op::identity();
-    for (size_type c = 0; c < chunks; ++c)
-        for (int j = 0; j < N; ++j) out[j] = Op::combine(out[j], partials[c * N + j]);
+    combine_chunks_of<Each<N, Op>>(partials, chunks, out);
 }
 
 }  // namespace gt::reduce

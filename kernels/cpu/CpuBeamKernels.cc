@@ -38,7 +38,9 @@ class CpuBeamKernels final : public BeamKernels {
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
         cpu::Stopwatch w;
-        beam_driver::track<cpu::Policy>(particles, elements_.data(), begin, end, turn);
+        // Four particles side by side (TrackSegmentBlock): the same bits as TrackSegment.
+        using Block = TrackSegmentBlock<4>;
+        cpu::for_each(Block::blocks(particles.size), Block{particles, elements_.data(), begin, end, turn});
         timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
                    double(particles.size) * double(end - begin),
                    double(particles.size) * work_.flops_per_particle(begin, end));
@@ -48,8 +50,7 @@ class CpuBeamKernels final : public BeamKernels {
     {
         cpu::Stopwatch w;
         BeamMoments m = beam_driver::moments<cpu::Policy>(particles, cross_rank());
-        // Three passes, each reading the six coordinates and the loss flag.
-        timer_.add("moments", w.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4), double(particles.size),
+        timer_.add("moments", w.seconds(), double(particles.size) * k_moments_bytes_per_particle, double(particles.size),
                    double(particles.size) * k_moments_flops_per_particle);
         return m;
     }

@@ -5,6 +5,7 @@
 #include <omp.h>
 #endif
 
+#include "kernels/beam/BeamDriver.hh"
 #include "kernels/collective/CollectiveKernels.hh"
 #include "kernels/collective/LineKick.hh"
 #include "kernels/cpu/Executor.hh"
@@ -22,8 +23,9 @@ class CpuCollective final : public CollectiveKernels {
 
     LineBunchShape shape(ParticleView p) override
     {
-        auto const e = cpu::reduce<4, reduce::Max>(p.size, LineExtent{p});
-        auto const s = cpu::reduce<5, reduce::Sum>(p.size, TransverseSums{p});
+        auto const e = beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<4, reduce::Max>>(p.size, LineExtent{p}, cross_rank());
+        auto const s =
+            beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<5, reduce::Sum>>(p.size, TransverseSums{p}, cross_rank());
         return line_bunch_shape(e, s);
     }
 
@@ -36,6 +38,7 @@ class CpuCollective final : public CollectiveKernels {
         if (method == LineHistogramMethod::deterministic) {
             std::vector<std::int64_t> fixed(values, 0);
             cpu::for_each(p.size, DepositLineFixed{d, fixed.data()});
+            cross_rank().sum(fixed);  // exact: the same integers for any rank count
             cpu::for_each(values, LineFromFixed{fixed.data(), ch, g.n, out.data()});
             return out;
         }

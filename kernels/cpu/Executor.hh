@@ -18,47 +18,63 @@ void for_each(size_type n, F const& f)
     for (long long i = 0; i < count; ++i) f(static_cast<size_type>(i));
 }
 
-//! The per-chunk partial results of reduce (N per chunk, chunk order), before they are combined:
-//! what crosses ranks under MPI (kernels/core/CrossRank.hh).
-template<int N, class Op, class F>
-std::vector<double> reduce_chunks(size_type n, F const& f)
+//! The per-chunk partial results of a reduction R (R::size per chunk, chunk order), before they are
+//! combined: what crosses ranks under MPI (kernels/core/CrossRank.hh). f(i, double* v) writes item
+//! i's R::size values.
+template<class R, class F>
+std::vector<double> reduce_chunks_of(size_type n, F const& f)
 {
     using namespace gt::reduce;
+    constexpr int N = R::size;
     size_type const chunks = chunk_count(n);
     std::vector<double> partials(chunks * N);
     auto const nchunks = static_cast<long long>(chunks);
 #pragma omp parallel for schedule(static)
     for (long long c = 0; c < nchunks; ++c) {
         double acc[k_lanes][N];
-        for (int l = 0; l < k_lanes; ++l)
-            for (int j = 0; j < N; ++j) acc[l][j] = Op::identity();
+        double lane[R::lane_size];
+        double v[R::item_size];
         size_type const begin = static_cast<size_type>(c) * k_chunk;
-        double v[N];
-        for (int k = 0; k < k_per_lane; ++k) {
-            for (int l = 0; l < k_lanes; ++l) {
+        for (int l = 0; l < k_lanes; ++l) {
+            R::lane_identity(lane);
+            for (int k = 0; k < k_per_lane; ++k) {
                 size_type const i = begin + size_type(k) * k_lanes + size_type(l);
                 if (i >= n) break;
                 f(i, v);
-                for (int j = 0; j < N; ++j) acc[l][j] = Op::combine(acc[l][j], v[j]);
+                R::lane_add(lane, v);
             }
+            R::lane_finish(lane, acc[l]);
         }
         for (int stride = k_lanes / 2; stride > 0; stride /= 2)
-            for (int l = 0; l < stride; ++l)
-                for (int j = 0; j < N; ++j) acc[l][j] = Op::combine(acc[l][j], acc[l + stride][j]);
+            for (int l = 0; l < stride; ++l) R::combine(acc[l], acc[l + stride]);
         for (int j = 0; j < N; ++j) partials[static_cast<size_type>(c) * N + j] = acc[0][j];
     }
     return partials;
 }
 
+//! The reduction R of every item's values; the summation tree is reduce's, so the result matches
+//! the CUDA executor bit for bit.
+template<class R, class F>
+std::array<double, R::size> reduce_of(size_type n, F const& f)
+{
+    std::vector<double> const partials = reduce_chunks_of<R>(n, f);
+    std::array<double, R::size> out{};
+    reduce::combine_chunks_of<R>(partials.data(), reduce::chunk_count(n), out.data());
+    return out;
+}
+
+template<int N, class Op, class F>
+std::vector<double> reduce_chunks(size_type n, F const& f)
+{
+    return reduce_chunks_of<reduce::Each<N, Op>>(n, f);
+}
+
 //! Reduces N values per item with Op (reduce::Sum, Min or Max); f(i, double* v) writes item i's N
-//! values. The summation tree is reduce's, so the result matches the CUDA executor bit for bit.
+//! values.
 template<int N, class Op, class F>
 std::array<double, N> reduce(size_type n, F const& f)
 {
-    std::vector<double> const partials = reduce_chunks<N, Op>(n, f);
-    std::array<double, N> out{};
-    reduce::combine_chunks<N, Op>(partials.data(), reduce::chunk_count(n), out.data());
-    return out;
+    return reduce_of<reduce::Each<N, Op>>(n, f);
 }
 
 //! The CPU executor as a policy type, for code written once over executors (e.g. BeamDriver).
@@ -77,6 +93,11 @@ struct Policy {
     static std::vector<double> reduce_chunks(size_type n, F const& f)
     {
         return cpu::reduce_chunks<N, Op>(n, f);
+    }
+    template<class R, class F>
+    static std::vector<double> reduce_chunks_of(size_type n, F const& f)
+    {
+        return cpu::reduce_chunks_of<R>(n, f);
     }
 };
 

@@ -53,7 +53,7 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("moments");
         events_.start();
         BeamMoments m = beam_driver::moments<cuda::Policy>(particles, cross_rank());
-        timer_.add("moments", events_.seconds(), 3.0 * double(particles.size) * (6 * 8 + 4),
+        timer_.add("moments", events_.seconds(), double(particles.size) * k_moments_bytes_per_particle,
                    double(particles.size), double(particles.size) * k_moments_flops_per_particle);
         return m;
     }

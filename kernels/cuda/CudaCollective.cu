@@ -4,7 +4,9 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "kernels/beam/BeamDriver.hh"
 #include "kernels/collective/CollectiveKernels.hh"
 #include "kernels/collective/LineKick.hh"
 #include "kernels/core/Device.hh"
@@ -64,8 +66,9 @@ class CudaCollective final : public CollectiveKernels {
 
     LineBunchShape shape(ParticleView p) override
     {
-        auto const e = cuda::reduce<4, reduce::Max>(p.size, LineExtent{p});
-        auto const s = cuda::reduce<5, reduce::Sum>(p.size, TransverseSums{p});
+        auto const e = beam_driver::reduce_over_ranks<cuda::Policy, reduce::Each<4, reduce::Max>>(p.size, LineExtent{p}, cross_rank());
+        auto const s =
+            beam_driver::reduce_over_ranks<cuda::Policy, reduce::Each<5, reduce::Sum>>(p.size, TransverseSums{p}, cross_rank());
         return line_bunch_shape(e, s);
     }
 
@@ -81,6 +84,13 @@ class CudaCollective final : public CollectiveKernels {
             if (fixed_.size() < values) fixed_ = Buffer<std::int64_t>(values, MemSpace::device);
             GT_CUDA_CHECK(cudaMemset(fixed_.data(), 0, values * sizeof(std::int64_t)));
             cuda::for_each(p.size, DepositLineFixed{d, fixed_.data()});
+            if (cross_rank().count() > 1) {  // the exact sum over ranks, through the host
+                std::vector<std::int64_t> nodes(values);
+                std::size_t const bytes = values * sizeof(std::int64_t);
+                GT_CUDA_CHECK(cudaMemcpy(nodes.data(), fixed_.data(), bytes, cudaMemcpyDeviceToHost));
+                cross_rank().sum(nodes);
+                GT_CUDA_CHECK(cudaMemcpy(fixed_.data(), nodes.data(), bytes, cudaMemcpyHostToDevice));
+            }
             cuda::for_each(values, LineFromFixed{fixed_.data(), ch, g.n, out_.data()});
         } else {
             int const threads = 512;

@@ -29,43 +29,55 @@ void for_each(size_type n, F const& f, cudaStream_t stream = nullptr)
     GT_CUDA_CHECK_LAUNCH();
 }
 
-template<int N, class Op, class F>
+template<class R, class F>
 __global__ void __launch_bounds__(reduce::k_lanes) reduce_kernel(size_type n, F f, double* partials)
 {
     using namespace gt::reduce;
+    constexpr int N = R::size;
     __shared__ double s[N][k_lanes];
     int const l = static_cast<int>(threadIdx.x);
     size_type const begin = size_type(blockIdx.x) * k_chunk;
     double acc[N];
-    for (int j = 0; j < N; ++j) acc[j] = Op::identity();
-    double v[N];
-    for (int k = 0; k < k_per_lane; ++k) {
-        size_type const i = begin + size_type(k) * k_lanes + size_type(l);
-        if (i >= n) break;
-        f(i, v);
-        for (int j = 0; j < N; ++j) acc[j] = Op::combine(acc[j], v[j]);
+    {
+        double lane[R::lane_size];
+        double item[R::item_size];
+        R::lane_identity(lane);
+        for (int k = 0; k < k_per_lane; ++k) {
+            size_type const i = begin + size_type(k) * k_lanes + size_type(l);
+            if (i >= n) break;
+            f(i, item);
+            R::lane_add(lane, item);
+        }
+        R::lane_finish(lane, acc);
     }
+    double v[N];
     for (int j = 0; j < N; ++j) s[j][l] = acc[j];
     __syncthreads();
     for (int stride = k_lanes / 2; stride > 0; stride /= 2) {
-        if (l < stride)
-            for (int j = 0; j < N; ++j) s[j][l] = Op::combine(s[j][l], s[j][l + stride]);
+        if (l < stride) {
+            // acc holds s[.][l] already; v takes the partner lane's values.
+            for (int j = 0; j < N; ++j) v[j] = s[j][l + stride];
+            R::combine(acc, v);
+            for (int j = 0; j < N; ++j) s[j][l] = acc[j];
+        }
         __syncthreads();
     }
     if (l < N) partials[size_type(blockIdx.x) * N + l] = s[l][0];
 }
 
-//! The CUDA twin of cpu::reduce_chunks: per-chunk partials on the host, in chunk order.
-template<int N, class Op, class F>
-std::vector<double> reduce_chunks(size_type n, F const& f, cudaStream_t stream = nullptr)
+//! The CUDA twin of cpu::reduce_chunks_of: per-chunk partials on the host, in chunk order. One
+//! kernel, one copy back, one synchronization.
+template<class R, class F>
+std::vector<double> reduce_chunks_of(size_type n, F const& f, cudaStream_t stream = nullptr)
 {
+    constexpr int N = R::size;
     static_assert(N <= reduce::k_lanes, "one lane writes each value of a chunk");
     size_type const chunks = reduce::chunk_count(n);
     std::vector<double> host(chunks * N);
     if (chunks == 0) return host;
     double* partials = nullptr;
     GT_CUDA_CHECK(cudaMallocAsync(&partials, chunks * N * sizeof(double), stream));
-    reduce_kernel<N, Op><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, partials);
+    reduce_kernel<R><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, partials);
     GT_CUDA_CHECK_LAUNCH();
     GT_CUDA_CHECK(cudaMemcpyAsync(host.data(), partials, host.size() * sizeof(double),
                                   cudaMemcpyDeviceToHost, stream));
@@ -74,14 +86,26 @@ std::vector<double> reduce_chunks(size_type n, F const& f, cudaStream_t stream =
     return host;
 }
 
-//! The CUDA twin of cpu::reduce: the same tree, so the same bits.
+//! The CUDA twin of cpu::reduce_of: the same tree, so the same bits.
+template<class R, class F>
+std::array<double, R::size> reduce_of(size_type n, F const& f, cudaStream_t stream = nullptr)
+{
+    std::vector<double> const partials = reduce_chunks_of<R>(n, f, stream);
+    std::array<double, R::size> out{};
+    reduce::combine_chunks_of<R>(partials.data(), reduce::chunk_count(n), out.data());
+    return out;
+}
+
+template<int N, class Op, class F>
+std::vector<double> reduce_chunks(size_type n, F const& f, cudaStream_t stream = nullptr)
+{
+    return reduce_chunks_of<reduce::Each<N, Op>>(n, f, stream);
+}
+
 template<int N, class Op, class F>
 std::array<double, N> reduce(size_type n, F const& f, cudaStream_t stream = nullptr)
 {
-    std::vector<double> const partials = reduce_chunks<N, Op>(n, f, stream);
-    std::array<double, N> out{};
-    reduce::combine_chunks<N, Op>(partials.data(), reduce::chunk_count(n), out.data());
-    return out;
+    return reduce_of<reduce::Each<N, Op>>(n, f, stream);
 }
 
 //! The CUDA executor as a policy type, for code written once over executors (e.g. BeamDriver).
@@ -100,6 +124,11 @@ struct Policy {
     static std::vector<double> reduce_chunks(size_type n, F const& f)
     {
         return cuda::reduce_chunks<N, Op>(n, f);
+    }
+    template<class R, class F>
+    static std::vector<double> reduce_chunks_of(size_type n, F const& f)
+    {
+        return cuda::reduce_chunks_of<R>(n, f);
     }
 };
 

@@ -41,6 +41,7 @@
 #include "kernels/spacecharge/SliceProjection.hh"
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
 #include "kernels/spacecharge/SpaceChargeKick.hh"
+#include "kernels/spacecharge/SpaceChargeWork.hh"
 
 namespace gt {
 
@@ -121,14 +122,15 @@ class SpaceChargeSolver {
                                          fx_.data(), fy_.data(), fz_.data()});
         diag.t_gather = backend_.timer_stop();
         int const w = shape_width(settings.shape);
-        // Reads 3 coordinates + the loss flag and W^3 nodes x 3 fields per particle; writes 3 fields.
-        timer_.add("sc.gather", diag.t_gather, double(n) * (28.0 + 24.0 + 24.0 * w * w * w), double(n));
+        timer_.add("sc.gather", diag.t_gather, sc_work::gather_bytes(double(n), w), double(n),
+                   sc_work::gather_flops(double(n), w));
 
         backend_.timer_start();
         backend_.for_each(n, SpaceChargeKick{p, fx_.data(), fy_.data(), fz_.data(), frame.transverse_kick(ds),
                                              frame.longitudinal_kick(ds)});
         diag.t_kick = backend_.timer_stop();
-        timer_.add("sc.kick", diag.t_kick, double(n) * (4.0 + 24.0 + 48.0), double(n));
+        timer_.add("sc.kick", diag.t_kick, sc_work::kick_bytes(double(n)), double(n),
+                   sc_work::kick_flops(double(n)));
         ++kicks_;
         return diag;
     }
@@ -249,9 +251,7 @@ class SpaceChargeSolver {
             n, sc_detail::StoreParticles{p, scratch_f64_.data(), scratch_u64_.data(), scratch_i32_.data()});
         diag.t_sort = backend_.timer_stop();
         diag.sorted = true;
-        // Keys: 28 B read + 4 written; the sort ~4 passes over key + value; 9 arrays permuted (read twice,
-        // written twice).
-        timer_.add("sc.sort", diag.t_sort, double(n) * (32.0 + 4.0 * 16.0 + 2.0 * 2.0 * 64.0), double(n));
+        timer_.add("sc.sort", diag.t_sort, sc_work::sort_bytes(double(n)), double(n));
     }
 
     template <int W>
@@ -347,8 +347,8 @@ class SpaceChargeSolver {
         else
             backend_.for_each(nodes, NodeCharge<double>{weights_.data(), frame.macro_charge, charge_.data()});
         diag.t_deposit = t_scatter + backend_.timer_stop();
-        timer_.add("sc.deposit", diag.t_deposit,
-                   double(p.size) * (28.0 + 16.0 * w * w * w) + 24.0 * double(nodes), double(p.size));
+        timer_.add("sc.deposit", diag.t_deposit, sc_work::deposit_bytes(double(p.size), w, double(nodes)),
+                   double(p.size), sc_work::deposit_flops(double(p.size), w, double(nodes)));
 
         auto const in = reduce_all<5, reduce::Sum>(p.size, InsideTerms{p, geometry_}, ranks);
         diag.inside = in[0];
@@ -375,12 +375,10 @@ class SpaceChargeSolver {
         backend_.for_each(dg.complex_size(), SpectralProduct{spectrum_.data(), green_.data()});
         backend_.fft_inverse(dg, spectrum_.data(), real_.data());
         diag.t_solve = backend_.timer_stop();
-        // Pad (read 1, write 8 per node), two FFTs (each ~ read + write of both arrays), the product.
         timer_.add("sc.solve", diag.t_solve,
-                   8.0 * double(nodes) +
-                       2.0 * (8.0 * double(dg.real_size()) + 16.0 * double(dg.complex_size())) * 2.0 +
-                       48.0 * double(dg.complex_size()),
-                   double(dg.real_size()));
+                   sc_work::solve_bytes(double(nodes), double(dg.real_size()), double(dg.complex_size())),
+                   double(dg.real_size()),
+                   sc_work::solve_flops(double(dg.real_size()), double(dg.complex_size())));
 
         // E = -grad phi, and the field energy.
         double const scale = potential_scale(grid);
@@ -388,7 +386,8 @@ class SpaceChargeSolver {
         backend_.for_each(nodes,
                           FieldFromPotential{grid, real_.data(), scale, ex_.data(), ey_.data(), ez_.data()});
         diag.t_field = backend_.timer_stop();
-        timer_.add("sc.field", diag.t_field, 48.0 * double(nodes), double(nodes));
+        timer_.add("sc.field", diag.t_field, sc_work::field_bytes(double(nodes)), double(nodes),
+                   sc_work::field_flops(double(nodes)));
         diag.field_energy = backend_.template reduce<1, reduce::Sum>(
             nodes, FieldEnergyTerms{grid, charge_.data(), real_.data(), 0.5 * scale})[0];
         return diag;
@@ -413,10 +412,11 @@ class SpaceChargeSolver {
         backend_.fft_inverse(d2, spectrum_.data(), real_.data());
         diag.t_solve = backend_.timer_stop();
         timer_.add("sc.solve", diag.t_solve,
-                   16.0 * double(grid.nodes()) +
-                       2.0 * (8.0 * double(d2.real_size()) + 16.0 * double(d2.complex_size())) * 2.0 +
-                       48.0 * double(d2.complex_size()),
-                   double(d2.real_size()));
+                   8.0 * double(grid.nodes()) +
+                       sc_work::solve_bytes(double(grid.nodes()), double(d2.real_size()),
+                                            double(d2.complex_size())),
+                   double(d2.real_size()),
+                   sc_work::solve_flops(double(d2.real_size()), double(d2.complex_size())));
         backend_.timer_start();
         double const scale = -1.0 / (2.0 * constants::pi * constants::eps0 * double(d2.real_size()));
         backend_.for_each(plane, TransverseField{grid, real_.data(), scale, ex_.data(), ey_.data()});
@@ -444,8 +444,8 @@ class SpaceChargeSolver {
         green_valid_ = true;
         green_sliced_ = false;
         timer_.add("sc.green", diag.t_green,
-                   8.0 * double(corners) + 16.0 * double(dg.real_size()) + 32.0 * double(dg.complex_size()),
-                   double(dg.real_size()));
+                   sc_work::green_bytes(double(corners), double(dg.real_size()), double(dg.complex_size())),
+                   double(dg.real_size()), sc_work::green_flops(double(dg.real_size())));
     }
 
     //! The 2D one (2.5D model), likewise.
@@ -466,8 +466,8 @@ class SpaceChargeSolver {
         green_valid_ = true;
         green_sliced_ = true;
         timer_.add("sc.green", diag.t_green,
-                   8.0 * double(corners) + 16.0 * double(d2.real_size()) + 32.0 * double(d2.complex_size()),
-                   double(d2.real_size()));
+                   sc_work::green_bytes(double(corners), double(d2.real_size()), double(d2.complex_size())),
+                   double(d2.real_size()), sc_work::green_flops(double(d2.real_size())));
     }
 
     Backend backend_;

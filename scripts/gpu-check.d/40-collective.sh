@@ -15,3 +15,26 @@ else
     note "collective benchmark" "FAILED: $build/gtrack_bench_collective missing"
     status=1
 fi
+# Both example decks as a user runs them: the chicane on the GPU with --profile (the coll.* stage
+# rows: histogram, wake, smooth, lsc, csr, kick), and `gtrack validate` on each (CPU against GPU:
+# the deterministic histogram and the host convolutions give the same bits, so the verdict must be
+# a pass with every stage bit-identical). The chicane uses the CSR entrance transient and drift wake.
+coll_log="$out/collective"
+mkdir -p "$coll_log"
+if timeout 300 "$build/gtrack" run inputs/chicane_csr.toml --backend gpu --profile -o "$coll_log/chicane_csr.h5" \
+    >"$coll_log/chicane_csr-run.log" 2>&1; then
+    note "chicane_csr (gpu)" "$(grep -E '^collective:' "$coll_log/chicane_csr-run.log")"
+else
+    tail -5 "$coll_log/chicane_csr-run.log"
+    note "chicane_csr (gpu)" FAILED
+    status=1
+fi
+for coll_deck in chicane_csr linac_wake; do
+    if timeout 300 "$build/gtrack" validate "inputs/$coll_deck.toml" >"$coll_log/validate-$coll_deck.log" 2>&1; then
+        note "$coll_deck validate" "$(grep verdict "$coll_log/validate-$coll_deck.log")"
+    else
+        tail -8 "$coll_log/validate-$coll_deck.log"
+        note "$coll_deck validate" FAILED
+        status=1
+    fi
+done

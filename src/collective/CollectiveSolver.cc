@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collective/CsrTransient.hh"
 #include "collective/LineSmoothing.hh"
 #include "kernels/core/Types.hh"
 
@@ -75,6 +76,17 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     ch.y_scale = power_of_two_above(shape.max_abs_y);
     std::vector<double> const hist = kernels_.histogram(particles, grid_, ch, settings.method);
     d.t_histogram = seconds_since(start);
+    // Bytes from the code: the two shape reductions read t, x, y and the loss flag (2 x 28 per
+    // particle); the deposit reads t and the flag (+ x, y for the dipole channels) and the nodes are
+    // written and converted (16 per value).
+    double const np = double(particles.size);
+    timer_.add("coll.histogram", d.t_histogram, np * (56.0 + 12.0 + (transverse ? 16.0 : 0.0)) + 16.0 * double(ch.count * n),
+               np);
+    // A 2n-point real transform counted as one read and one write of its 2n doubles (32 n bytes).
+    double const transform_bytes = 32.0 * double(n);
+    auto const timed = [&](char const* stage, Clock::time_point from, int transforms) {
+        timer_.add(stage, seconds_since(from), transform_bytes * double(transforms), double(n));
+    };
 
     auto const t_conv = Clock::now();
     auto const channel = [&](int c) {
@@ -90,6 +102,7 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     double const qm = frame.macro_charge;
 
     // Wakes: one summed kernel per plane, convolved with the node charges (dipole moments).
+    auto const t_wake = Clock::now();
     std::vector<double> k_long, k_trans;
     for (auto const* w : spec.wakes)
         add_to(w->plane == WakePlane::longitudinal ? k_long : k_trans, line_kernel(w->w, grid_.h, n, true), 1.0);
@@ -98,12 +111,16 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
         add_to(dpx_, convolver_.convolve(k_trans, channel(1)), q * qm / pc);
         add_to(dpy_, convolver_.convolve(k_trans, channel(2)), q * qm / pc);
     }
+    if (!spec.wakes.empty()) timed("coll.wake", t_wake, 3 * ((k_long.empty() ? 0 : 1) + (k_trans.empty() ? 0 : 2)));
 
     // LSC and CSR act on the (smoothed) line density along the bunch, lambda_z = dQ/dz [C/m].
     if (spec.lsc || spec.csr_radius > 0) {
+        auto const t_smooth = Clock::now();
         std::vector<double> lambda = savitzky_golay(count, settings.smoothing);
         for (double& v : lambda) v *= qm / (frame.beta * grid_.h);
+        timed("coll.smooth", t_smooth, 0);
         if (spec.lsc) {
+            auto const t_lsc = Clock::now();
             double const r_b = lsc_equivalent_radius(shape.sigma_x, shape.sigma_y);
             if (r_b > 0) {
                 auto const ez = convolver_.filter(lambda, [&](int m) {
@@ -111,8 +128,21 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
                 });
                 add_to(dpt_, ez, -q * spec.ds / pc);  // dE = q E_z ds, pt = -dE / (p c)
             }
+            timed("coll.lsc", t_lsc, 2);
         }
-        if (spec.csr_radius > 0) {
+        auto const t_csr = Clock::now();
+        if (spec.csr_radius > 0 && spec.csr_angle > 0) {
+            // Entrance transient or drift wake (CsrTransient.hh) in z = -beta t: node spacing beta h,
+            // d lambda/dz = -(d lambda/dt) / beta; dE/ds = -q W / (4 pi eps0), dpt = -ds dE/ds / (p c).
+            double const hs = frame.beta * grid_.h;
+            std::vector<double> slope = savitzky_golay_slope(lambda, grid_.h, std::max(1, settings.smoothing));
+            for (double& v : slope) v /= -frame.beta;
+            CsrTransientWake const wake =
+                spec.csr_exit_distance >= 0 ? csr_drift_wake(spec.csr_radius, spec.csr_angle, spec.csr_exit_distance)
+                                            : csr_entrance_wake(spec.csr_radius, spec.csr_angle);
+            std::vector<double> const field = csr_transient_field(wake, lambda, slope, hs, convolver_);
+            add_to(dpt_, field, spec.ds * q / (4.0 * constants::pi * constants::eps0 * pc));
+        } else if (spec.csr_radius > 0) {
             // Saldin et al. (1997) eq. 10: dE/ds = -2 q / (4 pi eps0 3^1/3 R^2/3) int_-inf^z (z - z')^-1/3 dlambda/dz' dz',
             // in t (z = -beta t): the integral is -beta^-1/3 int_t^inf (t' - t)^-1/3 dlambda/dt' dt'.
             std::vector<double> const slope = savitzky_golay_slope(
@@ -124,6 +154,7 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
             // dpt = -dE/(p c) = -ds (dE/ds) / (p c), dE/ds = -scale * I, I = -beta^-1/3 h * conv.
             add_to(dpt_, integral, -spec.ds * de_ds_scale * grid_.h / (std::cbrt(frame.beta) * pc));
         }
+        if (spec.csr_radius > 0) timed("coll.csr", t_csr, 3);
     }
     for (std::size_t i = 0; i < dpt_.size(); ++i) d.energy_change -= pc * count[i] * dpt_[i];
     d.energy_change *= std::abs(qm / q);  // real particles per macroparticle
@@ -132,6 +163,8 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     auto const t_kick = Clock::now();
     kernels_.kick(particles, grid_, dpt_, dpx_, dpy_);
     d.t_kick = seconds_since(t_kick);
+    // The kick reads t, the flag and pt (+ px, py) and writes the momenta.
+    timer_.add("coll.kick", d.t_kick, np * (12.0 + 16.0 + (dpx_.empty() ? 0.0 : 32.0)), np);
     return d;
 }
 

@@ -1,4 +1,4 @@
-// One collective kick (wakes, longitudinal space charge, steady-state CSR) on a bunch: histogram on
+// One collective kick (wakes, longitudinal space charge, CSR) on a bunch: histogram on
 // the backend, smoothing and FFT convolutions on the host (a few thousand nodes), kick on the
 // backend. docs/physics.md, "Collective effects", has the formulas and their sources.
 #pragma once
@@ -8,6 +8,7 @@
 #include "collective/LineConvolver.hh"
 #include "collective/WakeFunction.hh"
 #include "kernels/collective/CollectiveKernels.hh"
+#include "kernels/core/KernelTimer.hh"
 #include "kernels/spacecharge/BeamFrame.hh"
 
 namespace gt {
@@ -24,7 +25,11 @@ struct CollectiveKickSpec {
     std::vector<WakeFunction const*> wakes;  //!< applied in full at this point
     double ds = 0;                           //!< [m] length of lattice the LSC and CSR kicks stand for
     bool lsc = false;
-    double csr_radius = 0;  //!< [m] > 0: steady-state CSR in a bend of this radius
+    double csr_radius = 0;  //!< [m] > 0: CSR of a bend of this radius
+    //! [rad] 0: the steady state. Inside the bend (csr_exit_distance < 0): the angle from its
+    //! entrance, the entrance transient. After it: the bend's whole angle, the drift wake.
+    double csr_angle = 0;
+    double csr_exit_distance = -1;  //!< [m] >= 0: in the straight this far after the bend's exit
 };
 
 struct CollectiveDiagnostics {
@@ -47,7 +52,12 @@ class CollectiveSolver {
     std::vector<double> const& last_dpx() const { return dpx_; }
     LineGrid const& last_grid() const { return grid_; }
 
+    //! Per stage, summed over kicks (--timing, --profile): coll.histogram (extent and deposit on the
+    //! backend, the copy to the host), coll.wake, coll.smooth, coll.lsc, coll.csr (host), coll.kick.
+    KernelTimer const& timer() const { return timer_; }
+
   private:
+    KernelTimer timer_;
     CollectiveKernels& kernels_;
     LineConvolver convolver_;
     LineGrid grid_;

@@ -1,6 +1,7 @@
 // Zero-padded FFT convolutions on the longitudinal grid (see LineConvolver.hh).
 #include "collective/LineConvolver.hh"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -69,12 +70,14 @@ std::vector<double> LineConvolver::filter(std::vector<double> const& source,
     return out;
 }
 
-std::vector<double> line_kernel(std::function<double(double)> const& f, double hs, int n, bool trailing)
+std::vector<double> line_kernel(std::function<double(double)> const& f, double hs, int n, bool trailing, double cut)
 {
     // Each half of the triangle by Gauss-Legendre in w with u = a + (b - a) w^2 (du = 2 (b - a) w dw):
-    // smooth in w even for f ~ u^-1/2 at u = a = 0.
+    // smooth in w even for f ~ u^-1/2 at u = a = 0. A half reaching past the cut ends at it.
     GaussLegendre const& gl = gauss_legendre_16();
     auto const half = [&](double a, double b, bool rising, double m) {
+        if (a >= cut) return 0.0;
+        b = std::min(b, cut);
         double sum = 0;
         for (int q = 0; q < gl.points; ++q) {
             double const w = gl.x[q], u = a + (b - a) * w * w;

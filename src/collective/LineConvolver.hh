@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace gt {
@@ -41,6 +42,8 @@ class LineConvolver {
 //!  trailing = true: f acts on particles behind the source (wakes; larger t, offset +m);
 //!  trailing = false: on particles ahead of it (CSR; offset -m).
 //! hs [m]: the distance between nodes, beta times the spacing in t.
-std::vector<double> line_kernel(std::function<double(double)> const& f, double hs, int n, bool trailing);
+//! cut [m]: f is zero for u >= cut (the CSR transients' finite reach), integrated exactly up to it.
+std::vector<double> line_kernel(std::function<double(double)> const& f, double hs, int n, bool trailing,
+                                double cut = std::numeric_limits<double>::infinity());
 
 }  // namespace gt

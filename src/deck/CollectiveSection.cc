@@ -11,7 +11,7 @@ void read_collective(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
     CollectiveConfig& c = cfg.collective;
     std::string const path = "collective";
     c.where = ctx.where(t);
-    ctx.check_keys(t, path, {"bins", "histogram", "smoothing", "lsc_cutoff"});
+    ctx.check_keys(t, path, {"bins", "histogram", "smoothing", "lsc_cutoff", "csr_transient", "csr_drift"});
     if (auto b = ctx.integer_at(t, path, "bins", Bound::at_least_one, false)) {
         // The grid keeps a margin of smoothing + 1 nodes on each side of the bunch.
         if (*b < 16 || *b > (1 << 22))
@@ -35,6 +35,8 @@ void read_collective(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
         else
             c.lsc_cutoff = *f;
     }
+    if (auto b = ctx.bool_at(t, path, "csr_transient")) c.csr_transient = *b;
+    if (auto d = ctx.quantity_at(t, path, "csr_drift", quantity::length, Bound::non_negative, false)) c.csr_drift = *d;
     if (c.bins <= 4 * (c.smoothing + 1))
         ctx.error(c.where, "collective.bins",
                   fmt::format("{} bins leave no room for the bunch inside margins of {} nodes (smoothing + 1) "

@@ -115,6 +115,8 @@ struct CollectiveConfig {
     std::string histogram = "deterministic";   //!< deterministic | per_block
     std::int64_t smoothing = 2;                //!< Savitzky-Golay half-width before LSC and CSR (0: none)
     double lsc_cutoff = 0.5;                   //!< LSC low-pass: zero at this fraction of the Nyquist wavenumber
+    bool csr_transient = false;                //!< CSR bends: the entrance transient (false: steady state from the edge)
+    double csr_drift = 0;                      //!< [m] the CSR wake goes on this far after each CSR bend's exit
     SourceLocation where;
 };
 

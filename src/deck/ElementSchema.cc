@@ -167,7 +167,7 @@ std::vector<ElementSpec> const& element_schema()
                       "exit fringe-field integral (default: fint)"),
              optional("hgap", length, Bound::non_negative, 0.0, "half gap of the magnet (fringe field)"),
              optional("k1", per_length2, Bound::any, 0.0, "normalized gradient (combined-function bend)"),
-             flag("csr", "steady-state coherent synchrotron radiation after each body slice"),
+             flag("csr", "coherent synchrotron radiation after each body slice ([collective] csr_transient, csr_drift)"),
          }},
         {"multipole",
          "thin multipole kick of any order",

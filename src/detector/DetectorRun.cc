@@ -321,6 +321,10 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     if (options.profile)
         r.profile =
             profile_of_run(cfg, r.timer.records(), r.backend.rfind("gpu", 0) == 0, options.calibration);
+    if (r.profile) {
+        r.profile->counts["track_steps"] = double(r.counters[k_steps]);
+        r.profile->counts["substeps"] = double(r.counters[k_substeps]);
+    }
     r.hit_buffer_growths = kernels->hit_buffer_growths();
     r.event_energy = done.event_energy;
     r.secondary_stack_peak = done.secondary_stack_peak;

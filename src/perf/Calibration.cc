@@ -26,6 +26,7 @@ struct Field {
     char const* key;
     double Ceilings::*member;
     char const* comment;
+    bool optional = false;  //!< absent from older files: read as 0 (not measured)
 };
 constexpr Field k_fields[] = {
     {"copy_bandwidth", &Ceilings::copy_bandwidth, "[B/s] read + write, large array copy"},
@@ -38,6 +39,11 @@ constexpr Field k_fields[] = {
     {"sort_bandwidth", &Ceilings::sort_bandwidth, "[B/s] space-charge cell sort"},
     {"deposit_bandwidth", &Ceilings::deposit_bandwidth, "[B/s] space-charge deposit"},
     {"gather_bandwidth", &Ceilings::gather_bandwidth, "[B/s] space-charge gather"},
+    {"track_bandwidth", &Ceilings::track_bandwidth, "[B/s] a one-entry segment (streaming)", true},
+    {"reduce_latency", &Ceilings::reduce_latency, "[s] a moments pass over one particle", true},
+    {"warmup_seconds", &Ceilings::warmup_seconds, "[s] first calls beyond steady ones", true},
+    {"sc_warmup_seconds", &Ceilings::sc_warmup_seconds, "[s] first space-charge kick beyond a steady one",
+     true},
 };
 
 void write_ceilings(std::ofstream& f, char const* name, Ceilings const& c)
@@ -85,7 +91,8 @@ std::optional<Ceilings> read_ceilings(toml::table const& root, std::string const
     if (!t) return std::nullopt;
     Ceilings c;
     c.cores = int(number(*t, path, section, "cores"));
-    for (Field const& field : k_fields) c.*field.member = number(*t, path, section, field.key);
+    for (Field const& field : k_fields)
+        if (!field.optional || t->contains(field.key)) c.*field.member = number(*t, path, section, field.key);
     c.fft_points = numbers(*t, path, section, "fft_points");
     c.fft_seconds = numbers(*t, path, section, "fft_seconds");
     c.green_seconds = numbers(*t, path, section, "green_seconds");

@@ -18,6 +18,11 @@ struct Ceilings {
     double fp64_reduce = 0;        //!< [FLOP/s] the beam-moments reductions (counted work / time)
     double generate_rate = 0;      //!< [particles/s] sampling a Gaussian beam
     double launch_latency = 0;     //!< [s] one empty kernel launch (GPU) or parallel region (CPU)
+    // Measured since the GPU forecast was compared with runs (0 in older files: not measured).
+    double track_bandwidth = 0;    //!< [B/s] counted bytes / time of a one-entry segment (one drift)
+    double reduce_latency = 0;     //!< [s] a moments pass over one particle: launch, copy back, wait
+    double warmup_seconds = 0;     //!< [s] first calls of generate, track, moments beyond steady ones
+    double sc_warmup_seconds = 0;  //!< [s] the first space-charge kick beyond a steady one (FFT plans)
     double sort_bandwidth = 0;     //!< [B/s] counted bytes / time of the space-charge cell sort
     double deposit_bandwidth = 0;  //!< [B/s] counted bytes / time of the space-charge deposit
     double gather_bandwidth = 0;   //!< [B/s] counted bytes / time of the space-charge gather

@@ -35,7 +35,7 @@ Profile make_profile(std::map<std::string, KernelRecord> const& records, Ceiling
         if (forecast)
             if (auto it = forecast->kernels.find(name); it != forecast->kernels.end())
                 row.forecast = it->second.seconds;
-        p.measured += r.seconds;
+        (name.starts_with("coll.") ? p.collective : p.measured) += r.seconds;
         p.rows.push_back(row);
     }
     p.forecast = std::move(forecast);
@@ -65,6 +65,12 @@ std::string format_profile(Profile const& p)
             p.forecast->seconds > 0 ? p.measured / p.forecast->seconds : 0.0);
     else
         s += fmt::format("measured {:.4g} s in timed kernels; no forecast\n", p.measured);
+    if (p.collective > 0)
+        s += fmt::format("and {:.4g} s in the collective stages (coll.*), which the forecast does not price\n",
+                         p.collective);
+    for (auto const& [name, count] : p.counts)
+        s += fmt::format("counted {} {:.6g}: {:.4g} per second of timed kernels\n", name, count,
+                         p.measured > 0 ? count / p.measured : 0.0);
     return s;
 }
 
@@ -99,6 +105,8 @@ void write_profile(OutputFile& out, Profile const& p)
     out.set_attribute("profile", "kernels", std::span<std::string const>(names));
     out.set_attribute("profile", "ceilings", p.ceilings);
     out.set_attribute("profile", "measured_seconds", p.measured);
+    out.set_attribute("profile", "collective_seconds", p.collective);
+    for (auto const& [name, count] : p.counts) out.set_attribute("profile", name, count);
     if (p.forecast) {
         out.set_attribute("profile", "forecast_seconds", p.forecast->seconds);
         out.set_attribute("profile", "forecast_best_seconds", p.forecast->best);

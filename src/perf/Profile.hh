@@ -33,9 +33,13 @@ struct ProfileRow {
 
 struct Profile {
     std::vector<ProfileRow> rows;
-    double measured = 0;                  //!< [s] all timed kernels
+    double measured = 0;                  //!< [s] timed kernels the forecast prices (all but the collective stages)
+    double collective = 0;                //!< [s] collective stages (coll.*: wakes, LSC, CSR), not forecast
     std::optional<RunForecast> forecast;  //!< when a calibration and a beamline deck allow one
     std::string ceilings;                 //!< where the ceilings came from, or why there are none
+    //! Work counted by the run itself, e.g. a detector's track_steps and substeps (printed with the
+    //! rate over the measured kernel time; attributes of /profile).
+    std::map<std::string, double> counts;
 };
 
 //! Rows from a run's kernel records, against `ceilings` when known.

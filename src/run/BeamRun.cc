@@ -304,10 +304,11 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     // The plan refers to the lattice where it lives now; its deck errors are still agreed by all ranks.
     setup.collective_plan = parallel::all_or_none([&] {
         auto plan = std::make_unique<CollectivePlan>(setup.lattice, setup.sliced);
-        if (!plan->empty() && world.size() > 1)
-            throw DeckError(deck.collective.where, "collective",
-                            "wakes, LSC and CSR run on one rank only for now (their line density is not yet "
-                            "summed over ranks): run this deck without mpirun");
+        if (!plan->empty() && world.size() > 1 && deck.collective.histogram != "deterministic")
+            throw DeckError(deck.collective.where, "collective.histogram",
+                            fmt::format("\"{}\" sums doubles in an order that depends on the ranks: use "
+                                        "\"deterministic\" under mpirun (its fixed-point nodes are summed exactly)",
+                                        deck.collective.histogram));
         return plan;
     });
     CollectivePlan const& collective_plan = *setup.collective_plan;
@@ -375,6 +376,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     Table collective_table(collective_columns());
     if (!collective_plan.empty()) {
         collective_kernels = on_gpu ? make_cuda_collective() : make_cpu_collective();
+        collective_kernels->set_cross_rank(parallel::world_cross_rank());
         collective = std::make_unique<CollectiveSolver>(*collective_kernels);
         add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced, &collective_table);
     }
@@ -505,6 +507,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     auto records = kernels->timer().records();
     if (space_charge)
         for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
+    if (collective)
+        for (auto const& [name, r] : collective->timer().records()) records[name] = r;
     std::optional<Profile> profile;
     if (options.profile) profile = profile_of_run(deck, records, on_gpu, options.calibration);
     // Every rank has written its share; one that failed has ended the job (main), so the file is

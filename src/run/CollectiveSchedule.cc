@@ -91,6 +91,8 @@ CollectivePlan::CollectivePlan(Lattice const& lattice, DeckConfig const& deck)
             throw DeckError(e.where, key_of(e, "csr"), "CSR needs a bend: this sbend has angle 0");
     }
 
+    // The CSR drift wake: the last CSR bend's radius and angle, and the s of its exit (radius 0: none).
+    double drift_radius = 0, drift_angle = 0, drift_from = 0;
     for (std::size_t i = 0; i < lattice.info.size(); ++i) {
         ElementInfo const& info = lattice.info[i];
         if (info.deck_index < 0) continue;  // the global aperture
@@ -103,12 +105,37 @@ CollectivePlan::CollectivePlan(Lattice const& lattice, DeckConfig const& deck)
         if (auto const w = e.strings.find("wake"); w != e.strings.end() && last)
             kicks_[entry].wakes.push_back(&wakes_.at(w->second));
         bool const lsc = e.get("lsc", 0.0) != 0.0;
-        bool const csr = e.type == "sbend" && e.get("csr", 0.0) != 0.0;
+        bool const bend = e.type == "sbend" && e.get("angle", 0.0) != 0.0;
+        bool const csr = bend && e.get("csr", 0.0) != 0.0;
+        if (bend) drift_radius = 0;  // any bend ends the drift wake of the one before
         if (lsc || csr) {
             CollectiveKickSpec& k = kicks_[entry];
             k.ds = dl;
             k.lsc = lsc;
-            if (csr) k.csr_radius = e.get("length", 0.0) / std::abs(e.get("angle", 0.0));
+            if (csr) {
+                double const angle = std::abs(e.get("angle", 0.0));
+                k.csr_radius = e.get("length", 0.0) / angle;
+                // Entrance transient: the angle at the middle of this body slice (slice 0 is the edge).
+                if (c.csr_transient) k.csr_angle = (double(info.slice) - 0.5) * dl / k.csr_radius;
+                if (last && c.csr_drift > 0) {
+                    drift_radius = k.csr_radius;
+                    drift_angle = angle;
+                    drift_from = info.s_end;
+                }
+            }
+        }
+        if (!bend && drift_radius > 0) {
+            // Slices whose middle lies within csr_drift of the exit feel the drift wake there.
+            double const x = 0.5 * (info.s_begin + info.s_end) - drift_from;
+            if (x < c.csr_drift) {
+                CollectiveKickSpec& k = kicks_[entry];
+                k.ds = dl;
+                k.csr_radius = drift_radius;
+                k.csr_angle = drift_angle;
+                k.csr_exit_distance = x;
+            } else {
+                drift_radius = 0;
+            }
         }
     }
 }
@@ -120,8 +147,9 @@ void add_collective_kicks(BeamTracker& tracker, CollectivePlan const& plan, Coll
     for (auto const& [entry, _] : plan.kicks()) entries.push_back(entry);
     tracker.add_kicks(entries, [&plan, &solver, &lattice, &deck, particles, table](std::int64_t entry, std::int64_t turn) {
         CollectiveKickSpec const& spec = plan.kicks().at(entry);
+        // The whole beam's macroparticles (under MPI this rank holds a share).
         BeamFrame const frame = beam_frame(lattice.reference_after[std::size_t(entry)], deck.beam.bunch_charge,
-                                           static_cast<std::uint64_t>(particles.size));
+                                           static_cast<std::uint64_t>(deck.beam.macroparticles));
         CollectiveDiagnostics const d = solver.kick(particles, plan.settings(), frame, spec);
         if (!table) return;
         double const s =
@@ -133,6 +161,8 @@ void add_collective_kicks(BeamTracker& tracker, CollectivePlan const& plan, Coll
                                          double(spec.wakes.size()),
                                          spec.lsc ? 1.0 : 0.0,
                                          spec.csr_radius,
+                                         spec.csr_angle,
+                                         spec.csr_exit_distance,
                                          double(d.bins),
                                          d.h,
                                          d.charge_on_grid,
@@ -149,16 +179,19 @@ std::string describe_collective(DeckConfig const& deck, ReferenceParticle const&
     DeckConfig const sliced = with_space_charge_slices(deck);
     CollectivePlan const plan(build_lattice(sliced, ref), sliced);
     if (plan.empty()) return "";
-    std::size_t wakes = 0, lsc = 0, csr = 0;
+    std::size_t wakes = 0, lsc = 0, csr = 0, csr_drift = 0;
     for (auto const& [entry, k] : plan.kicks()) {
         wakes += k.wakes.size();
         lsc += k.lsc ? 1 : 0;
-        csr += k.csr_radius > 0 ? 1 : 0;
+        bool const drift = k.csr_exit_distance >= 0;
+        csr += k.csr_radius > 0 && !drift ? 1 : 0;
+        csr_drift += k.csr_radius > 0 && drift ? 1 : 0;
     }
     std::string text = fmt::format(
-        "collective: {} kick points per pass ({} wake kicks, {} LSC, {} CSR), {} bins, {} histogram, smoothing {}, "
-        "LSC cutoff {:g} of Nyquist\n",
-        plan.kicks().size(), wakes, lsc, csr, deck.collective.bins, deck.collective.histogram, deck.collective.smoothing,
+        "collective: {} kick points per pass ({} wake kicks, {} LSC, {} CSR in bends ({}), {} CSR drift), {} bins, "
+        "{} histogram, smoothing {}, LSC cutoff {:g} of Nyquist\n",
+        plan.kicks().size(), wakes, lsc, csr, deck.collective.csr_transient ? "entrance transient" : "steady state",
+        csr_drift, deck.collective.bins, deck.collective.histogram, deck.collective.smoothing,
         deck.collective.lsc_cutoff);
     for (ElementConfig const& e : deck.elements)
         if (e.type == "wake") text += fmt::format("      wake {}: {}\n", e.name, wake_of(e, deck.path).description);
@@ -168,7 +201,8 @@ std::string describe_collective(DeckConfig const& deck, ReferenceParticle const&
 std::vector<std::pair<std::string, std::string>> collective_columns()
 {
     return {{"s", "m"},           {"turn", "1"},          {"element", "1"},      {"ds", "m"},
-            {"wakes", "1"},       {"lsc", "1"},           {"csr_radius", "m"},   {"bins", "1"},
+            {"wakes", "1"},       {"lsc", "1"},           {"csr_radius", "m"},   {"csr_angle", "rad"},
+            {"csr_exit_distance", "m"},                   {"bins", "1"},
             {"bin_width", "m"},   {"charge_on_grid", "C"}, {"energy_change", "J"}, {"t_histogram", "s"},
             {"t_convolve", "s"},  {"t_kick", "s"}};
 }

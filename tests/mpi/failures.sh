@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Failures under MPI end every rank, non-zero, reported once, never a hang, never a complete-looking
 # file: a deck error, an output path only rank 0 can find bad, one rank failing at set-up (MPMD:
-# rank 1 is given a deck value it refuses), detector checkpoints (one process's only), SIGTERM to
-# one rank, and a rank killed in the middle of a run.
+# rank 1 is given a deck value it refuses), detector checkpoints (one process's only), a collective
+# setting refused over several ranks, SIGTERM to one rank, and a rank killed in the middle of a run.
 #
 # Usage: tests/mpi/failures.sh GTRACK MPIEXEC OUTDIR DECK        (DECK: a beamline deck that runs)
 # Exit status: 0 when every case behaves; 1 otherwise.
@@ -59,6 +59,10 @@ expect_failure detector_checkpoint_refused "detector checkpoints are written by 
 expect_failure detector_resume_refused "detector checkpoints are read by one process only" "${launch[@]}" -np 2 \
     "$gtrack" run "$detector" --backend cpu --threads 1 -o "$out/det.h5" --resume auto
 [ -e "$out/det.h5" ] && fail "detector_checkpoint_refused: left $out/det.h5"
+
+# The per-block collective histogram sums doubles in a rank-dependent order: refused, naming the key.
+expect_failure per_block_refused "collective.histogram" "${launch[@]}" -np 2 "$gtrack" run inputs/linac_wake.toml \
+    --backend cpu --threads 1 -o "$out/per_block.h5" --set 'collective.histogram="per_block"'
 
 # SIGTERM to one rank (a launcher ending the job; SIGUSR1 is the one that stops an MPI run at a safe
 # point, tests/mpi/checkpoint.sh): the job ends at once, non-zero (not 75), with no output and no

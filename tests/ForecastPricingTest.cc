@@ -1,0 +1,80 @@
+// How forecast prices counted work: each kernel class against the calibrated ceiling that bounds it,
+// checked with made-up ceilings whose contributions can be told apart.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "deck/DeckReader.hh"
+#include "kernels/beam/BeamKernels.hh"
+#include "kernels/beam/SegmentWork.hh"
+#include "perf/Forecast.hh"
+
+using namespace gt;
+
+namespace {
+
+std::string input(std::string const& name) { return std::string(GTRACK_SOURCE_DIR) + "/inputs/" + name; }
+
+//! Ceilings in which each term is a different power of ten.
+Ceilings made_up()
+{
+    Ceilings c;
+    c.cores = 1;
+    c.copy_bandwidth = 1e12;
+    c.fp64_peak = 1e12;
+    c.fp64_map = 1e15;  // maps cost nothing beyond their bytes
+    c.push_seconds = 0;
+    c.fp64_reduce = 1e9;
+    c.generate_rate = 1e9;
+    c.launch_latency = 1e-6;
+    c.track_bandwidth = 1e11;  // a tenth of the copy bandwidth
+    c.reduce_latency = 1e-4;
+    c.warmup_seconds = 0.25;
+    c.sc_warmup_seconds = 0.5;
+    c.sort_bandwidth = c.deposit_bandwidth = c.gather_bandwidth = 1e11;
+    c.fft_points = {1e5, 1e7};
+    c.fft_seconds = {1e-3, 1e-1};
+    c.green_seconds = {3e-3, 3e-1};  // distinct from the solve: the Green's function has its own time
+    c.field_seconds = {1e-4, 1e-2};
+    return c;
+}
+
+bool near(double a, double b) { return std::fabs(a - b) <= 1e-12 * std::fabs(b); }
+
+}  // namespace
+
+TEST_CASE("forecast: streaming at the one-entry bandwidth, a moments pass at its fixed cost, warm-up once")
+{
+    double const n = 1000;
+    DeckConfig const deck = read_deck(input("fodo.toml"), {"beam.macroparticles=1000"});
+    Ceilings const c = made_up();
+    RunForecast const f = forecast_run(deck, c);
+    // fodo.toml writes statistics at every entry: one one-entry segment per entry and a moments pass
+    // per point; every call of a kind costs the same.
+    KernelForecast const& track = f.kernels.at("track");
+    CHECK(near(track.seconds, double(track.calls) * (c.launch_latency + n * k_track_bytes_per_particle / c.track_bandwidth)));
+    KernelForecast const& moments = f.kernels.at("moments");
+    CHECK(moments.calls == track.calls + 1);  // the point before the first entry too
+    CHECK(near(moments.seconds,
+               double(moments.calls) * (c.reduce_latency + n * k_moments_flops_per_particle / c.fp64_reduce)));
+    CHECK(f.kernels.at("warm-up").seconds == c.warmup_seconds);
+    CHECK(f.kernels.at("warm-up").best == c.warmup_seconds);  // a one-time cost, not scaled
+    CHECK(f.kernels.count("sc.solve") == 0);
+}
+
+TEST_CASE("forecast: the Green's function at its own calibrated time per size, the FFT plans in the warm-up")
+{
+    DeckConfig const deck = read_deck(input("fodo_space_charge.toml"), {"beam.macroparticles=1000"});
+    Ceilings const c = made_up();
+    RunForecast const f = forecast_run(deck, c);
+    double const doubled = 8.0 * 32 * 32 * 64;  // grid = [32, 32, 64]
+    KernelForecast const& green = f.kernels.at("sc.green");
+    KernelForecast const& solve = f.kernels.at("sc.solve");
+    CHECK(near(green.seconds, double(green.calls) * (3 * c.launch_latency + c.fft_time(c.green_seconds, doubled))));
+    CHECK(near(solve.seconds, double(solve.calls) * (4 * c.launch_latency + c.fft_time(c.fft_seconds, doubled))));
+    CHECK(green.flops > 0);  // 2.5 M log2 M per transform
+    CHECK(near(solve.flops / double(solve.calls), 2.0 * 2.5 * doubled * std::log2(doubled) +
+                                                     6.0 * 4.0 * 64 * 32 * (32 + 1)));
+    CHECK(f.kernels.at("warm-up").seconds == c.warmup_seconds + c.sc_warmup_seconds);
+}
