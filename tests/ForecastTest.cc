@@ -33,8 +33,6 @@ std::map<std::string, std::string> const k_small_runs = {
     {"ion_linac.toml", "--set beam.macroparticles=1000"},
     {"photoinjector.toml", "--set beam.macroparticles=5000"},
     {"solenoid_linac.toml", "--set beam.macroparticles=20000"},
-    {"photoinjector.toml", "--set beam.macroparticles=5000"},
-    {"ion_linac.toml", "--set beam.macroparticles=2000"},
     // The collective stages (coll.*) are timed but not forecast: measured_seconds leaves them out.
     {"chicane_csr.toml", "--set beam.macroparticles=20000"},
     {"linac_wake.toml", "--set beam.macroparticles=20000"},
@@ -46,6 +44,22 @@ std::map<std::string, std::string> const k_small_runs = {
 //! on the exact maps (fewer divisions and square roots per operation), so the forecast is ~1.45x
 //! the measured time (docs/performance.md).
 std::map<std::string, std::string> const k_range_only = {{"ion_linac.toml", "field-map rate not calibrated"}};
+
+//! Under AddressSanitizer (scripts/sanitize.sh) every memory access is instrumented, which slows
+//! memory-heavy kernels (the 3D field map's trilinear reads: 4-5x) far more than the calibration's
+//! mix: measured time says nothing about the forecast there. The forecast is still made and its
+//! range checked; the comparison with the measured time is left to the ordinary build.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool k_timing_meaningful = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool k_timing_meaningful = false;
+#else
+constexpr bool k_timing_meaningful = true;
+#endif
+#else
+constexpr bool k_timing_meaningful = true;
+#endif
 
 }  // namespace
 
@@ -98,13 +112,17 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
             worst = h5::read_double_attribute(p, "forecast_worst_seconds");
             bool const inside = k_range_only.count(name) ? measured > best && measured < worst
                                                           : forecast > 0.7 * measured && forecast < 1.3 * measured;
-            if (inside) break;
+            if (inside || !k_timing_meaningful) break;
             MESSAGE(name << ": try " << attempt + 1 << " missed: measured " << measured << " s, forecast "
                          << forecast << " s");
         }
         INFO("measured " << measured << " s, forecast " << forecast << " s");
         CHECK(best < forecast);
         CHECK(worst > forecast);
+        if (!k_timing_meaningful) {
+            MESSAGE(name << ": measured against forecast not checked under AddressSanitizer");
+            continue;
+        }
         if (k_range_only.count(name)) {
             CHECK(measured > best);
             CHECK(measured < worst);
