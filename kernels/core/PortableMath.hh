@@ -123,8 +123,9 @@ GT_HOST_DEVICE GT_FORCEINLINE int reduce_half_pi(double x, double& r)
     double const pio2_2 = 6.07710050630396597660e-11;
     double const pio2_3 = 2.02226624871116645580e-21;
     r = ((x - k * pio2_1) - k * pio2_2) - k * pio2_3;
-    long long const q = static_cast<long long>(k);
-    return static_cast<int>(q & 3);
+    // k mod 4 by fmod (exact), not through an integer cast: a k beyond 2^63 (x ~ 1e301 from a fuzzed
+    // RF map) would make the cast undefined. The same quadrant as the cast wherever that is defined.
+    return static_cast<int>(::fmod(k, 4.0)) & 3;
 }
 }  // namespace detail
 
