@@ -62,6 +62,8 @@ if [ $status -eq 0 ]; then
         step "unit tests" "ok: $(grep -E 'tests passed' "$report/unit-tests.log" | tail -1)"
     else
         step "unit tests" "FAILED: $(grep -E 'tests passed|tests failed' "$report/unit-tests.log" | tail -1) (unit-tests.log)"
+        # The failed tests' names on stderr, so that a CI log without the report still says which.
+        sed -n '/The following tests FAILED/,$p' "$report/unit-tests.log" >&2
         status=1
     fi
 
