@@ -60,6 +60,23 @@ class PerturbedBeamKernels final : public BeamKernels {
             p.lost_turn[particle_] = turn;
         }
     }
+    double time_bunch_begin(ParticleView p, size_type entry) override { return inner_->time_bunch_begin(p, entry); }
+    std::array<double, 3> time_bunch_step(ParticleView p, size_type entry, double k) override
+    {
+        return inner_->time_bunch_step(p, entry, k);
+    }
+    void time_bunch_positions(ParticleView p, size_type entry, double k, double inv_beta_b, ParticleView out) override
+    {
+        inner_->time_bunch_positions(p, entry, k, inv_beta_b, out);
+    }
+    void time_bunch_kick(ParticleView kicks, size_type entry, double inv_beta_b) override
+    {
+        inner_->time_bunch_kick(kicks, entry, inv_beta_b);
+    }
+    void time_bunch_finish(ParticleView p, size_type entry, std::int32_t turn) override
+    {
+        inner_->time_bunch_finish(p, entry, turn);
+    }
     BeamMoments moments(ParticleView p) override { return inner_->moments(p); }
     KernelTimer const& timer() const override { return inner_->timer(); }
 

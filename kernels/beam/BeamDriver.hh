@@ -3,6 +3,7 @@
 
 #include "kernels/beam/BeamSampler.hh"
 #include "kernels/beam/Moments.hh"
+#include "kernels/beam/TimeBunch.hh"
 #include "kernels/beam/TrackSegment.hh"
 #include "kernels/core/CrossRank.hh"
 #include "kernels/core/Reduction.hh"
@@ -47,6 +48,45 @@ BeamMoments moments(ParticleView particles, CrossRank const& ranks)
         for (int b = a; b < 6; ++b, ++k) m.cov[a][b] = m.cov[b][a] = s[k] / m.alive;
     for (int j = 0; j < 4; ++j) m.max_abs[j] = s[Merge::k_max + j];
     return m;
+}
+
+//! A t-code entry pushed as a bunch (TimeBunch.hh): its first grid step over every rank (+inf: no
+//! live particle).
+template<class Policy>
+double time_bunch_begin(ParticleView particles, TimeBunchView bunch, Element const& e, CrossRank const& ranks)
+{
+    Policy::for_each(particles.size, TimeBunchEnter{particles, bunch, e});
+    using R = reduce::Each<1, reduce::Min>;
+    return reduce_over_ranks<Policy, R>(particles.size, TimeBunchFirstStep{bunch}, ranks)[0];
+}
+
+//! One step from sigma_K; the counts after it over every rank (TimeBunchCounts).
+template<class Policy>
+std::array<double, 3> time_bunch_step(ParticleView particles, TimeBunchView bunch, Element const& e, double k,
+                                      CrossRank const& ranks)
+{
+    Policy::for_each(particles.size, TimeBunchStep{particles, bunch, e.time_code, k});
+    using R = reduce::Each<3, reduce::Sum>;
+    return reduce_over_ranks<Policy, R>(particles.size, TimeBunchCounts{bunch}, ranks);
+}
+
+template<class Policy>
+void time_bunch_positions(ParticleView particles, TimeBunchView bunch, Element const& e, double k,
+                          double inv_beta_b, ParticleView out)
+{
+    Policy::for_each(particles.size, TimeBunchPositions{particles, bunch, e.time_code, k, inv_beta_b, out});
+}
+
+template<class Policy>
+void time_bunch_kick(TimeBunchView bunch, ParticleView kicks, Element const& e, double inv_beta_b)
+{
+    Policy::for_each(kicks.size, TimeBunchKick{bunch, kicks, inv_beta_b, e.time_code.step, e.time_code.mu2});
+}
+
+template<class Policy>
+void time_bunch_finish(ParticleView particles, TimeBunchView bunch, Element const& e, std::int32_t turn)
+{
+    Policy::for_each(particles.size, TimeBunchLeave{particles, bunch, e, turn});
 }
 
 }  // namespace gt::beam_driver

@@ -1,12 +1,14 @@
 // What the beamline run asks of a backend; implemented once per executor (CPU, CUDA) by BeamDriver.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "kernels/beam/BeamSampler.hh"
 #include "kernels/beam/Moments.hh"
+#include "kernels/beam/TimeBunch.hh"
 #include "kernels/core/Buffer.hh"
 #include "kernels/core/CrossRank.hh"
 #include "kernels/core/KernelTimer.hh"
@@ -37,6 +39,20 @@ class BeamKernels {
     virtual void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) = 0;
     //! Tracks live particles through elements [begin, end) of the table.
     virtual void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) = 0;
+    //! A t-code entry pushed as a bunch, one common time step at a time (kernels/beam/TimeBunch.hh),
+    //! so that space charge acts at fixed time between steps. time_bunch_begin puts the live
+    //! particles at the entrance of `entry` and returns the bunch's first grid step K (+inf: none);
+    //! time_bunch_step advances from sigma_K = K h to sigma_(K+1) and returns (particles still to go,
+    //! particles inside, the sum of their Pz / p0); time_bunch_positions writes the lab positions at
+    //! sigma_K into `out` (TimeBunchPositions); time_bunch_kick adds the kicks the space-charge
+    //! solver left in `kicks`; time_bunch_finish leaves at the exit plane. Without kicks the result
+    //! is track()'s, bit for bit. Under MPI the step and the counts are those of the whole beam.
+    virtual double time_bunch_begin(ParticleView particles, size_type entry) = 0;
+    virtual std::array<double, 3> time_bunch_step(ParticleView particles, size_type entry, double k) = 0;
+    virtual void time_bunch_positions(ParticleView particles, size_type entry, double k, double inv_beta_b,
+                                      ParticleView out) = 0;
+    virtual void time_bunch_kick(ParticleView kicks, size_type entry, double inv_beta_b) = 0;
+    virtual void time_bunch_finish(ParticleView particles, size_type entry, std::int32_t turn) = 0;
     //! Centroid, covariance and amplitudes of the live particles (same bits on every backend). Under
     //! MPI `particles` is this rank's share and the moments are those of the whole beam.
     virtual BeamMoments moments(ParticleView particles) = 0;

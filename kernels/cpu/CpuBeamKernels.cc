@@ -46,6 +46,47 @@ class CpuBeamKernels final : public BeamKernels {
                    double(particles.size) * work_.flops_per_particle(begin, end));
     }
 
+    double time_bunch_begin(ParticleView particles, size_type entry) override
+    {
+        cpu::Stopwatch w;
+        double const k = beam_driver::time_bunch_begin<cpu::Policy>(particles, bunch(particles),
+                                                                     elements_[entry], cross_rank());
+        timer_.add("time_bunch", w.seconds(), 0.0, double(particles.size));
+        return k;
+    }
+
+    std::array<double, 3> time_bunch_step(ParticleView particles, size_type entry, double k) override
+    {
+        cpu::Stopwatch w;
+        auto const c = beam_driver::time_bunch_step<cpu::Policy>(particles, bunch(particles), elements_[entry], k,
+                                                                 cross_rank());
+        timer_.add("time_bunch", w.seconds(), 0.0, double(particles.size));
+        return c;
+    }
+
+    void time_bunch_positions(ParticleView particles, size_type entry, double k, double inv_beta_b,
+                              ParticleView out) override
+    {
+        cpu::Stopwatch w;
+        beam_driver::time_bunch_positions<cpu::Policy>(particles, bunch(particles), elements_[entry], k, inv_beta_b,
+                                                       out);
+        timer_.add("time_bunch", w.seconds(), 0.0, double(particles.size));
+    }
+
+    void time_bunch_kick(ParticleView kicks, size_type entry, double inv_beta_b) override
+    {
+        cpu::Stopwatch w;
+        beam_driver::time_bunch_kick<cpu::Policy>(bunch(kicks), kicks, elements_[entry], inv_beta_b);
+        timer_.add("time_bunch", w.seconds(), 0.0, double(kicks.size));
+    }
+
+    void time_bunch_finish(ParticleView particles, size_type entry, std::int32_t turn) override
+    {
+        cpu::Stopwatch w;
+        beam_driver::time_bunch_finish<cpu::Policy>(particles, bunch(particles), elements_[entry], turn);
+        timer_.add("time_bunch", w.seconds(), 0.0, double(particles.size));
+    }
+
     BeamMoments moments(ParticleView particles) override
     {
         cpu::Stopwatch w;
@@ -58,7 +99,9 @@ class CpuBeamKernels final : public BeamKernels {
     KernelTimer const& timer() const override { return timer_; }
 
   private:
+    TimeBunchView bunch(ParticleView p) { return bunch_.view(p.size, MemSpace::host); }
 
+    TimeBunchState bunch_;
     std::vector<Element> elements_;
     std::vector<double> field_data_;
     SegmentWork work_;

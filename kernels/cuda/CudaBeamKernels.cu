@@ -1,5 +1,6 @@
 // The beamline operations on the GPU: BeamDriver instantiated with the CUDA executor, timed with events.
 #include <string>
+#include <vector>
 
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
@@ -35,6 +36,7 @@ class CudaBeamKernels final : public BeamKernels {
         for (Element& e : bound) bind_field_data(e, field_data_.data());
         elements_ = Buffer<Element>(bound.size(), MemSpace::device);
         elements_.copy_raw(bound.data(), MemSpace::host);
+        bound_ = std::move(bound);
         work_ = SegmentWork(elements);
     }
 
@@ -46,6 +48,52 @@ class CudaBeamKernels final : public BeamKernels {
         timer_.add("track", events_.seconds(), double(particles.size) * k_track_bytes_per_particle,
                    double(particles.size) * double(end - begin),
                    double(particles.size) * work_.flops_per_particle(begin, end));
+    }
+
+    double time_bunch_begin(ParticleView particles, size_type entry) override
+    {
+        NvtxRange const range("time_bunch");
+        events_.start();
+        double const k = beam_driver::time_bunch_begin<cuda::Policy>(particles, bunch(particles),
+                                                                      bound_[entry], cross_rank());
+        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
+        return k;
+    }
+
+    std::array<double, 3> time_bunch_step(ParticleView particles, size_type entry, double k) override
+    {
+        NvtxRange const range("time_bunch");
+        events_.start();
+        auto const c = beam_driver::time_bunch_step<cuda::Policy>(particles, bunch(particles), bound_[entry], k,
+                                                                  cross_rank());
+        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
+        return c;
+    }
+
+    void time_bunch_positions(ParticleView particles, size_type entry, double k, double inv_beta_b,
+                              ParticleView out) override
+    {
+        NvtxRange const range("time_bunch");
+        events_.start();
+        beam_driver::time_bunch_positions<cuda::Policy>(particles, bunch(particles), bound_[entry], k,
+                                                        inv_beta_b, out);
+        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
+    }
+
+    void time_bunch_kick(ParticleView kicks, size_type entry, double inv_beta_b) override
+    {
+        NvtxRange const range("time_bunch");
+        events_.start();
+        beam_driver::time_bunch_kick<cuda::Policy>(bunch(kicks), kicks, bound_[entry], inv_beta_b);
+        timer_.add("time_bunch", events_.seconds(), 0.0, double(kicks.size));
+    }
+
+    void time_bunch_finish(ParticleView particles, size_type entry, std::int32_t turn) override
+    {
+        NvtxRange const range("time_bunch");
+        events_.start();
+        beam_driver::time_bunch_finish<cuda::Policy>(particles, bunch(particles), bound_[entry], turn);
+        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
     }
 
     BeamMoments moments(ParticleView particles) override
@@ -61,6 +109,10 @@ class CudaBeamKernels final : public BeamKernels {
     KernelTimer const& timer() const override { return timer_; }
 
   private:
+    TimeBunchView bunch(ParticleView p) { return bunch_.view(p.size, MemSpace::device); }
+
+    TimeBunchState bunch_;
+    std::vector<Element> bound_;  //!< the table on the host, pointing at the device's field data
     Buffer<Element> elements_;
     Buffer<double> field_data_;
     SegmentWork work_;

@@ -138,6 +138,13 @@ class CountingBeamKernels final : public BeamKernels {
         out_.add("track", Bound::map,
                  {1, n * k_track_bytes_per_particle, n * work_.flops_per_particle(begin, end), pushes, 0});
     }
+    // The forecast prices a t-code entry with space charge as track() prices it (the same pushes)
+    // and its kicks from the schedule (forecast_run): the bunch steps themselves are not called.
+    double time_bunch_begin(ParticleView, size_type) override { return HUGE_VAL; }
+    std::array<double, 3> time_bunch_step(ParticleView, size_type, double) override { return {0.0, 0.0, 0.0}; }
+    void time_bunch_positions(ParticleView, size_type, double, double, ParticleView) override {}
+    void time_bunch_kick(ParticleView, size_type, double) override {}
+    void time_bunch_finish(ParticleView, size_type, std::int32_t) override {}
     BeamMoments moments(ParticleView particles) override
     {
         double const n = double(particles.size);
@@ -215,6 +222,18 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
                            settings = space_charge_settings(deck.space_charge)](std::int64_t, std::int64_t) {
                               add_kick(out, ceilings, settings, double(particles.size), kicks, kicks == 0);
                               ++kicks;
+                          });
+        // A t-code entry is kicked after each time step while the bunch is inside: as many kicks as
+        // the reference's steps (the bunch's own length adds a few, not counted).
+        tracker.add_kicks(time_code_space_charge_entries(lattice, sliced),
+                          [&out, &ceilings, &kicks, &particles, &lattice,
+                           settings = space_charge_settings(deck.space_charge)](std::int64_t entry, std::int64_t) {
+                              TimeCode const& c = lattice.elements[std::size_t(entry)].time_code;
+                              auto const steps = static_cast<long>(std::ceil(c.tau_ref_end / c.step));
+                              for (long i = 0; i < steps; ++i) {
+                                  add_kick(out, ceilings, settings, double(particles.size), kicks, kicks == 0);
+                                  ++kicks;
+                              }
                           });
     }
     if (tracker.point().stats) kernels.moments(particles);

@@ -2,6 +2,7 @@
 #include "run/BeamRun.hh"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -34,6 +35,7 @@
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
+#include "run/TimeCodeSpaceCharge.hh"
 #include "run/StopRequest.hh"
 
 namespace gt {
@@ -348,6 +350,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 
     // Space charge: the backend beside the beam's (same memory), a kick after each scheduled entry.
     std::unique_ptr<SpaceChargeKernels> space_charge;
+    std::unique_ptr<TimeCodeSpaceCharge> time_code_sc;
     Table sc_table(space_charge_columns());
     if (deck.space_charge.enabled) {
         space_charge = on_gpu ? make_cuda_space_charge() : make_cpu_space_charge();
@@ -369,6 +372,23 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
             auto const row = space_charge_row(d, s, turn, entry, ds);
             sc_table.append_row(row);
         });
+        // t-code entries: pushed as a bunch, kicked at fixed time between the steps. A row's s is
+        // where the entrance reference would be at the kick (s_begin + beta0 sigma, inside the entry).
+        std::vector<std::int64_t> const timed = time_code_space_charge_entries(lattice, sliced);
+        if (!timed.empty()) {
+            time_code_sc = std::make_unique<TimeCodeSpaceCharge>(
+                lattice, *kernels, *space_charge, settings,
+                beam_frame(lattice.reference_begin, deck.beam.bunch_charge, macroparticles), particles);
+            tracker.replace_entries(timed, [&](std::int64_t entry, std::int64_t turn) {
+                ElementInfo const& info = lattice.info[std::size_t(entry)];
+                double const beta0 = 1.0 / lattice.elements[std::size_t(entry)].time_code.inv_beta0;
+                time_code_sc->track(entry, turn, [&](TimeCodeKick const& k) {
+                    double const along = std::clamp(beta0 * k.sigma, 0.0, info.s_end - info.s_begin);
+                    double const s = lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
+                    sc_table.append_row(space_charge_row(k.diagnostics, s, turn, entry, k.ds));
+                });
+            });
+        }
     }
     // Collective effects: the backend beside the beam's, after the space-charge kicks at shared entries.
     std::unique_ptr<CollectiveKernels> collective_kernels;

@@ -36,6 +36,14 @@ void BeamTracker::add_kicks(std::vector<std::int64_t> entries,
     kick_sets_.push_back(KickSet{std::move(entries), std::move(after)});
 }
 
+void BeamTracker::replace_entries(std::vector<std::int64_t> entries,
+                                  std::function<void(std::int64_t, std::int64_t)> track)
+{
+    std::sort(entries.begin(), entries.end());
+    replaced_entries_ = std::move(entries);
+    replaced_ = std::move(track);
+}
+
 void BeamTracker::stop_every(std::int64_t n)
 {
     auto const entries = static_cast<std::int64_t>(lattice_.elements.size());
@@ -66,15 +74,23 @@ bool BeamTracker::advance()
     auto const n = static_cast<std::int64_t>(lattice_.elements.size());
     auto const segment = [&](std::int64_t end) {
         // Split at the kicks in [pos_, end): track up to and including the kicked entry, kick, go on.
+        // A replaced entry ends the segment before it and is pushed by its own stepper.
         while (end > pos_) {
             auto const k = std::lower_bound(kick_entries_.begin(), kick_entries_.end(), pos_);
             bool const kick = k != kick_entries_.end() && *k < end;
-            std::int64_t const stop = kick ? *k + 1 : end;
-            kernels_.track(particles_, size_type(pos_), size_type(stop), std::int32_t(turn_));
+            auto const r = std::lower_bound(replaced_entries_.begin(), replaced_entries_.end(), pos_);
+            bool const replace = r != replaced_entries_.end() && *r < end && (!kick || *r <= *k);
+            std::int64_t const stop = replace ? *r : kick ? *k + 1 : end;
+            if (stop > pos_) kernels_.track(particles_, size_type(pos_), size_type(stop), std::int32_t(turn_));
             pos_ = stop;
-            if (kick)
+            if (replace) {
+                replaced_(*r, turn_);
+                pos_ = *r + 1;
+            }
+            std::int64_t const after = replace ? *r : kick ? *k : -1;
+            if (after >= 0 && std::binary_search(kick_entries_.begin(), kick_entries_.end(), after))
                 for (KickSet const& set : kick_sets_)
-                    if (std::binary_search(set.entries.begin(), set.entries.end(), *k)) set.after(*k, turn_);
+                    if (std::binary_search(set.entries.begin(), set.entries.end(), after)) set.after(after, turn_);
         }
         pos_ = end;
     };

@@ -35,6 +35,10 @@ class BeamTracker {
     //! Several sets may be added; at an entry in more than one, they run in the order they were added.
     void add_kicks(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> after);
 
+    //! Entries that `track(entry, turn)` pushes the beam through instead of the segment kernel (a
+    //! t-code entry stepped with space charge at fixed time); the kicks after them run after it.
+    void replace_entries(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> track);
+
     //! Also stops (nothing due) after every `n`-th entry of the pass, so that a single pass has safe
     //! points for checkpoints between its output points. Splitting a segment changes no bit: each
     //! particle goes through the same elements in the same order. Before the first advance().
@@ -83,6 +87,8 @@ class BeamTracker {
     };
     std::vector<KickSet> kick_sets_;
     std::vector<std::int64_t> kick_entries_;  //!< the union of the sets' entries, ascending
+    std::vector<std::int64_t> replaced_entries_;  //!< ascending
+    std::function<void(std::int64_t, std::int64_t)> replaced_;
     std::size_t next_ = 0;  //!< next pass point in this turn
     std::int64_t pos_ = 0;  //!< first entry not yet tracked in this turn
     std::int64_t turn_ = 0;

@@ -52,6 +52,18 @@ DeviceMemoryEstimate estimate_beamline_device_memory(DeckConfig const& deck)
                                        2 * sizeof(std::uint32_t) + 2 * sizeof(std::uint32_t);
         e.parts.push_back({fmt::format("space-charge particle buffers ({:.0f} B per macroparticle)", sc_per_particle),
                            n * sc_per_particle, "beam.macroparticles"});
+        // t-code entries pushed as a bunch (TimeBunch.hh): ten doubles and a flag per particle, and
+        // the positions handed to the solver (a particle state).
+        bool timed = deck.run.tracking != "z";
+        for (auto const& el : deck.elements) {
+            auto const t = el.strings.find("tracking");
+            if (t != el.strings.end() && t->second != "z") timed = true;
+        }
+        if (timed) {
+            double const bunch = 10 * sizeof(double) + sizeof(std::int32_t) + per_particle;
+            e.parts.push_back({fmt::format("t-code bunch state ({:.0f} B per macroparticle)", bunch), n * bunch,
+                               "beam.macroparticles"});
+        }
         auto const& g = deck.space_charge.grid;
         double const nodes = double(g[0]) * double(g[1]) * double(g[2]);
         // Node arrays: double and fixed-point weights, charge, Ex, Ey, Ez. Doubled grid (2n per axis,

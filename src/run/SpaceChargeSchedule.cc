@@ -55,9 +55,10 @@ std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, 
         double const l = info.s_end - info.s_begin;
         if (!(l > 0.0)) continue;  // thin entries, bend edges
         auto const entry = static_cast<std::int64_t>(i);
-        // A thick kicker cannot be sliced, nor can a t-code entry (one entry from plane to plane):
-        // one kick after it.
-        if (!sliceable(info.type) || lattice.elements[i].kind == ElementKind::time_code) {
+        // A t-code entry gets its kicks inside, at its time steps (time_code_space_charge_entries).
+        if (lattice.elements[i].kind == ElementKind::time_code) continue;
+        // A thick kicker cannot be sliced: one kick after it.
+        if (!sliceable(info.type)) {
             kicks.push_back({entry, l});
             continue;
         }
@@ -75,6 +76,15 @@ std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, 
         if ((body + 1) % group == group / 2) kicks.push_back({entry, length / double(n)});
     }
     return kicks;
+}
+
+std::vector<std::int64_t> time_code_space_charge_entries(Lattice const& lattice, DeckConfig const& deck)
+{
+    std::vector<std::int64_t> out;
+    if (!deck.space_charge.enabled) return out;
+    for (std::size_t i = 0; i < lattice.elements.size(); ++i)
+        if (lattice.elements[i].kind == ElementKind::time_code) out.push_back(static_cast<std::int64_t>(i));
+    return out;
 }
 
 void check_space_charge_over_ranks(SpaceChargeConfig const& sc)

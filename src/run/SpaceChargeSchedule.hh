@@ -3,7 +3,8 @@
 // Every element with a length and `n` kicks (kicks_per_element, or ceil(L kicks_per_meter)) is cut
 // into 2 n c slices (c >= 1 keeps the deck's own `slices` as a lower bound); a kick of
 // ds = L / n acts after slice c of every group of 2 c: half map, kick, half map (second order).
-// A thick kicker cannot be sliced: one kick of ds = L follows it.
+// A thick kicker cannot be sliced: one kick of ds = L follows it. A t-code entry is kicked inside, at
+// fixed time (TimeCodeSpaceCharge.hh).
 #pragma once
 
 #include <cstdint>
@@ -28,8 +29,13 @@ std::int64_t space_charge_kicks_in(SpaceChargeConfig const& sc, double length);
 //! The deck with every sliceable element cut for its space-charge kicks (a copy; unchanged when off).
 DeckConfig with_space_charge_slices(DeckConfig const& deck);
 
-//! The kicks of one pass of `lattice`, built from with_space_charge_slices(deck), in entry order.
+//! The kicks of one pass of `lattice`, built from with_space_charge_slices(deck), in entry order
+//! (none after a t-code entry: its kicks are inside it).
 std::vector<SpaceChargeKickPoint> space_charge_schedule(Lattice const& lattice, DeckConfig const& deck);
+
+//! The t-code entries of `lattice` when space charge is on: each is pushed as a bunch with kicks at
+//! fixed time between its time steps (run/TimeCodeSpaceCharge.hh).
+std::vector<std::int64_t> time_code_space_charge_entries(Lattice const& lattice, DeckConfig const& deck);
 
 //! Space charge over several MPI ranks is bit-identical to one process only with the exact
 //! fixed-point deposition and without sorting (which reorders each rank's share differently from

@@ -17,6 +17,7 @@
 #include "run/CollectiveSchedule.hh"
 #include "run/RoundOffTolerance.hh"
 #include "run/SpaceChargeSchedule.hh"
+#include "run/TimeCodeSpaceCharge.hh"
 #include "run/TextTable.hh"
 
 namespace gt {
@@ -277,6 +278,7 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
 
     // Space charge: each backend kicks with the solver beside it (the same memory).
     std::unique_ptr<SpaceChargeKernels> ref_sc, cand_sc;
+    std::unique_ptr<TimeCodeSpaceCharge> ref_timed, cand_timed;
     std::int64_t kicks_done = 0;
     if (deck.space_charge.enabled) {
         auto const solver_for = [&options](BeamKernels const& k) {
@@ -304,6 +306,19 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
             ++kicks_done;
         });
         cand_tracker.add_kicks(entries, kicker(*cand_sc, cand_view));
+        // t-code entries: pushed as a bunch with kicks at fixed time, on each backend.
+        std::vector<std::int64_t> const timed = time_code_space_charge_entries(lattice, sliced);
+        if (!timed.empty()) {
+            BeamFrame const species = beam_frame(lattice.reference_begin, deck.beam.bunch_charge, ref_state.size());
+            ref_timed = std::make_unique<TimeCodeSpaceCharge>(lattice, reference, *ref_sc, settings, species, ref_view);
+            cand_timed = std::make_unique<TimeCodeSpaceCharge>(lattice, candidate, *cand_sc, settings, species, cand_view);
+            ref_tracker.replace_entries(timed, [&](std::int64_t e, std::int64_t t) {
+                ref_timed->track(e, t, [&kicks_done](TimeCodeKick const&) { ++kicks_done; });
+            });
+            cand_tracker.replace_entries(timed, [&](std::int64_t e, std::int64_t t) {
+                cand_timed->track(e, t, [](TimeCodeKick const&) {});
+            });
+        }
     }
     // Collective effects: each backend kicks with the collective kernels beside it.
     CollectivePlan const collective_plan(lattice, sliced);
