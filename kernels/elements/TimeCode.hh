@@ -13,6 +13,7 @@
 #include "kernels/elements/AxialFieldMap.hh"
 #include "kernels/elements/FieldMap3D.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/field/RungeKutta4.hh"
 
 namespace gt {
 
@@ -146,22 +147,7 @@ struct TimeCode {
     //! Classical RK4 over h from sigma.
     GT_HOST_DEVICE void rk4_step(TimeState& s, double sigma, double h) const
     {
-        auto axpy = [](TimeState const& y, double a, TimeState const& k) {
-            return TimeState{y.x + a * k.x,   y.y + a * k.y,   y.z + a * k.z,
-                             y.px + a * k.px, y.py + a * k.py, y.pz + a * k.pz};
-        };
-        double const half = 0.5 * h;
-        TimeState const k1v = derivative(s, sigma);
-        TimeState const k2v = derivative(axpy(s, half, k1v), sigma + half);
-        TimeState const k3v = derivative(axpy(s, half, k2v), sigma + half);
-        TimeState const k4v = derivative(axpy(s, h, k3v), sigma + h);
-        double const h6 = h / 6.0;
-        s.x += h6 * (k1v.x + 2.0 * (k2v.x + k3v.x) + k4v.x);
-        s.y += h6 * (k1v.y + 2.0 * (k2v.y + k3v.y) + k4v.y);
-        s.z += h6 * (k1v.z + 2.0 * (k2v.z + k3v.z) + k4v.z);
-        s.px += h6 * (k1v.px + 2.0 * (k2v.px + k3v.px) + k4v.px);
-        s.py += h6 * (k1v.py + 2.0 * (k2v.py + k3v.py) + k4v.py);
-        s.pz += h6 * (k1v.pz + 2.0 * (k2v.pz + k3v.pz) + k4v.pz);
+        runge_kutta4_step(s, sigma, h, [this](TimeState const& y, double at) { return derivative(y, at); });
     }
 
     //! Boris in its time-symmetric drift-rotate-drift form (second order; Boris 1970, Qin et al.,
