@@ -39,6 +39,9 @@ printf "%-12s %-4s %8s %9s %7s %14s %12s %10s %12s\n" deck dev events substeps s
 run tracker inputs/tracker.toml gpu 100000 10
 run tracker inputs/tracker.toml cpu 10000 10
 run tracker-walk inputs/tracker.toml cpu 10000 10 16384 run.cpu_loop=slots
+# the solenoid tabulated once on a 5 mm (r, z) grid (field.tabulate; docs/decks.md states its accuracy)
+run tracker-tab inputs/tracker.toml gpu 100000 10 262144 'field.tabulate="5 mm"'
+run tracker-tab inputs/tracker.toml cpu 10000 10 16384 'field.tabulate="5 mm"'
 run calorimeter inputs/calorimeter.toml gpu 20000 10
 run calorimeter inputs/calorimeter.toml cpu 2000 10
 # the substep cap: along-step (propagation) time and iterations with 10 and 1000 substeps per iteration

@@ -49,6 +49,7 @@ struct FieldConfig {
     double radius = 0;               //!< solenoid [m]
     double half_length = 0;          //!< solenoid [m]
     std::array<double, 3> center{};  //!< solenoid and rz map axis [m]
+    double tabulate = 0;             //!< solenoid: (r, z) grid spacing to tabulate it on [m]; 0: analytic
     std::string file;                //!< map: HDF5 file
     std::string format;              //!< map: cartesian | rz
 };
