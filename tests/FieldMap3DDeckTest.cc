@@ -5,15 +5,10 @@
 #include <string>
 
 #include "CommandTestSupport.hh"
+#include "DeckTestSupport.hh"
 #include "FieldMap3DTestSupport.hh"
 #include "IoTestSupport.hh"
 #include "TextTestSupport.hh"
-#include "beam/Lattice.hh"
-#include "deck/DeckError.hh"
-#include "deck/DeckReader.hh"
-#include "kernels/beam/BeamKernels.hh"
-#include "run/BeamRun.hh"
-#include "run/Validation.hh"
 
 using namespace gt;
 using namespace gt::test;
@@ -22,25 +17,7 @@ namespace {
 
 std::string deck_with(std::string const& elements)
 {
-    return R"(
-[run]
-name = "m"
-[beam]
-particle = "proton"
-kinetic_energy = "10 MeV"
-macroparticles = 100
-[beam.twiss]
-beta_x = 1.0
-beta_y = 1.0
-emittance_x = 1e-6
-emittance_y = 1e-6
-sigma_t = 1e-3
-[elements]
-)" + elements +
-           R"(
-[lattice]
-line = ["E", "E"]
-)";
+    return deck_text(TestDeck{.kinetic_energy = "10 MeV", .elements = elements, .line = R"(["E", "E"])"});
 }
 
 //! The lattice-building error for `elements` in a deck beside map.h5 (a quadrupole map): "" when
@@ -51,14 +28,7 @@ std::string error_of(std::string const& elements, Lattice* lattice = nullptr)
     write_map_file(dir.file("map.h5"),
                    sampled_map({5, 5, 5}, {-0.02, -0.02, 0.0}, {0.01, 0.01, 0.05}, {},
                                [](double x, double y, double) { return std::array<double, 3>{2.0 * y, 2.0 * x, 0.0}; }));
-    try {
-        DeckConfig const deck = read_deck_text(deck_with(elements), dir.file("deck.toml"));
-        Lattice built = build_lattice(deck, initial_reference(deck));
-        if (lattice) *lattice = std::move(built);
-    } catch (DeckError const& e) {
-        return e.what();
-    }
-    return "";
+    return lattice_error(deck_with(elements), dir.file("deck.toml"), lattice);
 }
 
 }  // namespace
@@ -93,14 +63,8 @@ TEST_CASE("field_map keys: a map builds, shares its grid between occurrences; er
         write_map_file(dir.file("map.h5"),
                        sampled_map({2, 2, 2}, {-0.1, -0.1, 0.0}, {0.2, 0.2, 0.2},
                                    [](double, double, double) { return std::array<double, 3>{0.0, 0.0, -1e8}; }, {}));
-        try {
-            DeckConfig const deck = read_deck_text(
-                deck_with(R"(E = { type = "field_map", file = "map.h5", length = 0.2 })"), dir.file("deck.toml"));
-            build_lattice(deck, initial_reference(deck));
-        } catch (DeckError const& e) {
-            return std::string(e.what());
-        }
-        return std::string();
+        return lattice_error(deck_with(R"(E = { type = "field_map", file = "map.h5", length = 0.2 })"),
+                             dir.file("deck.toml"));
     }();
     CHECK(contains(reflected, "elements.E: the reference particle is reflected"));
 }
@@ -116,12 +80,5 @@ TEST_CASE("the 3D field-map example deck: check, run, and validate on two CPU ba
                                          dir.file("out.h5"));
     CHECK(run.status == 0);
     CHECK(contains(run.output, "alive 500 of 500"));
-    // What `gtrack validate` does with a GPU, with a second CPU backend as the candidate.
-    DeckConfig const deck = read_deck(deck_path, {"beam.macroparticles=300"});
-    auto a = make_cpu_beam_kernels();
-    auto b = make_cpu_beam_kernels();
-    ValidationResult const r = validate_beamline(deck, *a, *b, ValidationOptions{});
-    CHECK(r.ok());
-    for (auto const& stage : r.stages)
-        for (auto const& c : stage.coordinate) CHECK(c.differing == 0);
+    check_cpu_backends_agree(read_deck(deck_path, {"beam.macroparticles=300"}));
 }

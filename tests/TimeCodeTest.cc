@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "DeckTestSupport.hh"
 #include "IoTestSupport.hh"
 #include "beam/AxialFieldMapBuilder.hh"
 #include "beam/Lattice.hh"
@@ -18,8 +19,8 @@
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/elements/Drift.hh"
-#include "kernels/elements/Quadrupole.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/elements/Quadrupole.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/TimeCode.hh"
 #include "run/BeamRun.hh"
@@ -237,24 +238,14 @@ TEST_CASE("t-code: particles that turn back or cannot move forward are lost, nev
 TEST_CASE("tracking keys in decks: run default, per element, auto, errors")
 {
     TempDir dir;
-    auto deck_text = [](std::string const& run, std::string const& elements) {
-        return "[run]\nname = \"t\"\n" + run + R"(
-[beam]
-particle = "proton"
-kinetic_energy = "2.5 MeV"
-macroparticles = 64
-[beam.twiss]
-beta_x = 1.0
-beta_y = 1.0
-emittance_x = 1e-6
-emittance_y = 1e-6
-sigma_t = 0.05
-sigma_pt = 1e-3
-[elements]
-)" + elements + R"(
-[lattice]
-line = ["D", "Q", "S"]
-)";
+    auto text_of = [](std::string const& run, std::string const& elements,
+                      std::string const& sigma_t = "0.05") {
+        return deck_text(TestDeck{.run = run,
+                                  .macroparticles = 64,
+                                  .sigma_t = sigma_t,
+                                  .sigma_pt = "1e-3",
+                                  .elements = elements,
+                                  .line = R"(["D", "Q", "S"])"});
     };
     std::string const elements = R"(
 D = { type = "drift", length = 0.3 }
@@ -262,7 +253,7 @@ Q = { type = "quadrupole", length = 0.1, k1 = 2.0 }
 S = { type = "solenoid", length = 1.0, ks = 0.5 }
 )";
     auto kinds = [&](std::string const& run, std::string const& els) {
-        DeckConfig const deck = read_deck_text(deck_text(run, els), dir.file("deck.toml"));
+        DeckConfig const deck = read_deck_text(text_of(run, els), dir.file("deck.toml"));
         Lattice const l = build_lattice(deck, initial_reference(deck));
         std::string out;
         for (auto const& e : l.elements) out += e.kind == ElementKind::time_code ? "t" : "z";
@@ -273,12 +264,10 @@ S = { type = "solenoid", length = 1.0, ks = 0.5 }
     // auto: sigma_s = beta sigma_t = 3.6 mm; the quadrupole (0.1 m = 27 sigma) and the solenoid
     // stay z-code at 4 bunch lengths; a drift has no field. A long bunch makes the quadrupole t-code.
     CHECK(kinds("tracking = \"auto\"", elements) == "zzz");
-    std::string const long_bunch = "tracking = \"auto\"";
     {
-        std::string text = deck_text(long_bunch, elements);
-        text.replace(text.find("sigma_t = 0.05"), 14, "sigma_t = 1.0");
-        DeckConfig const deck = read_deck_text(text, dir.file("deck.toml"));
-        Lattice const l = build_lattice(deck, initial_reference(deck));
+        Lattice l;
+        REQUIRE(lattice_error(text_of("tracking = \"auto\"", elements, "1.0"), dir.file("deck.toml"), &l) ==
+                "");
         CHECK(l.elements[1].kind == ElementKind::time_code);
         CHECK(l.elements[0].kind == ElementKind::drift);
         CHECK(l.elements[2].kind == ElementKind::solenoid);  // 1 m = 13.7 bunch lengths
@@ -290,13 +279,8 @@ Q = { type = "quadrupole", length = 0.1, k1 = 2.0 }
 S = { type = "solenoid", length = 1.0, ks = 0.5, tracking = "z" }
 )") == "ztz");
     // Errors name the key.
-    auto error_of = [&](std::string const& run, std::string const& els) -> std::string {
-        try {
-            kinds(run, els);
-        } catch (DeckError const& e) {
-            return e.what();
-        }
-        return "";
+    auto error_of = [&](std::string const& run, std::string const& els) {
+        return lattice_error(text_of(run, els), dir.file("deck.toml"));
     };
     CHECK(error_of("tracking = \"s\"", elements).find("run.tracking") != std::string::npos);
     std::string const cavity = R"(
@@ -316,28 +300,16 @@ S = { type = "drift", length = 0.1 }
 TEST_CASE("t-code on the CPU backend: the same bits for 1, 2 and 3 threads")
 {
     TempDir dir;
-    std::string const text = R"(
-[run]
-name = "t"
-tracking = "t"
-[beam]
-particle = "proton"
-kinetic_energy = "2.5 MeV"
-macroparticles = 3000
-[beam.twiss]
-beta_x = 1.0
-beta_y = 1.0
-emittance_x = 1e-6
-emittance_y = 1e-6
-sigma_t = 0.002
-sigma_pt = 1e-3
-[elements]
+    std::string const text = deck_text(TestDeck{.run = "tracking = \"t\"",
+                                                .macroparticles = 3000,
+                                                .sigma_t = "0.002",
+                                                .sigma_pt = "1e-3",
+                                                .elements = R"(
 D = { type = "drift", length = 0.3 }
 Q = { type = "quadrupole", length = 0.1, k1 = 2.0 }
 S = { type = "solenoid", length = 0.2, ks = 0.5 }
-[lattice]
-line = ["D", "Q", "S"]
-)";
+)",
+                                                .line = R"(["D", "Q", "S"])"});
     DeckConfig const deck = read_deck_text(text, dir.file("deck.toml"));
     Lattice const lattice = build_lattice(deck, initial_reference(deck));
     auto run = [&](int threads) {

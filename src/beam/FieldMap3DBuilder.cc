@@ -1,75 +1,11 @@
 // Building 3D field-map elements (see FieldMap3DBuilder.hh).
 #include "beam/FieldMap3DBuilder.hh"
 
-#include <cmath>
-#include <optional>
-#include <string>
-
-#include <fmt/format.h>
+#include <utility>
 
 #include "beam/RfCrest.hh"
 
 namespace gt {
-
-namespace {
-
-struct ReferenceTrack {
-    std::vector<FieldMap3D> slices;
-    std::vector<ReferenceParticle> after;
-};
-
-//! Tracks the reference through every slice at RF phase `phase` (at the element's entry); nullopt
-//! with `why` set when it is reflected or stopped.
-std::optional<ReferenceTrack> track_reference(FieldMap3DRequest const& r, EmFieldGrid const& grid,
-                                              ReferenceParticle const& entry, double phase, std::string& why)
-{
-    ReferenceTrack out;
-    ReferenceParticle ref = entry;
-    double const slice_length = r.length / r.slices;
-    int const steps =
-        r.steps_per_slice > 0
-            ? r.steps_per_slice
-            : std::max(1, static_cast<int>(std::ceil(slice_length / r.dz - 1e-6)));
-    double tau_elapsed = 0.0;
-    for (int i = 0; i < r.slices; ++i) {
-        FieldMap3D m{};
-        m.grid = grid;
-        m.rf = r.frequency > 0.0;
-        m.z_begin = i * slice_length;
-        m.length = slice_length;
-        m.steps = steps;
-        m.k_rf = constants::two_pi * r.frequency / constants::c_light;
-        m.phase = phase;
-        m.tau_begin = tau_elapsed;
-        m.kappa = ref.charge_e / (ref.pc_mev * 1e6);
-        m.inv_beta0 = 1.0 / ref.beta;
-        Particle p{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-        if (!m.integrate(p)) {
-            why = fmt::format("the reference particle is reflected in slice {} of {} (z = {:.6g} to {:.6g} m)",
-                              i + 1, r.slices, m.z_begin, m.z_begin + slice_length);
-            return std::nullopt;
-        }
-        double const kinetic = ref.kinetic_mev - p.pt * ref.pc_mev;
-        if (!(kinetic > 0.0)) {
-            why = fmt::format("the reference particle is stopped in slice {} of {}", i + 1, r.slices);
-            return std::nullopt;
-        }
-        ReferenceParticle after = ref;
-        if (p.pt != 0.0) after.set_kinetic(kinetic);
-        after.s = ref.s + slice_length;
-        after.t = ref.t + p.t / constants::c_light;
-        m.pt_ref_end = p.pt;
-        m.tau_ref_end = p.t;
-        m.momentum_ratio = ref.pc_mev / after.pc_mev;
-        tau_elapsed += p.t;
-        out.slices.push_back(m);
-        out.after.push_back(after);
-        ref = after;
-    }
-    return out;
-}
-
-}  // namespace
 
 std::vector<double> lay_out_field_map(FieldMap3DFile const& map, double e_scale, double b_scale,
                                       FieldLayout layout)
@@ -85,7 +21,8 @@ std::vector<double> lay_out_field_map(FieldMap3DFile const& map, double e_scale,
         for (std::size_t node = 0; node < nodes; ++node)
             for (std::size_t c = 0; c < 3; ++c) {
                 std::size_t const q = first + c;
-                std::size_t const at = layout == FieldLayout::interleaved ? node * components + q : q * nodes + node;
+                std::size_t const at =
+                    layout == FieldLayout::interleaved ? node * components + q : q * nodes + node;
                 out[at] = (*field)[3 * node + c] * scale;
             }
         first += 3;
@@ -119,21 +56,20 @@ EmFieldGrid append_field_grid(FieldMap3DFile const& map, double e_scale, double 
 FieldMap3DSlices build_field_map_3d(FieldMap3DRequest const& r, EmFieldGrid const& grid,
                                     ReferenceParticle const& entry)
 {
+    SliceSpec const spec = slice_spec(r.length, r.slices, r.steps_per_slice, r.dz, r.frequency);
+    auto const make_slice = [&](int i) {
+        FieldMap3D m{};
+        m.grid = grid;
+        m.rf = r.frequency > 0.0;
+        m.z_begin = i * spec.slice_length;
+        return m;
+    };
+    auto crested = track_reference_from_crest<FieldMap3DError, FieldMap3D>(spec, r.frequency > 0.0, r.phase,
+                                                                           entry, make_slice);
     FieldMap3DSlices out;
-    std::string why;
-    if (r.frequency > 0.0) {
-        auto const crest = find_rf_crest([&](double phase) -> std::optional<double> {
-            auto const t = track_reference(r, grid, entry, phase, why);
-            if (!t) return std::nullopt;
-            return t->after.back().kinetic_mev;
-        });
-        if (!crest) throw FieldMap3DError("the reference particle passes at no RF phase: " + why);
-        out.crest_phase = *crest;
-    }
-    auto track = track_reference(r, grid, entry, out.crest_phase + r.phase, why);
-    if (!track) throw FieldMap3DError(why);
-    out.slices = std::move(track->slices);
-    out.reference_after = std::move(track->after);
+    out.crest_phase = crested.crest_phase;
+    out.slices = std::move(crested.track.slices);
+    out.reference_after = std::move(crested.track.after);
     return out;
 }
 

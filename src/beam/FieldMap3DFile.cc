@@ -3,9 +3,11 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include <fmt/format.h>
 
+#include "beam/FieldUnits.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 
@@ -17,23 +19,6 @@ namespace {
 //! not fit a GPU anyway (2^31 nodes x 6 components x 8 bytes = 96 GiB).
 constexpr std::int64_t k_max_nodes = std::int64_t(1) << 31;
 
-struct UnitFactor {
-    char const* name;
-    double factor;  //!< to SI
-};
-
-UnitFactor const k_length_units[] = {{"m", 1.0}, {"cm", 1e-2}, {"mm", 1e-3}};
-UnitFactor const k_electric_units[] = {{"V/m", 1.0}, {"kV/m", 1e3}, {"MV/m", 1e6}};
-UnitFactor const k_magnetic_units[] = {{"T", 1.0}, {"mT", 1e-3}, {"G", 1e-4}};
-
-template <std::size_t N>
-std::string unit_list(UnitFactor const (&units)[N])
-{
-    std::string out;
-    for (auto const& u : units) out += (out.empty() ? "" : ", ") + std::string(u.name);
-    return out;
-}
-
 class Reader {
   public:
     explicit Reader(std::string path) : path_(std::move(path)) {}
@@ -43,16 +28,14 @@ class Reader {
         throw FieldMapFileError(fmt::format("field map '{}': {}", path_, message));
     }
 
-    template <std::size_t N>
     double unit_of(hid_t obj, std::string const& what, std::string const& attribute,
-                   UnitFactor const (&units)[N]) const
+                   std::span<UnitFactor const> units) const
     {
         if (!h5::has_attribute(obj, attribute))
             fail(fmt::format("{} has no '{}' attribute: units must be stated (one of {})", what, attribute,
                              unit_list(units)));
         std::string const name = h5::read_string_attribute(obj, attribute);
-        for (auto const& u : units)
-            if (name == u.name) return u.factor;
+        if (auto const factor = unit_factor(units, name)) return *factor;
         fail(fmt::format("{} has unit '{}'; expected one of {}", what, name, unit_list(units)));
     }
 
@@ -69,9 +52,8 @@ class Reader {
 
     //! The field `name` ("E" or "B"): one dataset of nodes x 3 values or three of nodes values
     //! (NAMEx, NAMEy, NAMEz); empty when the file has neither.
-    template <std::size_t N>
     std::vector<double> field(hid_t root, std::string const& name, std::int64_t nodes,
-                              UnitFactor const (&units)[N]) const
+                              std::span<UnitFactor const> units) const
     {
         std::string const parts[3] = {name + "x", name + "y", name + "z"};
         int present = 0;

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "beam/FieldUnits.hh"
 #include "deck/DeckError.hh"
 
 namespace gt {
@@ -17,34 +19,6 @@ namespace {
 
 constexpr double k_uniform_tolerance = 1e-6;  //!< allowed deviation from the uniform grid, fraction of dz
 constexpr std::size_t k_min_points = 4;
-
-struct UnitFactor {
-    char const* name;
-    double factor;  //!< to SI
-};
-
-UnitFactor const k_length_units[] = {{"m", 1.0}, {"cm", 1e-2}, {"mm", 1e-3}};
-UnitFactor const k_electric_units[] = {{"V/m", 1.0}, {"kV/m", 1e3}, {"MV/m", 1e6}};
-UnitFactor const k_magnetic_units[] = {{"T", 1.0}, {"mT", 1e-3}, {"G", 1e-4}};
-
-template <std::size_t N>
-bool find_unit(UnitFactor const (&units)[N], std::string const& name, double& factor)
-{
-    for (auto const& u : units)
-        if (name == u.name) {
-            factor = u.factor;
-            return true;
-        }
-    return false;
-}
-
-template <std::size_t N>
-std::string unit_list(UnitFactor const (&units)[N])
-{
-    std::string out;
-    for (auto const& u : units) out += (out.empty() ? "" : ", ") + std::string(u.name);
-    return out;
-}
 
 //! "z [m]" -> ("z", "m"); false when the text is not NAME [UNIT].
 bool column_heading(std::istringstream& in, std::string& name, std::string& unit)
@@ -132,16 +106,19 @@ OnAxisProfile read_on_axis_profile(std::string const& path, ProfileQuantity expe
             if (vname != column)
                 fail(line, fmt::format("the second column is '{}' but this element needs {} ('{}')", vname,
                                        column, header_example));
-            if (!find_unit(k_length_units, zunit, z_factor))
+            auto const z_unit = unit_factor(k_length_units, zunit);
+            if (!z_unit)
                 fail(line, fmt::format("unknown unit '{}' for z; expected one of {}", zunit,
                                        unit_list(k_length_units)));
-            bool const known = expected == ProfileQuantity::electric
-                                   ? find_unit(k_electric_units, vunit, value_factor)
-                                   : find_unit(k_magnetic_units, vunit, value_factor);
-            if (!known)
+            z_factor = *z_unit;
+            std::span<UnitFactor const> const value_units =
+                expected == ProfileQuantity::electric ? std::span<UnitFactor const>(k_electric_units)
+                                                      : std::span<UnitFactor const>(k_magnetic_units);
+            auto const v_unit = unit_factor(value_units, vunit);
+            if (!v_unit)
                 fail(line, fmt::format("unknown unit '{}' for {}; expected one of {}", vunit, column,
-                                       expected == ProfileQuantity::electric ? unit_list(k_electric_units)
-                                                                             : unit_list(k_magnetic_units)));
+                                       unit_list(value_units)));
+            value_factor = *v_unit;
             have_header = true;
             continue;
         }
