@@ -79,7 +79,7 @@ TEST_CASE("the tabulated solenoid is within the bilinear interpolation bound of 
         worst = std::max(worst, norm(t - e));
     }
     MESSAGE("tabulated at 5 mm: max |B - B_exact| = " << worst << " T (bound " << bound << " T, |B| ~ "
-                                                       << k_coil(Vec3{0, 0, 0}).z << " T)");
+                                                      << k_coil(Vec3{0, 0, 0}).z << " T)");
     CHECK(worst <= bound);
     CHECK(worst > 0);  // it does interpolate
     // outside the grid the map is zero: the grid must reach every corner of the world
@@ -98,9 +98,12 @@ TEST_CASE("muons through the tracker: hits with the tabulated field within the f
     // no energy loss and no scattering: the hits are where the helix meets each layer. Fixed
     // directions, clear of the layers' ends.
     std::string const deck = std::string(GTRACK_SOURCE_DIR) + "/inputs/tracker.toml";
-    std::vector<std::string> set = {"run.backend=cpu",           "gun.events=6",
-                                    "gun.per_event=1",           "physics.energy_loss=false",
-                                    "physics.multiple_scattering=false", "gun.direction=[1, 0.3, 0.2]"};
+    std::vector<std::string> set = {"run.backend=cpu",
+                                    "gun.events=6",
+                                    "gun.per_event=1",
+                                    "physics.energy_loss=false",
+                                    "physics.multiple_scattering=false",
+                                    "gun.direction=[1, 0.3, 0.2]"};
     DetectorRunOptions opt;
     opt.write_output = false;
     opt.quiet = true;

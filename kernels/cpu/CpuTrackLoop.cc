@@ -44,8 +44,9 @@ class CpuTrackLoop final : public DetectorKernels {
     void setup(DetectorTables const& tables, std::size_t capacity, std::size_t hit_capacity) override
     {
         tables_ = tables;
-        params_.geometry = GeometryView{tables_.volumes.data(), static_cast<std::int32_t>(tables_.volumes.size()),
-                                        tables_.nodes.data(), tables_.items.data()};
+        params_.geometry =
+            GeometryView{tables_.volumes.data(), static_cast<std::int32_t>(tables_.volumes.size()),
+                         tables_.nodes.data(), tables_.items.data()};
         params_.materials = tables_.materials.data();
         params_.particles = tables_.particles.data();
         params_.field = tables_.field;
@@ -76,7 +77,8 @@ class CpuTrackLoop final : public DetectorKernels {
         std::uint64_t const it = iteration_ + 1;
         auto const freed = frees_.find(it);
         std::uint64_t const busy = busy_ - (freed == frees_.end() ? 0 : freed->second);
-        std::uint64_t const end = primary_limit_ < params_.gun.primaries ? primary_limit_ : params_.gun.primaries;
+        std::uint64_t const end =
+            primary_limit_ < params_.gun.primaries ? primary_limit_ : params_.gun.primaries;
         std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
         std::uint64_t const vacant = capacity_ - busy;
         std::uint64_t const start = vacant < left ? vacant : left;
@@ -92,8 +94,9 @@ class CpuTrackLoop final : public DetectorKernels {
         if (freed != frees_.end()) frees_.erase(freed);
         busy_ = busy + start;
         if (start > 0) run_primaries(start);
-        timer_.add("step_tracks", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                   0.0, static_cast<double>(start));
+        timer_.add("step_tracks",
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.0,
+                   static_cast<double>(start));
         return r;
     }
 
@@ -206,8 +209,8 @@ class CpuTrackLoop final : public DetectorKernels {
     std::vector<std::uint32_t> lives_;  //!< per primary of the iteration: the iterations it lived
     std::uint64_t next_primary_ = 0;
     std::uint64_t primary_limit_ = 0;
-    std::uint64_t busy_ = 0;       //!< slots of the slot walk holding a track
-    std::uint64_t iteration_ = 0;  //!< step iterations run
+    std::uint64_t busy_ = 0;                        //!< slots of the slot walk holding a track
+    std::uint64_t iteration_ = 0;                   //!< step iterations run
     std::map<std::uint64_t, std::uint64_t> frees_;  //!< iteration -> slots that become vacant in it
     KernelTimer timer_;
 };

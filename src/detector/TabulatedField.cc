@@ -25,10 +25,11 @@ RzFieldMap tabulate_solenoid(SolenoidField const& s, double const half[3], doubl
     double const k_lo = std::floor(z_lo / dz - 0.5) - 1, k_hi = std::ceil(z_hi / dz - 0.5) + 1;
     double const nz_d = k_hi - k_lo + 1;
     if (nr_d * nz_d > k_max_tabulated_nodes)
-        throw std::invalid_argument(fmt::format(
-            "field.tabulate: a spacing of {} m over this world needs {:.3g} x {:.3g} nodes, more than {:.3g}: "
-            "use a coarser spacing",
-            spacing, nr_d, nz_d, k_max_tabulated_nodes));
+        throw std::invalid_argument(
+            fmt::format("field.tabulate: a spacing of {} m over this world needs {:.3g} x {:.3g} nodes, more "
+                        "than {:.3g}: "
+                        "use a coarser spacing",
+                        spacing, nr_d, nz_d, k_max_tabulated_nodes));
     RzFieldMap map;
     map.nr = static_cast<int>(nr_d);
     map.nz = static_cast<int>(nz_d);
