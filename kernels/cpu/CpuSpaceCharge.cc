@@ -174,30 +174,12 @@ struct CpuBackend {
     cpu::Stopwatch watch_;
 };
 
-class CpuSpaceCharge final : public SpaceChargeKernels {
+class CpuSpaceCharge final : public SolverSpaceChargeKernels<CpuBackend> {
   public:
-    MemSpace memory() const override { return MemSpace::host; }
     std::string description() const override
     {
         return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads, FFTW)";
     }
-    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
-                                BeamFrame const& frame, double ds) override
-    {
-        return solver_.kick(particles, settings, frame, ds, cross_rank());
-    }
-    SpaceChargeDiagnostics probe_field(ParticleView particles, SpaceChargeSettings const& settings,
-                                       BeamFrame const& frame, std::vector<FieldProbe>& probes) override
-    {
-        return solver_.probe_field(particles, settings, frame, probes, cross_rank());
-    }
-    std::vector<double> charge_grid() const override { return solver_.charge_grid(); }
-    SpaceChargeCache cache() const override { return solver_.cache(); }
-    void restore_cache(SpaceChargeCache const& c) override { solver_.restore_cache(c); }
-    KernelTimer const& timer() const override { return solver_.timer(); }
-
-  private:
-    SpaceChargeSolver<CpuBackend> solver_;
 };
 
 }  // namespace

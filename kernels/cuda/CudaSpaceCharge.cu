@@ -193,27 +193,9 @@ struct CudaBackend {
     cuda::EventTimer events_;
 };
 
-class CudaSpaceCharge final : public SpaceChargeKernels {
+class CudaSpaceCharge final : public SolverSpaceChargeKernels<CudaBackend> {
   public:
-    MemSpace memory() const override { return MemSpace::device; }
     std::string description() const override { return "gpu (" + device::name() + ", cuFFT)"; }
-    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
-                                BeamFrame const& frame, double ds) override
-    {
-        return solver_.kick(particles, settings, frame, ds, cross_rank());
-    }
-    SpaceChargeDiagnostics probe_field(ParticleView particles, SpaceChargeSettings const& settings,
-                                       BeamFrame const& frame, std::vector<FieldProbe>& probes) override
-    {
-        return solver_.probe_field(particles, settings, frame, probes, cross_rank());
-    }
-    std::vector<double> charge_grid() const override { return solver_.charge_grid(); }
-    SpaceChargeCache cache() const override { return solver_.cache(); }
-    void restore_cache(SpaceChargeCache const& c) override { solver_.restore_cache(c); }
-    KernelTimer const& timer() const override { return solver_.timer(); }
-
-  private:
-    SpaceChargeSolver<CudaBackend> solver_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/PortableMath.hh"
 #include "kernels/core/Types.hh"
+#include "kernels/elements/FieldMapSlice.hh"
 #include "kernels/elements/RungeKuttaInS.hh"
 #include "kernels/field/CubicSplineProfile.hh"
 #include "kernels/field/ParaxialField.hh"
@@ -21,21 +22,10 @@ namespace gt {
 //! A_theta = r B/2 - r^3 B''/16, so a slice boundary inside the field is seamless and the map
 //! agrees with the hard-edge solenoid's convention. At the exit the coordinates are re-expressed
 //! relative to the reference after the slice (momentum p1): its pt_ref_end and tau_ref_end come
-//! from the host tracking the reference particle through this same code.
-struct AxialFieldMap {
+//! from the host tracking the reference particle through this same code. rf: a TM0 cavity (the
+//! profile is Ez); otherwise a static solenoid (Bz).
+struct AxialFieldMap : FieldMapSlice {
     CubicSplineProfile profile;  //!< B(z) [T] or e(z) [V/m], the deck's scale applied
-    bool rf;                     //!< true: TM0 cavity (profile is Ez), false: static solenoid (Bz)
-    double z_begin;              //!< [m] profile coordinate of the slice entrance
-    double length;               //!< [m]
-    std::int32_t steps;          //!< RK4 steps over the slice
-    double k_rf;                 //!< [1/m] omega / c
-    double phase;           //!< [rad] RF phase when the reference enters the cavity (crest offset included)
-    double tau_begin;       //!< [m] c x (time of the reference at this slice - at the cavity entrance)
-    double kappa;           //!< [1/V] q / (p0 c)
-    double inv_beta0;       //!< [1] 1/beta of the entry reference
-    double pt_ref_end;      //!< [1] the reference's pt at the exit, entry normalization
-    double tau_ref_end;     //!< [m] the reference's tau at the exit
-    double momentum_ratio;  //!< [1] p0 / p1
 
     //! The field at (x, y, z) for a particle at time tau.
     GT_HOST_DEVICE FieldValue field(double x, double y, double z, double tau) const
@@ -71,10 +61,7 @@ struct AxialFieldMap {
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
         if (!integrate(p)) return false;
-        p.px *= momentum_ratio;
-        p.py *= momentum_ratio;
-        p.t -= tau_ref_end;
-        p.pt = (p.pt - pt_ref_end) * momentum_ratio;
+        relative_to_exit_reference(p);
         return true;
     }
 };

@@ -42,7 +42,7 @@ enum class ElementKind : std::int32_t {
     aperture,
     collimator,
     axial_field_map,
-    time_code,  //!< a drift, quadrupole, solenoid or profile element tracked in time
+    time_code,  //!< a drift, quadrupole, solenoid, profile element or 3D map tracked in time
     field_map_3d,
 };
 
@@ -150,6 +150,8 @@ inline void bind_field_data(Element& e, double const* base)
         e.axial_field_map.profile.coefficients = base + e.axial_field_map.profile.offset;
     if (e.kind == ElementKind::time_code && e.time_code.field == TimeField::axial_map)
         e.time_code.map.profile.coefficients = base + e.time_code.map.profile.offset;
+    if (e.kind == ElementKind::time_code && e.time_code.field == TimeField::grid_map)
+        e.time_code.grid_map.grid.values = base + e.time_code.grid_map.grid.offset;
     if (e.kind == ElementKind::field_map_3d) e.field_map_3d.grid.values = base + e.field_map_3d.grid.offset;
 }
 

@@ -84,16 +84,24 @@ inline double axial_field_map(AxialFieldMap const& m)
     return double(m.steps) * step + ends + 2.0 + 5.0;
 }
 
+//! One field evaluation of a 3D map: 3 axes x 5 for the cell and fraction, 8 corners x (4 weight
+//! + 2 per component) and, for RF, 6 time factors + sincos.
+inline double grid_field(FieldMap3D const& m)
+{
+    return 15.0 + 8.0 * (4.0 + 2.0 * m.grid.components) + (m.rf ? 6.0 + k_sincos : 0.0);
+}
+
 //! TimeCode: the steps the reference takes through the element (one more for the grid offset), each
 //! RK4 step four derivatives (energy 8, equations 21, field) and the update 36, a Boris step the
 //! energy 8, the field, the rotation 33 and the drifts 12; the field is the quadrupole's 2, the
 //! solenoid's 0 or the profile's (spline 22 and paraxial expansion 12, or 31 + sincos + 12 for a
-//! cavity); the exit crossing 4 more steps, the conversions at both planes 40.
+//! cavity) or a 3D map's (grid_field, scaled to e and b: 6); the exit crossing 4 more steps, the conversions at both planes 40.
 inline double time_code(TimeCode const& t)
 {
     double field = 0.0;
     if (t.field == TimeField::quadrupole) field = 2.0;
     if (t.field == TimeField::axial_map) field = 22.0 + (t.map.rf ? 31.0 + k_sincos : 12.0) + 12.0;
+    if (t.field == TimeField::grid_map) field = grid_field(t.grid_map) + 6.0;
     double const step = t.integrator == TimeIntegrator::rk4 ? 4.0 * (8.0 + 21.0 + field) + 36.0
                                                             : 8.0 + field + 33.0 + 12.0;
     double const steps = std::ceil(t.tau_ref_end / t.step) + 1.0;
@@ -101,12 +109,11 @@ inline double time_code(TimeCode const& t)
 }
 
 //! FieldMap3D: per RK4 step four field evaluations, the equations of motion (39 each), three
-//! intermediate states (12 each), the update (7 per coordinate) and the stage positions 6. A field
-//! evaluation: 3 axes x 5 for the cell and fraction, 8 corners x (4 weight + 2 per component) and,
-//! for RF, 6 time factors + sincos.
+//! intermediate states (12 each), the update (7 per coordinate) and the stage positions 6 (the field
+//! evaluation: grid_field).
 inline double field_map_3d(FieldMap3D const& m)
 {
-    double const field = 15.0 + 8.0 * (4.0 + 2.0 * m.grid.components) + (m.rf ? 6.0 + k_sincos : 0.0);
+    double const field = grid_field(m);
     double const step = 4.0 * (39.0 + field) + 3.0 * 12.0 + 6.0 * 7.0 + 6.0;
     return double(m.steps) * step + 2.0 + 5.0;
 }

@@ -8,6 +8,7 @@
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/PortableMath.hh"
 #include "kernels/core/Types.hh"
+#include "kernels/elements/FieldMapSlice.hh"
 #include "kernels/elements/RungeKuttaInS.hh"
 #include "kernels/field/EmFieldGrid.hh"
 
@@ -21,20 +22,8 @@ namespace gt {
 //! the element's ends (the map's vector potential is unknown; exact where the field vanishes at the
 //! ends, or A has no transverse part, as in a quadrupole). At the exit the coordinates are
 //! re-expressed relative to the reference after the slice, which the host tracked through this code.
-struct FieldMap3D {
-    EmFieldGrid grid;       //!< E [V/m], B [T], the deck's scales applied
-    bool rf;                //!< the field oscillates at k_rf c
-    double z_begin;         //!< [m] map coordinate of the slice entrance
-    double length;          //!< [m]
-    std::int32_t steps;     //!< RK4 steps over the slice
-    double k_rf;            //!< [1/m] omega / c
-    double phase;           //!< [rad] RF phase when the reference enters the element (crest offset included)
-    double tau_begin;       //!< [m] c x (time of the reference at this slice - at the element entrance)
-    double kappa;           //!< [1/V] q / (p0 c)
-    double inv_beta0;       //!< [1] 1/beta of the entry reference
-    double pt_ref_end;      //!< [1] the reference's pt at the exit, entry normalization
-    double tau_ref_end;     //!< [m] the reference's tau at the exit
-    double momentum_ratio;  //!< [1] p0 / p1
+struct FieldMap3D : FieldMapSlice {
+    EmFieldGrid grid;  //!< E [V/m], B [T], the deck's scales applied
 
     //! The field at (x, y, z) [m] of the map at tau = c (t - t_ref at this slice's entrance) [m]:
     //! the evaluator the s-push and the t-push share.
@@ -66,10 +55,7 @@ struct FieldMap3D {
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
         if (!integrate(p)) return false;
-        p.px *= momentum_ratio;
-        p.py *= momentum_ratio;
-        p.t -= tau_ref_end;
-        p.pt = (p.pt - pt_ref_end) * momentum_ratio;
+        relative_to_exit_reference(p);
         return true;
     }
 };

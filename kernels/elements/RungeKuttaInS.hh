@@ -10,6 +10,7 @@
 #include "kernels/core/Types.hh"
 #include "kernels/elements/MapSupport.hh"
 #include "kernels/field/ParaxialField.hh"
+#include "kernels/field/RungeKutta4.hh"
 
 namespace gt {
 
@@ -49,35 +50,23 @@ GT_HOST_DEVICE GT_FORCEINLINE StateInS derivative_in_s(StateInS const& s, FieldV
     return d;
 }
 
-//! Classical RK4 over [z_begin, z_begin + length] in `steps` equal steps; `map.field(x, y, z, tau)`
-//! gives the field. False when the particle is reflected on the way.
+//! Classical RK4 (RungeKutta4.hh) over [z_begin, z_begin + length] in `steps` equal steps;
+//! `map.field(x, y, z, tau)` gives the field. False when the particle is reflected on the way (s is
+//! then where the failed step began).
 template <class Map>
 GT_HOST_DEVICE GT_FORCEINLINE bool rk4_in_s(Map const& map, StateInS& s, double z_begin, double length,
                                             std::int32_t steps, double kappa, double inv_beta0)
 {
     double const h = length / double(steps);
     bool ok = true;
-    auto axpy = [](StateInS const& y, double a, StateInS const& k) {
-        return StateInS{y.x + a * k.x,   y.y + a * k.y,   y.tau + a * k.tau,
-                        y.px + a * k.px, y.py + a * k.py, y.pt + a * k.pt};
-    };
     auto derivative = [&](StateInS const& y, double z) {
         return derivative_in_s(y, map.field(y.x, y.y, z, y.tau), kappa, inv_beta0, ok);
     };
     for (std::int32_t i = 0; i < steps; ++i) {
-        double const z0 = z_begin + double(i) * h;
-        StateInS const k1 = derivative(s, z0);
-        StateInS const k2 = derivative(axpy(s, 0.5 * h, k1), z0 + 0.5 * h);
-        StateInS const k3 = derivative(axpy(s, 0.5 * h, k2), z0 + 0.5 * h);
-        StateInS const k4 = derivative(axpy(s, h, k3), z0 + h);
+        StateInS next = s;
+        runge_kutta4_step(next, z_begin + double(i) * h, h, derivative);
         if (!ok) return false;
-        double const h6 = h / 6.0;
-        s.x += h6 * (k1.x + 2.0 * (k2.x + k3.x) + k4.x);
-        s.y += h6 * (k1.y + 2.0 * (k2.y + k3.y) + k4.y);
-        s.tau += h6 * (k1.tau + 2.0 * (k2.tau + k3.tau) + k4.tau);
-        s.px += h6 * (k1.px + 2.0 * (k2.px + k3.px) + k4.px);
-        s.py += h6 * (k1.py + 2.0 * (k2.py + k3.py) + k4.py);
-        s.pt += h6 * (k1.pt + 2.0 * (k2.pt + k3.pt) + k4.pt);
+        s = next;
     }
     return true;
 }

@@ -11,7 +11,9 @@
 #include "kernels/core/PortableMath.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/elements/AxialFieldMap.hh"
+#include "kernels/elements/FieldMap3D.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/field/RungeKutta4.hh"
 
 namespace gt {
 
@@ -21,6 +23,7 @@ enum class TimeField : std::int32_t {
     quadrupole,  //!< hard-edge quadrupole, k1
     solenoid,    //!< hard-edge uniform solenoid, ks
     axial_map,   //!< solenoid or RF cavity from an on-axis profile (paraxial fields)
+    grid_map,    //!< 3D field map: static or RF E and B on a grid (trilinear)
 };
 
 enum class TimeIntegrator : std::int32_t {
@@ -53,7 +56,10 @@ struct TimeCode {
     double step;             //!< [m] c dt
     double k1;               //!< [1/m^2] quadrupole
     double ks;               //!< [1/m] solenoid
-    AxialFieldMap map;       //!< axial_map: profile, rf, z_begin, k_rf, phase, kappa (one slice, tau_begin 0)
+    union {
+        AxialFieldMap map;    //!< axial_map: profile, rf, z_begin, k_rf, phase, kappa (one slice, tau_begin 0)
+        FieldMap3D grid_map;  //!< grid_map: the z-code's one slice (z_begin 0, tau_begin 0)
+    };
     double inv_beta0;        //!< [1] 1/beta of the entrance reference
     double mu2;              //!< [1] 1/(beta0 gamma0)^2
     double tau_ref_end;      //!< [m] sigma of the reference at the exit plane
@@ -80,11 +86,20 @@ struct TimeCode {
                                    kc * v.bx,        kc * v.by,        kc * v.bz};
                 break;
             }
+            case TimeField::grid_map: {
+                // The z-code's evaluator (trilinear grid, E cos psi, B sin psi): sigma is its tau.
+                FieldValue const v = grid_map.field(s.x, s.y, grid_map.z_begin + s.z, sigma);
+                double const kc = grid_map.kappa * constants::c_light;
+                f = TimeFieldValue{grid_map.kappa * v.ex, grid_map.kappa * v.ey, grid_map.kappa * v.ez,
+                                   kc * v.bx,             kc * v.by,             kc * v.bz};
+                break;
+            }
         }
         return f;
     }
 
-    //! q A_theta / (r p0) [1/m] at a hard edge z (0 or length): the jump of the vector potential.
+    //! q A_theta / (r p0) [1/m] at a hard edge z (0 or length): the jump of the vector potential. A
+    //! 3D map has none: its px, py count as kinetic at the ends, as in the z-code (FieldMap3D.hh).
     GT_HOST_DEVICE double edge_potential(double x, double y, double z) const
     {
         if (field == TimeField::solenoid) return 0.5 * ks;
@@ -132,22 +147,7 @@ struct TimeCode {
     //! Classical RK4 over h from sigma.
     GT_HOST_DEVICE void rk4_step(TimeState& s, double sigma, double h) const
     {
-        auto axpy = [](TimeState const& y, double a, TimeState const& k) {
-            return TimeState{y.x + a * k.x,   y.y + a * k.y,   y.z + a * k.z,
-                             y.px + a * k.px, y.py + a * k.py, y.pz + a * k.pz};
-        };
-        double const half = 0.5 * h;
-        TimeState const k1v = derivative(s, sigma);
-        TimeState const k2v = derivative(axpy(s, half, k1v), sigma + half);
-        TimeState const k3v = derivative(axpy(s, half, k2v), sigma + half);
-        TimeState const k4v = derivative(axpy(s, h, k3v), sigma + h);
-        double const h6 = h / 6.0;
-        s.x += h6 * (k1v.x + 2.0 * (k2v.x + k3v.x) + k4v.x);
-        s.y += h6 * (k1v.y + 2.0 * (k2v.y + k3v.y) + k4v.y);
-        s.z += h6 * (k1v.z + 2.0 * (k2v.z + k3v.z) + k4v.z);
-        s.px += h6 * (k1v.px + 2.0 * (k2v.px + k3v.px) + k4v.px);
-        s.py += h6 * (k1v.py + 2.0 * (k2v.py + k3v.py) + k4v.py);
-        s.pz += h6 * (k1v.pz + 2.0 * (k2v.pz + k3v.pz) + k4v.pz);
+        runge_kutta4_step(s, sigma, h, [this](TimeState const& y, double at) { return derivative(y, at); });
     }
 
     //! Boris in its time-symmetric drift-rotate-drift form (second order; Boris 1970, Qin et al.,

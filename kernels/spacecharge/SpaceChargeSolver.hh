@@ -489,4 +489,28 @@ class SpaceChargeSolver {
     Buffer<std::int32_t> scratch_i32_;
 };
 
+//! The SpaceChargeKernels of a backend: each kernel set (CPU, CUDA) adds its description.
+template <class Backend>
+class SolverSpaceChargeKernels : public SpaceChargeKernels {
+  public:
+    MemSpace memory() const override { return Backend::memory; }
+    SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
+                                BeamFrame const& frame, double ds) override
+    {
+        return solver_.kick(particles, settings, frame, ds, cross_rank());
+    }
+    SpaceChargeDiagnostics probe_field(ParticleView particles, SpaceChargeSettings const& settings,
+                                       BeamFrame const& frame, std::vector<FieldProbe>& probes) override
+    {
+        return solver_.probe_field(particles, settings, frame, probes, cross_rank());
+    }
+    std::vector<double> charge_grid() const override { return solver_.charge_grid(); }
+    SpaceChargeCache cache() const override { return solver_.cache(); }
+    void restore_cache(SpaceChargeCache const& c) override { solver_.restore_cache(c); }
+    KernelTimer const& timer() const override { return solver_.timer(); }
+
+  private:
+    SpaceChargeSolver<Backend> solver_;
+};
+
 }  // namespace gt

@@ -1,6 +1,8 @@
 // Building 3D field-map elements (see FieldMap3DBuilder.hh).
 #include "beam/FieldMap3DBuilder.hh"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "beam/RfCrest.hh"
@@ -51,6 +53,25 @@ EmFieldGrid append_field_grid(FieldMap3DFile const& map, double e_scale, double 
         grid.inv_spacing[a] = 1.0 / map.spacing[u];
     }
     return grid;
+}
+
+GridPeaks grid_peaks(EmFieldGrid const& grid)
+{
+    GridPeaks out;
+    for (std::int64_t node = 0; node < grid.nodes; ++node) {
+        std::int32_t first = 0;
+        for (double* peak : {grid.has_e ? &out.e : nullptr, grid.has_b ? &out.b : nullptr}) {
+            if (!peak) continue;
+            double sum = 0.0;
+            for (std::int32_t c = 0; c < 3; ++c) {
+                double const v = grid.values[grid.index(node, first + c)];
+                sum += v * v;
+            }
+            *peak = std::max(*peak, std::sqrt(sum));
+            first += 3;
+        }
+    }
+    return out;
 }
 
 FieldMap3DSlices build_field_map_3d(FieldMap3DRequest const& r, EmFieldGrid const& grid,

@@ -43,6 +43,13 @@ std::vector<double> lay_out_field_map(FieldMap3DFile const& map, double e_scale,
 EmFieldGrid append_field_grid(FieldMap3DFile const& map, double e_scale, double b_scale, FieldLayout layout,
                               std::vector<double>& field_data);
 
+//! The largest |E| [V/m] and |B| [T] over the nodes of `grid` (its scales applied): what the t-code's
+//! accuracy rule bounds the time step by.
+struct GridPeaks {
+    double e = 0.0, b = 0.0;
+};
+GridPeaks grid_peaks(EmFieldGrid const& grid);
+
 //! The slices of `request` through `grid` for a reference entering as `entry`.
 FieldMap3DSlices build_field_map_3d(FieldMap3DRequest const& request, EmFieldGrid const& grid,
                                     ReferenceParticle const& entry);

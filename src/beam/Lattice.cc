@@ -88,7 +88,7 @@ struct Params {
     std::string profile;  //!< path as the deck gives it; empty: none
     double scale = 1.0, amplitude = 0.0;
     int substeps = 0;
-    // t-code (drift, quadrupole, solenoid, rfcavity with a profile)
+    // t-code (drift, quadrupole, solenoid, rfcavity with a profile, field_map)
     std::string tracking;  //!< z, t, auto; empty: [run] tracking
     double time_step = 0;  //!< [s] 0: the accuracy rule
     std::string time_integrator;
@@ -120,7 +120,10 @@ std::map<std::string, TypeKeys> const& keys_by_type()
          {{"length", "voltage", "frequency", "phase", "scale", "amplitude", "substeps", "time_step"},
           {"profile", "tracking", "time_integrator"},
           {}}},
-        {"field_map", {{"length", "e_scale", "b_scale", "frequency", "phase", "substeps"}, {"file", "layout"}, {}}},
+        {"field_map",
+         {{"length", "e_scale", "b_scale", "frequency", "phase", "substeps", "time_step"},
+          {"file", "layout", "tracking", "time_integrator"},
+          {}}},
         {"kicker", {{"length", "hkick", "vkick"}, {}, {}}},
         {"aperture", {{"half_x", "half_y"}, {"shape"}, {}}},
         {"collimator", {{"length", "half_x", "half_y"}, {"shape"}, {}}},
@@ -512,40 +515,6 @@ class TableBuilder {
     std::map<std::tuple<std::string, double, double, int>, EmFieldGrid> grids_;
 };
 
-//! A 3D field map: the file read and checked (once per file), the slices built by tracking the
-//! reference through them.
-void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
-                              std::string const& path, Element const& prototype,
-                              std::function<ElementInfo(int, int)> const& info)
-{
-    FieldMap3DRequest request;
-    request.length = p.length;
-    request.phase = p.phase;
-    request.slices = p.slices;
-    request.steps_per_slice = p.substeps;
-    EmFieldGrid grid;
-    try {
-        grid = table.field_grid(path, p.e_scale, p.b_scale, p.layout, request.dz);
-    } catch (FieldMapFileError const& e) {
-        throw DeckError(cfg.where, "elements." + cfg.name + ".file", e.what());
-    }
-    request.frequency = p.frequency > 0.0 ? p.frequency : 0.0;
-    FieldMap3DSlices built;
-    try {
-        if (request.frequency == 0.0) request.frequency = table.field_map_frequency(path);
-        built = build_field_map_3d(request, grid, table.reference());
-    } catch (FieldMap3DError const& e) {
-        throw DeckError(cfg.where, "elements." + cfg.name,
-                        fmt::format("{} ('{}', e_scale {:.6g}, b_scale {:.6g})", e.what(), path, p.e_scale,
-                                    p.b_scale));
-    }
-    for (int i = 0; i < p.slices; ++i) {
-        Element e = prototype;
-        e.field_map_3d = built.slices[static_cast<std::size_t>(i)];
-        table.add_with_reference(e, info(i, p.slices), built.reference_after[static_cast<std::size_t>(i)]);
-    }
-}
-
 //! What the lattice needs to resolve `tracking`: the [run] default and the bunch length.
 struct TrackingContext {
     std::string mode = "z";  //!< [run] tracking
@@ -575,6 +544,64 @@ void add_time_code(TableBuilder& table, ElementConfig const& cfg, Params const& 
         table.add_with_reference(prototype, std::move(info), *after);
     else
         table.add(prototype, std::move(info), request.length);
+}
+
+//! A 3D field map: the file read and checked (once per file), the slices built by tracking the
+//! reference through them (one entry, when it is tracked in time).
+void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
+                              std::string const& path, Element const& prototype,
+                              std::function<ElementInfo(int, int)> const& info, TrackingContext const& tracking)
+{
+    FieldMap3DRequest request;
+    request.length = p.length;
+    request.phase = p.phase;
+    request.steps_per_slice = p.substeps;
+    EmFieldGrid grid;
+    try {
+        grid = table.field_grid(path, p.e_scale, p.b_scale, p.layout, request.dz);
+    } catch (FieldMapFileError const& e) {
+        throw DeckError(cfg.where, "elements." + cfg.name + ".file", e.what());
+    }
+    request.frequency = p.frequency > 0.0 ? p.frequency : 0.0;
+    if (request.frequency == 0.0) request.frequency = table.field_map_frequency(path);
+    // The auto rule's field scale: the map's length, and for RF at most a cell (beta lambda / 2), as
+    // for a profile cavity.
+    std::string const mode = p.tracking.empty() ? tracking.mode : p.tracking;
+    ReferenceParticle const& entry = table.reference();
+    double field_scale = p.length;
+    if (request.frequency > 0.0)
+        field_scale = std::min(field_scale, 0.5 * entry.beta * constants::c_light / request.frequency);
+    TrackingChoice const choice = choose_tracking(mode, field_scale, entry.beta * tracking.sigma_t);
+    request.slices = choice.time ? 1 : p.slices;
+    FieldMap3DSlices built;
+    try {
+        built = build_field_map_3d(request, grid, entry);
+    } catch (FieldMap3DError const& e) {
+        throw DeckError(cfg.where, "elements." + cfg.name,
+                        fmt::format("{} ('{}', e_scale {:.6g}, b_scale {:.6g})", e.what(), path, p.e_scale,
+                                    p.b_scale));
+    }
+    if (choice.time) {
+        GridPeaks const peaks = grid_peaks(grid);
+        TimeCodeRequest t;
+        t.field = TimeField::grid_map;
+        t.length = p.length;
+        t.grid_map = built.slices[0];
+        t.peak_e = peaks.e;
+        t.peak_b = peaks.b;
+        t.profile_dz = request.dz;
+        ElementInfo i = info(0, 1);
+        i.tracking = tracking_note(mode, choice);
+        add_time_code(table, cfg, p, prototype, std::move(i), t, &built.reference_after[0]);
+        return;
+    }
+    for (int i = 0; i < p.slices; ++i) {
+        Element e = prototype;
+        e.field_map_3d = built.slices[static_cast<std::size_t>(i)];
+        ElementInfo in = info(i, p.slices);
+        in.tracking = tracking_note(mode, choice);
+        table.add_with_reference(e, std::move(in), built.reference_after[static_cast<std::size_t>(i)]);
+    }
 }
 
 //! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
@@ -685,7 +712,7 @@ void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const&
         }
     }
     if (t == "field_map") {
-        add_field_map_occurrence(table, cfg, p, profile, entry(ElementKind::field_map_3d), info);
+        add_field_map_occurrence(table, cfg, p, profile, entry(ElementKind::field_map_3d), info, tracking);
     } else if (t == "marker" || t == "monitor" || t == "wake") {
         table.add(entry(t == "monitor" ? ElementKind::monitor : ElementKind::marker), info(0, 1), 0.0);
     } else if (t == "drift") {
@@ -914,17 +941,22 @@ std::string parameters(Element const& e, ReferenceParticle const& after)
             return fmt::format("ks={:.6g} 1/m", e.solenoid.ks);
         case ElementKind::time_code: {
             auto const& c = e.time_code;
-            char const* const field[] = {"no field", "quadrupole", "solenoid", "profile"};
+            char const* const field[] = {"no field", "quadrupole", "solenoid", "profile", "3D map"};
             std::string what = field[static_cast<int>(c.field)];
             char const* const integrator =
                 c.field == TimeField::none ? "free flight" : c.integrator == TimeIntegrator::rk4 ? "RK4" : "Boris";
             if (c.field == TimeField::quadrupole) what += fmt::format(" k1={:.6g} 1/m^2", c.k1);
             if (c.field == TimeField::solenoid) what += fmt::format(" ks={:.6g} 1/m", c.ks);
             if (c.field == TimeField::axial_map) what += c.map.rf ? " Ez" : " Bz";
+            if (c.field == TimeField::grid_map)
+                what += fmt::format(" {}{} {}x{}x{}{}", c.grid_map.grid.has_e ? "E" : "", c.grid_map.grid.has_b ? "B" : "",
+                                    c.grid_map.grid.n[0], c.grid_map.grid.n[1], c.grid_map.grid.n[2],
+                                    c.grid_map.rf ? " RF" : "");
+            bool const rf = (c.field == TimeField::axial_map && c.map.rf) || (c.field == TimeField::grid_map && c.grid_map.rf);
             return fmt::format("{}, {}, dt={:.6g} s (reference: {:.0f} steps){}", what,
                                integrator, c.step / constants::c_light,
                                std::ceil(c.tau_ref_end / c.step),
-                               c.field == TimeField::axial_map && c.map.rf
+                               rf
                                    ? fmt::format(" -> E_kin={:.9g} MeV", after.kinetic_mev)
                                    : std::string{});
         }

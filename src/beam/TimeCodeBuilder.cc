@@ -24,25 +24,35 @@ TrackingChoice choose_tracking(std::string const& mode, double field_scale, doub
 
 TimeCode make_time_code(TimeCodeRequest const& r, ReferenceParticle const& entry)
 {
-    bool const rf = r.field == TimeField::axial_map && r.map.rf;
+    bool const grid = r.field == TimeField::grid_map;
+    bool const rf = (r.field == TimeField::axial_map && r.map.rf) || (grid && r.grid_map.rf);
+    bool const has_e = rf || (grid && r.grid_map.grid.has_e);
     TimeCode t{};
     t.field = r.field;
-    if (r.integrator == "boris" && rf)
-        throw std::invalid_argument("the Boris integrator is for static magnetic fields; a cavity needs rk4");
+    if (r.integrator == "boris" && has_e)
+        throw std::invalid_argument(fmt::format("the Boris integrator is for static magnetic fields; {} needs rk4",
+                                                grid ? "a map with E" : "a cavity"));
     t.integrator = r.integrator == "boris"  ? TimeIntegrator::boris
                    : r.integrator == "rk4"  ? TimeIntegrator::rk4
-                   : rf                     ? TimeIntegrator::rk4
+                   : has_e                  ? TimeIntegrator::rk4
                                             : TimeIntegrator::boris;
     t.length = r.length;
     t.k1 = r.k1;
     t.ks = r.ks;
-    t.map = r.map;
+    if (grid)
+        t.grid_map = r.grid_map;
+    else
+        t.map = r.map;
     t.inv_beta0 = 1.0 / entry.beta;
     t.mu2 = 1.0 / (entry.beta_gamma * entry.beta_gamma);
     if (r.field == TimeField::axial_map) {
         t.tau_ref_end = r.map.tau_ref_end;
         t.pt_ref_end = r.map.pt_ref_end;
         t.momentum_ratio = r.map.momentum_ratio;
+    } else if (grid) {
+        t.tau_ref_end = r.grid_map.tau_ref_end;
+        t.pt_ref_end = r.grid_map.pt_ref_end;
+        t.momentum_ratio = r.grid_map.momentum_ratio;
     } else {
         t.tau_ref_end = r.length * t.inv_beta0;
         t.pt_ref_end = 0.0;
@@ -68,6 +78,13 @@ TimeCode make_time_code(TimeCodeRequest const& r, ReferenceParticle const& entry
         } else if (r.peak_field > 0.0) {
             h = std::min(h, theta / (kappa * constants::c_light * r.peak_field * beta0));
         }
+    }
+    if (grid) {  // the same rule with the map's z spacing and its largest |E| and |B|
+        h = std::min(h, r.profile_dz / beta0);
+        double const kappa = std::abs(r.grid_map.kappa);
+        if (r.grid_map.rf && r.grid_map.k_rf > 0.0) h = std::min(h, theta / r.grid_map.k_rf);
+        if (r.peak_e > 0.0) h = std::min(h, theta / (kappa * r.peak_e));
+        if (r.peak_b > 0.0) h = std::min(h, theta / (kappa * constants::c_light * r.peak_b * beta0));
     }
     if (r.time_step > 0.0) h = r.time_step * constants::c_light;
     t.step = h;

@@ -37,14 +37,17 @@ struct TimeCodeRequest {
     double k1 = 0;               //!< [1/m^2]
     double ks = 0;               //!< [1/m]
     AxialFieldMap map{};         //!< for axial_map: the one slice built by the z-code builder
+    FieldMap3D grid_map{};       //!< for grid_map: the one slice built by the z-code builder
     double peak_field = 0;       //!< for axial_map: max |profile| x scale [T or V/m]
-    double profile_dz = 0;       //!< for axial_map: the map's grid spacing [m]
+    double peak_e = 0;           //!< for grid_map: max |E| over the nodes [V/m]
+    double peak_b = 0;           //!< for grid_map: max |B| over the nodes [T]
+    double profile_dz = 0;       //!< for axial_map and grid_map: the map's spacing along z [m]
     double time_step = 0;        //!< [s] 0: the accuracy rule
     std::string integrator;      //!< boris, rk4, or empty: boris without E, rk4 with
 };
 
 //! The entry for a reference entering as `entry`. Throws std::invalid_argument when Boris is asked
-//! for a field with E.
+//! for a field with E (a cavity, a 3D map holding E).
 TimeCode make_time_code(TimeCodeRequest const& r, ReferenceParticle const& entry);
 
 }  // namespace gt

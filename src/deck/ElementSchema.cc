@@ -233,7 +233,7 @@ std::vector<ElementSpec> const& element_schema()
                              "t-code integrator (default: boris for static magnetic fields, rk4 with E)"),
          }},
         {"field_map",
-         "static or RF E and B on a 3D Cartesian grid (HDF5 file), trilinear interpolation, RK4 in s",
+         "static or RF E and B on a 3D Cartesian grid (HDF5 file), trilinear interpolation, RK4 in s or in time",
          {
              text("file", "the map (HDF5, layout in docs/decks.md); relative to the deck's directory"),
              required("length", length, Bound::positive, "length: the element spans the map's z from 0 to it"),
@@ -246,6 +246,13 @@ std::vector<ElementSpec> const& element_schema()
              conditional_integer("substeps", "RK4 steps per slice (default: one per map interval along z)"),
              choice("layout", {"interleaved", "planar"}, field_layout_name(k_default_field_layout),
                     "device layout of the grid: a node's components together, or one array per component"),
+             optional_choice("tracking", {"z", "t", "auto"},
+                             "independent variable: s (z-code), time (t-code) or chosen by the bunch length "
+                             "(default: [run] tracking)"),
+             conditional("time_step", time, Bound::positive,
+                         "t-code time step (default: from the accuracy rule, docs/physics.md)"),
+             optional_choice("time_integrator", {"boris", "rk4"},
+                             "t-code integrator (default: boris for B only, rk4 with E)"),
          }},
         {"kicker",
          "corrector: a thin kick (length 0), or a kick in the middle of a drift",

@@ -116,6 +116,8 @@ TEST_CASE("t-code (elements tracked in time): the same bits on the GPU and the C
 TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")
 {
     check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000"});
+    // The same maps tracked in time (t-code): the grid evaluator inside the time push.
+    check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=20000", "run.tracking=t"});
     check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000", "elements.QF.layout=planar",
                                                 "elements.QD.layout=planar", "elements.CAV.layout=planar"});
 }
