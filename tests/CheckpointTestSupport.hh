@@ -10,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -18,6 +19,7 @@
 #include <doctest/doctest.h>
 
 #include "FodoSpaceChargeDeck.hh"
+#include "io/H5Access.hh"
 #include "run/FileComparison.hh"
 
 namespace gt::test {
@@ -33,10 +35,12 @@ COL = { type = "aperture", shape = "rectangle", half_x = "1 mm", half_y = "1 mm"
 [lattice]
 cell = ["QF", "D", "QD", "D"]
 line = ["cell*2", "MON", "COL"]
-turns = )" + std::to_string(turns) +
+turns = )" +
+           std::to_string(turns) +
            R"(
 [space_charge]
-enabled = )" + (space_charge ? "true" : "false") +
+enabled = )" +
+           (space_charge ? "true" : "false") +
            R"(
 grid = [16, 16, 16]
 kicks_per_meter = 10
@@ -44,7 +48,8 @@ deposition = "deterministic"
 sort_every = 3
 [output]
 phase_space = ["MON", "end"]
-stats = ")" + stats + R"("
+stats = ")" +
+           stats + R"("
 )";
 }
 
@@ -68,7 +73,8 @@ inline void check_identical(std::string const& a, std::string const& b,
     std::vector<std::string> ignored = {"space_charge/t_*", "collective/t_*"};
     ignored.insert(ignored.end(), schedule.begin(), schedule.end());
     CompareOptions o;
-    for (auto const& path : ignored) o.tolerances.add(ToleranceRules::Rule{path, 1e300, 1e300, "not results"});
+    for (auto const& path : ignored)
+        o.tolerances.add(ToleranceRules::Rule{path, 1e300, 1e300, "not results"});
     FileComparison const c = compare_files(a, b, o);
     CHECK(c.items.size() > 20);
     std::size_t differing = 0;
@@ -81,6 +87,68 @@ inline void check_identical(std::string const& a, std::string const& b,
         CHECK(item.diff.differing == 0);
     }
     CHECK(differing == 0);
+}
+
+//! The string attributes of every group and dataset of an HDF5 file, by "path@name" (root: "@name").
+inline void collect_string_attributes(hid_t file, std::string const& path,
+                                      std::map<std::string, std::vector<std::string>>& out)
+{
+    h5::Object const obj = h5::open_object(file, path);
+    std::vector<std::string> names;
+    hsize_t idx = 0;
+    auto const visit = [](hid_t, char const* name, H5A_info_t const*, void* data) -> herr_t {
+        static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+        return 0;
+    };
+    REQUIRE(H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, visit, &names) >= 0);
+    for (std::string const& name : names) {
+        h5::Attribute const attr(H5Aopen(obj, name.c_str(), H5P_DEFAULT));
+        h5::Datatype const type(H5Aget_type(attr));
+        if (H5Tget_class(type) != H5T_STRING) continue;
+        h5::Dataspace const space(H5Aget_space(attr));
+        out[path + "@" + name] = H5Sget_simple_extent_type(space) == H5S_SCALAR
+                                     ? std::vector<std::string>{h5::read_string_attribute(obj, name)}
+                                     : h5::read_string_array_attribute(obj, name);
+    }
+    if (!path.empty() && !h5::is_group(file, path)) return;
+    h5::Group const group = h5::open_group(file, path.empty() ? "/" : path);
+    for (std::string const& child : h5::list_children(group))
+        collect_string_attributes(file, path.empty() ? child : path + "/" + child, out);
+}
+
+//! Everything in `b` is `a`'s: the same groups, datasets and attributes, every number bit for bit
+//! (no tolerance, schedule figures included) and every string attribute, except the attributes
+//! `wall_clock` names ("provenance@end_time"): times of day, which differ between any two runs.
+inline void check_every_bit(std::string const& a, std::string const& b,
+                            std::vector<std::string> const& wall_clock)
+{
+    FileComparison const c = compare_files(a, b, CompareOptions{});
+    CHECK(c.items.size() > 20);
+    CHECK(c.not_compared == 0);  // no string dataset was left out
+    for (auto const& item : c.items) {
+        INFO(item.path, " differs in ", item.diff.differing, " values");
+        CHECK(item.diff.differing == 0);
+    }
+    std::map<std::string, std::vector<std::string>> strings_a, strings_b;
+    {
+        h5::File const fa = h5::open_file_readonly(a), fb = h5::open_file_readonly(b);
+        collect_string_attributes(fa, "", strings_a);
+        collect_string_attributes(fb, "", strings_b);
+    }
+    CHECK(strings_a.size() > 5);
+    CHECK(strings_a.size() == strings_b.size());
+    for (auto const& entry : strings_a) {  // no structured binding: INFO captures in a lambda
+        std::string const& key = entry.first;
+        std::vector<std::string> const& value = entry.second;
+        INFO(key);
+        REQUIRE(strings_b.count(key) == 1);
+        bool const clock = std::find(wall_clock.begin(), wall_clock.end(), key) != wall_clock.end();
+        if (!clock) CHECK(strings_b.at(key) == value);
+    }
+    for (std::string const& key : wall_clock) {
+        INFO(key);
+        CHECK(strings_a.count(key) == 1);  // the exception names something real
+    }
 }
 
 #ifdef GTRACK_BINARY

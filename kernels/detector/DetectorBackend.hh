@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels/core/NvtxRange.hh"
@@ -51,7 +53,6 @@ class DetectorBackend final : public DetectorKernels {
         counters_ = Buffer<std::uint64_t>(k_num_counters, Ops::space);
         tallies_ = Buffer<std::uint64_t>(static_cast<std::size_t>(tables.num_logical), Ops::space);
         next_primary_ = params_.gun.first_primary;
-        primary_limit_ = params_.gun.primaries;
         track_order_ = tables.track_order;
         order_ = Buffer<std::uint32_t>(track_order_ == TrackOrder::slots ? 0 : capacity, Ops::space);
         active_ = capacity;
@@ -66,8 +67,7 @@ class DetectorBackend final : public DetectorKernels {
             timed("scan_vacancies", [&] { return Ops::scan_vacancies(t.status, t.vacancy_rank, n); });
         // vacant slots take waiting secondaries first (the top of the stack), then primaries
         std::uint64_t const from_stack = vacant < stack_count_ ? vacant : stack_count_;
-        std::uint64_t const end =
-            primary_limit_ < params_.gun.primaries ? primary_limit_ : params_.gun.primaries;
+        std::uint64_t const end = params_.gun.primaries;
         std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
         std::uint64_t const primaries = vacant - from_stack < left ? vacant - from_stack : left;
         r.started = from_stack + primaries;
@@ -81,12 +81,9 @@ class DetectorBackend final : public DetectorKernels {
         if (used + n > hits_.size()) grow_hits(used + n);
         std::uint64_t* const counters = counters_.data();
         EventEnergyView const energy{event_energy_.data(), event_energy_.size() / k_num_energy_categories};
-        if (r.started > 0) {
-            DetectorParamsView limited = params_;  // the gun's end as the limit says
-            limited.gun.primaries = end;
-            run_all("initialize", InitializeTracks{limited, t, next_primary_, stack_.data(), stack_count_,
+        if (r.started > 0)
+            run_all("initialize", InitializeTracks{params_, t, next_primary_, stack_.data(), stack_count_,
                                                    from_stack, counters, energy});
-        }
         stack_count_ -= from_stack;
         if (track_order_ != TrackOrder::slots) active_ = timed("order_tracks", [&] { return order_tracks(t); });
         run("limit_step", LimitStep{params_, t});
@@ -131,7 +128,51 @@ class DetectorBackend final : public DetectorKernels {
     std::vector<double> tallies() override { return tallies_in_mev(tally_counts()); }
 
     std::uint64_t primaries_started() const override { return next_primary_ - params_.gun.first_primary; }
-    void limit_primaries(std::uint64_t end) override { primary_limit_ = end; }
+
+    DetectorLoopState save_state() override
+    {
+        DetectorLoopState s;
+        s.next_primary = next_primary_;
+        s.secondaries_waiting = stack_count_;
+        s.secondary_stack_peak = stack_peak_;
+        state_.for_each_array(
+            [&](char const* name, auto const& b) { s.arrays.push_back(saved(name, b.data(), b.size())); });
+        // hits as scored (the output sorts them): the buffer always has room for them (iterate)
+        std::uint64_t const hits = read_counter(k_hit_count);
+        s.arrays.push_back(saved("hits", hits_.data(), hits < hits_.size() ? hits : hits_.size()));
+        s.arrays.push_back(saved("counters", counters_.data(), counters_.size()));
+        s.arrays.push_back(saved("tallies", tallies_.data(), tallies_.size()));
+        s.arrays.push_back(saved("event_energy", event_energy_.data(), event_energy_.size()));
+        s.arrays.push_back(saved("secondary_stack", stack_.data(), stack_count_));
+        s.arrays.push_back(saved("held_interactions", finals_.data(), finals_.size()));
+        return s;
+    }
+
+    void restore_state(DetectorLoopState const& s) override
+    {
+        state_.for_each_array([&](char const* name, auto& b) { restore_whole(s, name, b); });
+        restore_whole(s, "counters", counters_);
+        restore_whole(s, "tallies", tallies_);
+        restore_whole(s, "event_energy", event_energy_);
+        restore_whole(s, "held_interactions", finals_);
+        // The hits and waiting secondaries into buffers with room for them (capacity changes no result).
+        std::vector<Hit> const hits = restored<Hit>(s, "hits");
+        std::uint64_t const counted = read_counter(k_hit_count);
+        if (hits.size() != counted)
+            throw std::runtime_error("the loop state holds " + std::to_string(hits.size()) +
+                                     " hits, its counter " + std::to_string(counted));
+        hits_ = filled(hits, hits_.size());
+        std::vector<Secondary> const stack = restored<Secondary>(s, "secondary_stack");
+        if (stack.size() != s.secondaries_waiting || (!stack.empty() && !params_.physics.showers))
+            throw std::runtime_error("the loop state's secondary stack does not match this run");
+        stack_ = filled(stack, stack_.size());
+        stack_count_ = s.secondaries_waiting;
+        stack_peak_ = s.secondary_stack_peak;
+        if (s.next_primary < params_.gun.first_primary || s.next_primary > params_.gun.primaries)
+            throw std::runtime_error("the loop state's next primary " + std::to_string(s.next_primary) +
+                                     " is not among this run's");
+        next_primary_ = s.next_primary;
+    }
     int hit_buffer_growths() const override { return growths_; }
     std::uint64_t secondary_stack_peak() const override { return stack_peak_; }
 
@@ -152,6 +193,53 @@ class DetectorBackend final : public DetectorKernels {
         Buffer<T> b(v.size(), Ops::space);
         if (!v.empty()) b.copy_raw(v.data(), MemSpace::host);
         return b;
+    }
+
+    //! `v` in a buffer of at least `capacity` elements (the rest value-initialized).
+    template <class T>
+    static Buffer<T> filled(std::vector<T> v, std::size_t capacity)
+    {
+        if (v.size() < capacity) v.resize(capacity);
+        return upload(v);
+    }
+
+    //! n elements at `data` (in the backend's memory) as raw bytes on the host.
+    template <class T>
+    static LoopStateArray saved(char const* name, T const* data, std::size_t n)
+    {
+        LoopStateArray a{name, n * sizeof(T), {}};
+        a.words.resize((a.bytes + 7) / 8);
+        if (a.bytes > 0) Ops::copy_to_host(a.words.data(), data, a.bytes);
+        return a;
+    }
+
+    //! The array `name` of `s` as elements of T.
+    template <class T>
+    static std::vector<T> restored(DetectorLoopState const& s, char const* name)
+    {
+        for (LoopStateArray const& a : s.arrays) {
+            if (a.name != name) continue;
+            if (a.bytes % sizeof(T) != 0 || a.words.size() != (a.bytes + 7) / 8)
+                throw std::runtime_error(std::string("the loop state's array '") + name + "' has " +
+                                         std::to_string(a.bytes) + " bytes, not whole elements of " +
+                                         std::to_string(sizeof(T)));
+            std::vector<T> v(a.bytes / sizeof(T));
+            if (a.bytes > 0) std::memcpy(static_cast<void*>(v.data()), a.words.data(), a.bytes);
+            return v;
+        }
+        throw std::runtime_error(std::string("the loop state has no array '") + name + "'");
+    }
+
+    //! Array `name` of `s` into `b`, which it must fill exactly (the same slot count, volumes, events).
+    template <class T>
+    static void restore_whole(DetectorLoopState const& s, char const* name, Buffer<T>& b)
+    {
+        std::vector<T> const v = restored<T>(s, name);
+        if (v.size() != b.size())
+            throw std::runtime_error(std::string("the loop state's array '") + name + "' has " +
+                                     std::to_string(v.size()) + " elements, this run " +
+                                     std::to_string(b.size()));
+        if (!v.empty()) b.copy_raw(v.data(), MemSpace::host);
     }
 
     template <class F>
@@ -289,7 +377,6 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<std::uint64_t> event_energy_;  //!< [event][EnergyCategory] in k_tally_unit
     std::uint64_t stack_count_ = 0, stack_limit_ = 0, stack_peak_ = 0;
     std::uint64_t next_primary_ = 0;
-    std::uint64_t primary_limit_ = 0;  //!< no primary from this one on starts (limit_primaries)
     TrackOrder track_order_ = TrackOrder::slots;
     Buffer<std::uint32_t> order_;  //!< the slots the step actions run over (not for TrackOrder::slots)
     std::uint64_t active_ = 0;     //!< how many of them

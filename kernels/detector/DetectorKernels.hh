@@ -24,6 +24,25 @@ struct IterationResult {
     bool finished = false;      //!< nothing was left to do: no iteration ran
 };
 
+//! One array of the stepping loop's state as raw bytes, padded to whole 64-bit words.
+struct LoopStateArray {
+    std::string name;
+    std::uint64_t bytes = 0;
+    std::vector<std::uint64_t> words;
+};
+
+//! The whole state of a backend's stepping loop between two iterations: every track slot, the
+//! waiting secondaries and held interactions, the hits (in the order they were scored), counters,
+//! tallies and energy balances, the next primary. Restored into a backend set up with the same tables
+//! and slot count, the loop goes on exactly as if it had not stopped, schedule included
+//! (docs/checkpoint.md). Raw bytes: a checkpoint is only resumed by the gtrack that wrote it.
+struct DetectorLoopState {
+    std::uint64_t next_primary = 0;          //!< the number of the next primary to start
+    std::uint64_t secondaries_waiting = 0;   //!< on the secondary stack
+    std::uint64_t secondary_stack_peak = 0;  //!< the most so far
+    std::vector<LoopStateArray> arrays;
+};
+
 class DetectorKernels {
   public:
     virtual ~DetectorKernels() = default;
@@ -43,10 +62,11 @@ class DetectorKernels {
     virtual std::vector<std::uint64_t> tally_counts() = 0;
     //! Primaries started so far.
     virtual std::uint64_t primaries_started() const = 0;
-    //! Starts no primary numbered `end` or above until raised again: iterate() then reports `finished`
-    //! once the tracks in flight (and their secondaries) have ended. A checkpoint drains the slot pool
-    //! to an event boundary this way (docs/checkpoint.md). Initially the gun's last primary.
-    virtual void limit_primaries(std::uint64_t end) = 0;
+    //! The loop's whole state (between two iterations), copied to the host.
+    virtual DetectorLoopState save_state() = 0;
+    //! Replaces the loop's state by `s` (saved by a backend set up like this one); throws
+    //! std::runtime_error when its arrays do not fit this backend's.
+    virtual void restore_state(DetectorLoopState const& s) = 0;
     //! Times the hit buffer was grown.
     virtual int hit_buffer_growths() const = 0;
     //! Per event, the EnergyCategory sums [MeV] (k_num_energy_categories per event; empty unless

@@ -107,6 +107,43 @@ class TrackState {
     std::size_t size() const { return status_.size(); }
     Buffer<std::int32_t> const& status() const { return status_; }
     Buffer<std::uint32_t>& vacancy_rank() { return vacancy_rank_; }
+    //! f(name, buffer) for every array, in a fixed order (saving and restoring the loop's state).
+    template <class F>
+    void for_each_array(F&& f)
+    {
+        f("status", status_);
+        f("track_id", track_id_);
+        f("event", event_);
+        f("particle", particle_);
+        f("pos", pos_);
+        f("dir", dir_);
+        f("energy", energy_);
+        f("time", time_);
+        f("volume", volume_);
+        f("step_count", step_count_);
+        f("in_step", in_step_);
+        f("step_done", step_done_);
+        f("on_boundary", on_boundary_);
+        f("ending", ending_);
+        f("remaining", remaining_);
+        f("h_next", h_next_);
+        f("h_limit", h_limit_);
+        f("step_length", step_length_);
+        f("pre_pos", pre_pos_);
+        f("pre_dir", pre_dir_);
+        f("pre_energy", pre_energy_);
+        f("pre_time", pre_time_);
+        f("edep", edep_);
+        f("msc_depth", msc_depth_);
+        f("vacancy_rank", vacancy_rank_);
+        f("mfp_left", mfp_left_);
+        f("xs_used", xs_used_);
+        f("interacts", interacts_);
+        f("held", held_);
+        f("edep_cut", edep_cut_);
+        f("secondaries", secondaries_);
+        f("secondary_offset", secondary_offset_);
+    }
 
   private:
     Buffer<std::int32_t> status_;

@@ -33,6 +33,7 @@
 #include "parallel/OrderedWrites.hh"
 #include "parallel/ParticleDecomposition.hh"
 #include "run/CheckpointHeader.hh"
+#include "run/CheckpointToResume.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/StopRequest.hh"
@@ -109,34 +110,6 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     out.commit();
 }
 
-//! The state of the run so far (the checkpoint resumed from, then this run's events before `event`).
-DetectorCheckpoint detector_checkpoint(DetectorKernels& kernels, CheckpointIdentity const& identity,
-                                       std::optional<DetectorCheckpoint> const& resumed,
-                                       std::string const& start_time, std::uint64_t events,
-                                       std::uint64_t event, std::uint64_t iterations)
-{
-    DetectorCheckpoint c;
-    c.identity = identity;
-    c.start_time = start_time;
-    c.events = events;
-    c.next_event = event;
-    c.iterations = iterations;
-    c.secondary_stack_peak = kernels.secondary_stack_peak();
-    c.hits = kernels.sorted_hits();
-    c.tally_counts = kernels.tally_counts();
-    c.counters = kernels.counters();
-    c.event_energy = kernels.event_energy();
-    if (!resumed) return c;
-    // The resumed events all follow the checkpoint's: its sorted hits come first. Counts are integers
-    // (energies in k_tally_unit), so the sums are exact; each event's energies are in one run only.
-    c.hits.insert(c.hits.begin(), resumed->hits.begin(), resumed->hits.end());
-    for (std::size_t i = 0; i < c.tally_counts.size(); ++i) c.tally_counts[i] += resumed->tally_counts[i];
-    for (std::size_t i = 0; i < c.counters.size(); ++i) c.counters[i] += resumed->counters[i];
-    for (std::size_t i = 0; i < c.event_energy.size(); ++i) c.event_energy[i] += resumed->event_energy[i];
-    c.secondary_stack_peak = std::max(c.secondary_stack_peak, resumed->secondary_stack_peak);
-    return c;
-}
-
 }  // namespace
 
 DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options)
@@ -147,9 +120,15 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     parallel::Communicator const& world = parallel::Communicator::world();
     std::string const path = options.output.empty() ? cfg.output.file : options.output;
     std::string const checkpoint_path = checkpoint_path_for(path);
-    std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
     CheckpointEvery const& every = cfg.output.checkpoint_every;
     std::uint64_t const per_event = cfg.detector.gun.per_event;
+    // Only a run that writes its output checkpoints and stops at signals (validate's runs end as
+    // signals say); a signal during the set-up stops it at the first safe point. Under several ranks
+    // SIGUSR1 alone asks to stop (SIGTERM is a launcher ending the job), and every rank stops at the
+    // first safe point where any of them was asked to.
+    bool const several = world.size() > 1;
+    std::optional<StopRequest> stop;
+    if (options.write_output) stop.emplace(several);
     struct Setup {
         DetectorSetup setup;
         std::unique_ptr<DetectorKernels> kernels;
@@ -157,54 +136,31 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
         std::optional<DetectorCheckpoint> resumed;
     };
     Setup const ready = parallel::all_or_none([&] {
-        if (world.size() > 1 && (every.steps > 0 || every.seconds > 0))
-            throw DeckError(
-                cfg.output.where, "output.checkpoint_every",
-                fmt::format(
-                    "detector checkpoints are written by one process only, this run has {} MPI ranks: "
-                    "run without mpirun, or without output.checkpoint_every",
-                    world.size()));
-        if (world.size() > 1 && !options.resume.empty())
-            throw std::runtime_error(
-                fmt::format("--resume: detector checkpoints are read by one process only, this run has {} "
-                            "MPI ranks: resume "
-                            "without mpirun",
-                            world.size()));
         DetectorSetup setup = make_detector_setup(cfg);
         auto kernels = make_backend(cfg, options);
         CheckpointIdentity identity =
             checkpoint_identity(cfg, kernels->memory() == MemSpace::device ? "gpu" : "cpu");
-        std::optional<DetectorCheckpoint> resumed;
-        if (options.resume == "auto") {
-            // The run's own checkpoint when there is one for this deck; otherwise (none, or one of an
-            // edited deck or another gtrack) from the beginning, which replaces it.
-            if (std::filesystem::exists(resume_path)) {
-                try {
-                    resumed = read_detector_checkpoint(resume_path, identity);
-                } catch (std::runtime_error const& e) {
-                    std::fprintf(stderr, "gtrack: note: --resume auto: %s; starting from the beginning\n",
-                                 e.what());
-                }
-            } else if (!options.quiet) {
-                std::printf("gtrack: no checkpoint %s: starting from the beginning\n", resume_path.c_str());
-            }
-        } else if (!resume_path.empty()) {
-            resumed = read_detector_checkpoint(resume_path, identity);
-        }
-        if (resumed &&
-            (resumed->events != cfg.detector.gun.events ||
-             resumed->tally_counts.size() != setup.geometry.logical_names.size() ||
-             resumed->event_energy.size() !=
-                 (cfg.detector.physics.showers ? cfg.detector.gun.events * k_num_energy_categories : 0)))
-            throw std::runtime_error(
-                fmt::format("cannot resume: '{}' does not match the deck's events and volumes", resume_path));
-        parallel::ParticleShare events =
+        std::optional<DetectorCheckpoint> resumed =
+            checkpoint_to_resume(options.resume, checkpoint_path, options.quiet,
+                                 [&](std::string const& p) { return read_detector_checkpoint(p, identity); });
+        parallel::ParticleShare const events =
             parallel::even_share(cfg.detector.gun.events, world.rank(), world.size());
-        if (resumed) events = {resumed->next_event, cfg.detector.gun.events - resumed->next_event};
         setup.tables.gun.first_primary = events.first * per_event;
         setup.tables.gun.primaries = (events.first + events.count) * per_event;
         std::size_t const slots = cfg.detector.track_slots;
         kernels->setup(setup.tables, slots, 4 * slots);
+        // The loop goes on where the checkpoint left it: this rank's slots, hits, sums and next primary.
+        if (resumed) {
+            try {
+                if (resumed->events != cfg.detector.gun.events)
+                    throw std::runtime_error(fmt::format("it holds {} events, the deck {}", resumed->events,
+                                                         cfg.detector.gun.events));
+                kernels->restore_state(resumed->loop);
+            } catch (std::runtime_error const& e) {
+                std::string const from = options.resume == "auto" ? checkpoint_path : options.resume;
+                throw std::runtime_error(fmt::format("cannot resume from '{}': {}", from, e.what()));
+            }
+        }
         return Setup{std::move(setup), std::move(kernels), std::move(identity), std::move(resumed)};
     });
     DetectorSetup const& setup = ready.setup;
@@ -215,98 +171,82 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.backend = kernels->description();
     trace_log().set_device(r.backend);
     r.volume_names = setup.geometry.logical_names;
-    std::uint64_t const first_primary = setup.tables.gun.first_primary;
-    std::uint64_t const end_primary = setup.tables.gun.primaries;
-    std::uint64_t const primaries = end_primary - first_primary;
+    std::uint64_t const primaries = setup.tables.gun.primaries - setup.tables.gun.first_primary;
     if (resumed && !options.quiet)
-        std::printf("gtrack: resuming from %s after %llu of %llu events\n", resume_path.c_str(),
-                    static_cast<unsigned long long>(resumed->next_event),
-                    static_cast<unsigned long long>(resumed->events));
+        std::printf("gtrack: resuming from %s after %llu step iterations\n",
+                    (options.resume == "auto" ? checkpoint_path : options.resume).c_str(),
+                    static_cast<unsigned long long>(resumed->iterations));
     Progress progress(!options.quiet);
     auto const t0 = std::chrono::steady_clock::now();
-    // Only a run that writes its output stops at signals (validate's runs end as signals say), and
-    // only on one rank: under MPI a signal ends the run at once, as the launcher expects.
-    std::optional<StopRequest> stop;
-    if (options.write_output && world.size() == 1) stop.emplace();
-    std::uint64_t const prior_iterations = resumed ? resumed->iterations : 0;
 
-    // Checkpoints sit at event boundaries with no track in flight: the primaries are held back at the
-    // boundary (kernels->limit_primaries) until the pool drains. The events before it are then done,
-    // and the tracks of the later ones draw the same random numbers whenever they start.
-    auto const next_primary = [&] { return first_primary + kernels->primaries_started(); };
-    auto const periodic_end = [&](std::uint64_t event) {  // the next boundary of checkpoint_every events
-        if (every.steps <= 0) return end_primary;
-        std::uint64_t const n = std::uint64_t(every.steps);
-        return std::min(end_primary, (event / n + 1) * n * per_event);
-    };
-    std::uint64_t limit = periodic_end(first_primary / per_event);
-    kernels->limit_primaries(limit);
-    bool stopping = false, draining = false;
+    // A safe point is between two step iterations. A checkpoint there holds the loop's whole state,
+    // so that the run goes on exactly as it would have: the same schedule, the same bits. Under MPI
+    // the ranks agree at each one whether to checkpoint or stop; a rank whose events are done takes
+    // part until every rank's are, and the iterations counted are the most any rank ran.
+    std::uint64_t iterations = resumed ? resumed->iterations : 0;
+    std::uint64_t const per_checkpoint = stop && every.steps > 0 ? std::uint64_t(every.steps) * per_event : 0;
+    std::uint64_t checkpoints_passed =
+        per_checkpoint > 0 ? world.sum(kernels->primaries_started()) / per_checkpoint : 0;
     auto last_checkpoint = std::chrono::steady_clock::now();
-    auto const drain = [&] {  // to the end of the event started last
-        if (draining) return;
-        draining = true;
-        limit = std::min(limit, (next_primary() + per_event - 1) / per_event * per_event);
-        kernels->limit_primaries(limit);
-    };
+    bool done = false;
     for (;;) {
-        IterationResult const it = kernels->iterate();
-        if (it.finished) {
-            if (next_primary() >= end_primary) break;
-            // Drained at an event boundary: the checkpoint, then on (or stop).
-            std::uint64_t const event = next_primary() / per_event;
-            TraceScope const phase("checkpoint");
-            try {
-                write_detector_checkpoint(
-                    checkpoint_path,
-                    detector_checkpoint(*kernels, ready.identity, resumed, start_time,
-                                        cfg.detector.gun.events, event, prior_iterations + r.iterations));
-                r.checkpoint = checkpoint_path;
-            } catch (IoError const& e) {  // a long run goes on; the previous checkpoint is still whole
-                if (stopping) throw;
-                std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
-            }
-            last_checkpoint = std::chrono::steady_clock::now();
-            if (stopping) {
-                r.stopped_by = stop->signal_name();
-                r.next_event = event;
-                r.iterations += prior_iterations;  // of the whole chain, as the checkpoint says
-                break;
-            }
-            draining = false;
-            limit = periodic_end(event);
-            kernels->limit_primaries(limit);
-            continue;
+        bool ran = false;
+        if (!done) {
+            IterationResult const it = kernels->iterate();
+            done = it.finished;
+            ran = !it.finished;
+            if (ran && ((iterations + 1) & 63) == 0)
+                progress.update(static_cast<double>(kernels->primaries_started()),
+                                static_cast<double>(primaries), fmt::format("{} tracks in flight", it.alive));
         }
-        ++r.iterations;
-        // A safe point: between step iterations. A stop or a checkpoint due drains to the next boundary.
-        if (stop && !stopping && stop->stop_here(std::int64_t(prior_iterations + r.iterations))) {
-            stopping = true;
-            drain();
-            std::fprintf(stderr, "gtrack: finishing the events in flight (up to event %llu) first\n",
-                         static_cast<unsigned long long>(limit / per_event));
-        }
-        if (stop && every.seconds > 0 &&
+        if (!several && !ran) break;
+        bool const asked = stop && stop->stop_here(std::int64_t(iterations + 1));
+        bool const time_due =
+            stop && every.seconds > 0 &&
             std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
-                every.seconds)
-            drain();
-        if ((r.iterations & 63) == 0)
-            progress.update(static_cast<double>(kernels->primaries_started()), static_cast<double>(primaries),
-                            fmt::format("{} tracks in flight", it.alive));
+                every.seconds;
+        // ran, asked to stop, a wall-time checkpoint due (clocks differ between ranks), primaries started
+        std::array<std::int64_t, 4> agreed = {ran, asked, time_due,
+                                              std::int64_t(kernels->primaries_started())};
+        if (several) world.sum_in_place(agreed);
+        if (agreed[0] == 0) break;  // every rank is done
+        ++iterations;
+        bool const stopping = agreed[1] > 0;
+        // every N events: after the iteration in which the primaries of the N-th, 2N-th, ... event started
+        std::uint64_t const passed = per_checkpoint > 0 ? std::uint64_t(agreed[3]) / per_checkpoint : 0;
+        bool const due = stopping || agreed[2] > 0 || passed > checkpoints_passed;
+        checkpoints_passed = passed;
+        if (!due) continue;
+        TraceScope const phase("checkpoint");
+        try {
+            write_detector_checkpoint(checkpoint_path,
+                                      DetectorCheckpoint{ready.identity, start_time, cfg.detector.gun.events,
+                                                         iterations, kernels->save_state()});
+            r.checkpoint = checkpoint_path;
+        } catch (std::runtime_error const& e) {
+            // One process goes on; the previous checkpoint is still whole. Under MPI the ranks might
+            // disagree on where they are: the run ends (main reports it).
+            if (stopping || several) throw;
+            std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
+        }
+        last_checkpoint = std::chrono::steady_clock::now();
+        if (stopping) {
+            r.stopped_by = stop->requested() ? stop->signal_name() : "a signal to another rank";
+            r.events_started = std::uint64_t(agreed[3]) / per_event;
+            r.iterations = iterations;
+            break;
+        }
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();
     if (!r.stopped_by.empty()) return r;
-    // The events of the checkpoint resumed from come first; counts add exactly.
-    DetectorCheckpoint const done =
-        detector_checkpoint(*kernels, ready.identity, resumed, start_time, cfg.detector.gun.events,
-                            cfg.detector.gun.events, prior_iterations + r.iterations);
-    r.hits = done.hits;
-    r.iterations = done.iterations;
+    // The backend holds the whole run's results, those of the runs before a checkpoint included.
+    r.hits = kernels->sorted_hits();
+    r.iterations = iterations;
     // Tallies and counters are integers: their sums over ranks are exact, the same for any rank count.
-    std::vector<std::uint64_t> tally_counts = done.tally_counts;
+    std::vector<std::uint64_t> tally_counts = kernels->tally_counts();
     std::vector<std::int64_t> sums(tally_counts.begin(), tally_counts.end());
-    r.counters = done.counters;
+    r.counters = kernels->counters();
     sums.insert(sums.end(), r.counters.begin(), r.counters.end());
     sums.push_back(static_cast<std::int64_t>(r.hits.size()));
     world.sum_in_place(sums);
@@ -315,10 +255,6 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     for (std::size_t i = 0; i < r.counters.size(); ++i)
         r.counters[i] = std::uint64_t(sums[tally_counts.size() + i]);
     r.total_hits = std::uint64_t(sums.back());
-    // A scheduling figure, not physics: the largest rank's.
-    std::vector<double> iterations = {static_cast<double>(r.iterations)};
-    world.max_in_place(iterations);
-    r.iterations = static_cast<std::uint64_t>(iterations[0]);
     r.timer = kernels->timer();
     if (options.profile)
         r.profile =
@@ -328,8 +264,8 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
         r.profile->counts["substeps"] = double(r.counters[k_substeps]);
     }
     r.hit_buffer_growths = kernels->hit_buffer_growths();
-    r.event_energy = done.event_energy;
-    r.secondary_stack_peak = done.secondary_stack_peak;
+    r.event_energy = kernels->event_energy();
+    r.secondary_stack_peak = kernels->secondary_stack_peak();
     if (options.write_output) {
         TraceScope const phase("output");
         write_output(path, cfg, options, r, r.total_hits, start_time);
@@ -346,15 +282,17 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
     opts.quiet = options.quiet || !parallel::Communicator::world().is_root();
     DetectorRunResult const r = run_detector_deck(cfg, opts);
     if (!r.stopped_by.empty()) {
-        std::fprintf(
-            stderr,
-            "gtrack: stopped by %s after %llu of %llu events (%llu step iterations); %s was not written. "
-            "Checkpoint: %s. Resume with the same command and --resume %s (exit status %d)\n",
-            r.stopped_by.c_str(), static_cast<unsigned long long>(r.next_event),
-            static_cast<unsigned long long>(cfg.detector.gun.events),
-            static_cast<unsigned long long>(r.iterations),
-            (options.output.empty() ? cfg.output.file : options.output).c_str(), r.checkpoint.c_str(),
-            r.checkpoint.c_str(), k_exit_stopped);
+        if (parallel::Communicator::world().is_root())
+            std::fprintf(
+                stderr,
+                "gtrack: stopped by %s after %llu step iterations, with %llu of %llu events started; %s was "
+                "not written. Checkpoint: %s. Resume with the same command and --resume %s (exit status "
+                "%d)\n",
+                r.stopped_by.c_str(), static_cast<unsigned long long>(r.iterations),
+                static_cast<unsigned long long>(r.events_started),
+                static_cast<unsigned long long>(cfg.detector.gun.events),
+                (options.output.empty() ? cfg.output.file : options.output).c_str(), r.checkpoint.c_str(),
+                r.checkpoint.c_str(), k_exit_stopped);
         return k_exit_stopped;
     }
     if (!opts.quiet) {

@@ -42,15 +42,16 @@ struct DetectorRunResult {
     std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once
     std::string backend;
     KernelTimer timer;
-    std::string stopped_by;          //!< the signal that stopped the run early ("": it ran to the end)
-    std::uint64_t next_event = 0;    //!< stopped: the events before this one are in the checkpoint
-    std::string checkpoint;          //!< stopped: the checkpoint written
-    std::optional<Profile> profile;  //!< with options.profile
+    std::string stopped_by;            //!< the signal that stopped the run early ("": it ran to the end)
+    std::uint64_t events_started = 0;  //!< stopped: events whose primaries had all started (all ranks)
+    std::string checkpoint;            //!< stopped: the checkpoint written
+    std::optional<Profile> profile;    //!< with options.profile
 };
 
 //! Runs a detector deck to completion and (unless options say not) writes its output file. A run
-//! that writes its output on one process checkpoints at event boundaries (output.checkpoint_every,
-//! a stop signal) and goes on from a checkpoint (options.resume); docs/checkpoint.md.
+//! that writes its output checkpoints between step iterations (output.checkpoint_every, a stop
+//! signal) and goes on from a checkpoint (options.resume), on one process or under MPI;
+//! docs/checkpoint.md.
 DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options);
 
 //! `gtrack run` for a detector deck: runs, writes, prints a summary; returns the exit status.

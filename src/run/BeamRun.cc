@@ -29,6 +29,7 @@
 #include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
 #include "run/BeamTracker.hh"
+#include "run/CheckpointToResume.hh"
 #include "run/CollectiveSchedule.hh"
 #include "run/DeviceMemory.hh"
 #include "run/Progress.hh"
@@ -269,23 +270,9 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
             check_device_memory(estimate_beamline_device_memory(deck));
         CheckpointIdentity identity =
             checkpoint_identity(deck, kernels->memory() == MemSpace::device ? "gpu" : "cpu");
-        std::optional<BeamCheckpoint> resumed;
-        if (options.resume == "auto") {
-            // The run's own checkpoint when there is one for this deck; otherwise (none, or one of an
-            // edited deck or another gtrack) from the beginning, which replaces it.
-            if (std::filesystem::exists(resume_path)) {
-                try {
-                    resumed = read_beam_checkpoint(resume_path, identity);
-                } catch (std::runtime_error const& e) {
-                    std::fprintf(stderr, "gtrack: note: --resume auto: %s; starting from the beginning\n",
-                                 e.what());
-                }
-            } else if (!options.quiet) {
-                std::printf("gtrack: no checkpoint %s: starting from the beginning\n", resume_path.c_str());
-            }
-        } else if (!resume_path.empty()) {
-            resumed = read_beam_checkpoint(resume_path, identity);
-        }
+        std::optional<BeamCheckpoint> resumed =
+            checkpoint_to_resume(options.resume, checkpoint_path, options.quiet,
+                                 [&](std::string const& p) { return read_beam_checkpoint(p, identity); });
         std::unique_ptr<OutputFile> out = world.is_root() ? std::make_unique<OutputFile>(path) : nullptr;
         // A resumed run goes on with the checkpoint's particles (one rank: all of them, lost ones too).
         ParticleState state = resumed ? ParticleState(resumed->particles, kernels->memory())

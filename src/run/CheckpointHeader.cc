@@ -12,7 +12,7 @@ namespace gt {
 namespace {
 
 //! Bumped whenever a layout changes: an older checkpoint is refused, not misread.
-constexpr std::int64_t k_format = 1;
+constexpr std::int64_t k_format = 2;
 
 }  // namespace
 

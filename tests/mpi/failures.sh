@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Failures under MPI end every rank, non-zero, reported once, never a hang, never a complete-looking
 # file: a deck error, an output path only rank 0 can find bad, one rank failing at set-up (MPMD:
-# rank 1 is given a deck value it refuses), detector checkpoints (one process's only), a collective
+# rank 1 is given a deck value it refuses), a collective
 # setting refused over several ranks, SIGTERM to one rank, and a rank killed in the middle of a run.
 #
 # Usage: tests/mpi/failures.sh GTRACK MPIEXEC OUTDIR DECK        (DECK: a beamline deck that runs)
@@ -50,15 +50,6 @@ expect_failure one_rank_fails "kinetic_energy" "${launch[@]}" -np 1 "$gtrack" ru
     --threads 1 -o "$out/one_rank.h5" : -np 1 "$gtrack" run "$deck" --backend cpu --threads 1 \
     --set 'beam.kinetic_energy="-1 MeV"' -o "$out/one_rank.h5"
 [ -e "$out/one_rank.h5" ] && fail "one_rank_fails: left $out/one_rank.h5"
-
-# Detector checkpoints are one process's only: refused on every rank before any work, said once.
-detector=$(dirname "$deck")/../detector_tracker/deck.toml
-expect_failure detector_checkpoint_refused "detector checkpoints are written by one process only" \
-    "${launch[@]}" -np 2 "$gtrack" run "$detector" --backend cpu --threads 1 -o "$out/det.h5" \
-    --set output.checkpoint_every=5
-expect_failure detector_resume_refused "detector checkpoints are read by one process only" "${launch[@]}" -np 2 \
-    "$gtrack" run "$detector" --backend cpu --threads 1 -o "$out/det.h5" --resume auto
-[ -e "$out/det.h5" ] && fail "detector_checkpoint_refused: left $out/det.h5"
 
 # The per-block collective histogram sums doubles in a rank-dependent order: refused, naming the key.
 expect_failure per_block_refused "collective.histogram" "${launch[@]}" -np 2 "$gtrack" run inputs/linac_wake.toml \
