@@ -12,10 +12,13 @@
 // What the slot walk reports about its schedule is reproduced exactly: primaries start in the same
 // step iterations (iterate() is one step iteration of the slot walk with `capacity` slots; a track
 // that lives d iterations frees its slot d iterations after it started), so primaries_started(),
-// the iteration count, checkpoints at event boundaries and stops after a given iteration agree.
+// the iteration count and stops after a given iteration agree. Its checkpoints hold that schedule,
+// not slots (save_state): they resume with this loop only.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <map>
+#include <stdexcept>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -64,7 +67,6 @@ class CpuTrackLoop final : public DetectorKernels {
         tallies_.assign(static_cast<std::size_t>(tables_.num_logical), 0);
         workers_.clear();
         next_primary_ = params_.gun.first_primary;
-        primary_limit_ = params_.gun.primaries;
         busy_ = 0;
         iteration_ = 0;
         frees_.clear();
@@ -77,8 +79,7 @@ class CpuTrackLoop final : public DetectorKernels {
         std::uint64_t const it = iteration_ + 1;
         auto const freed = frees_.find(it);
         std::uint64_t const busy = busy_ - (freed == frees_.end() ? 0 : freed->second);
-        std::uint64_t const end =
-            primary_limit_ < params_.gun.primaries ? primary_limit_ : params_.gun.primaries;
+        std::uint64_t const end = params_.gun.primaries;
         std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
         std::uint64_t const vacant = capacity_ - busy;
         std::uint64_t const start = vacant < left ? vacant : left;
@@ -112,13 +113,76 @@ class CpuTrackLoop final : public DetectorKernels {
     std::vector<std::uint64_t> tally_counts() override { return tallies_; }
     std::vector<double> tallies() override { return tallies_in_mev(tallies_); }
     std::uint64_t primaries_started() const override { return next_primary_ - params_.gun.first_primary; }
-    void limit_primaries(std::uint64_t end) override { primary_limit_ = end; }
+    //! Between iterations no track is in flight here: the state is what the finished tracks added,
+    //! the next primary and the slot walk's schedule (its iteration, and when its busy slots free).
+    DetectorLoopState save_state() override
+    {
+        DetectorLoopState s;
+        s.next_primary = next_primary_;
+        s.arrays.push_back(saved("hits", hits_.data(), hits_.size()));
+        s.arrays.push_back(saved("counters", counters_.data(), counters_.size()));
+        s.arrays.push_back(saved("tallies", tallies_.data(), tallies_.size()));
+        std::vector<std::uint64_t> schedule = {iteration_, busy_};
+        for (auto const& [it, n] : frees_) {
+            schedule.push_back(it);
+            schedule.push_back(n);
+        }
+        s.arrays.push_back(saved("track_loop_schedule", schedule.data(), schedule.size()));
+        return s;
+    }
+
+    void restore_state(DetectorLoopState const& s) override
+    {
+        std::vector<std::uint64_t> const counters = restored<std::uint64_t>(s, "counters");
+        std::vector<std::uint64_t> const tallies = restored<std::uint64_t>(s, "tallies");
+        std::vector<std::uint64_t> const schedule = restored<std::uint64_t>(s, "track_loop_schedule");
+        if (counters.size() != counters_.size() || tallies.size() != tallies_.size() || schedule.size() < 2 ||
+            schedule.size() % 2 != 0)
+            throw std::runtime_error("the loop state does not match this run's volumes or schedule");
+        if (s.next_primary < params_.gun.first_primary || s.next_primary > params_.gun.primaries)
+            throw std::runtime_error("the loop state's next primary " + std::to_string(s.next_primary) +
+                                     " is not among this run's");
+        hits_ = restored<Hit>(s, "hits");
+        std::copy(counters.begin(), counters.end(), counters_.begin());
+        tallies_ = tallies;
+        next_primary_ = s.next_primary;
+        iteration_ = schedule[0];
+        busy_ = schedule[1];
+        frees_.clear();
+        for (std::size_t i = 2; i < schedule.size(); i += 2) frees_[schedule[i]] = schedule[i + 1];
+        while (hit_capacity_ < hits_.size()) hit_capacity_ *= 2;
+    }
     int hit_buffer_growths() const override { return growths_; }
     std::vector<double> event_energy() override { return {}; }
     std::uint64_t secondary_stack_peak() const override { return 0; }
     KernelTimer const& timer() const override { return timer_; }
 
   private:
+    template <class T>
+    static LoopStateArray saved(char const* name, T const* data, std::size_t n)
+    {
+        LoopStateArray a{name, n * sizeof(T), {}};
+        a.words.resize((a.bytes + 7) / 8);
+        if (a.bytes > 0) std::memcpy(a.words.data(), data, a.bytes);
+        return a;
+    }
+
+    template <class T>
+    static std::vector<T> restored(DetectorLoopState const& s, char const* name)
+    {
+        for (LoopStateArray const& a : s.arrays) {
+            if (a.name != name) continue;
+            if (a.bytes % sizeof(T) != 0 || a.words.size() != (a.bytes + 7) / 8)
+                throw std::runtime_error(std::string("the loop state's array '") + name +
+                                         "' does not hold whole elements");
+            std::vector<T> v(a.bytes / sizeof(T));
+            if (a.bytes > 0) std::memcpy(static_cast<void*>(v.data()), a.words.data(), a.bytes);
+            return v;
+        }
+        throw std::runtime_error(std::string("the loop state has no array '") + name +
+                                 "' (written by the other CPU loop, run.cpu_loop?)");
+    }
+
     //! Runs the next `count` primaries to their end, spread over the threads; books their slots.
     void run_primaries(std::uint64_t count)
     {
@@ -208,7 +272,6 @@ class CpuTrackLoop final : public DetectorKernels {
     std::vector<std::unique_ptr<Worker>> workers_;
     std::vector<std::uint32_t> lives_;  //!< per primary of the iteration: the iterations it lived
     std::uint64_t next_primary_ = 0;
-    std::uint64_t primary_limit_ = 0;
     std::uint64_t busy_ = 0;                        //!< slots of the slot walk holding a track
     std::uint64_t iteration_ = 0;                   //!< step iterations run
     std::map<std::uint64_t, std::uint64_t> frees_;  //!< iteration -> slots that become vacant in it
