@@ -16,9 +16,14 @@ void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t 
 }
 
 template<class Policy>
-void track(ParticleView particles, Element const* elements, size_type begin, size_type end, std::int32_t turn)
+void track(ParticleView particles, Element const* elements, size_type begin, size_type end, std::int32_t turn,
+           ElementCases cases)
 {
-    Policy::for_each(particles.size, TrackSegment{particles, elements, begin, end, turn});
+    if (cases == ElementCases::all)
+        Policy::for_each(particles.size, TrackSegment<ElementCases::all>{particles, elements, begin, end, turn});
+    else  // two blocks per SM: 128 registers, not the 132 ptxas would take for one (sm_90)
+        Policy::template for_each_resident<2>(
+            particles.size, TrackSegment<ElementCases::without_integrators>{particles, elements, begin, end, turn});
 }
 
 //! A reduction over the whole beam when this process holds a chunk-aligned share of it: the chunk

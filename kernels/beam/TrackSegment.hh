@@ -8,6 +8,8 @@
 
 namespace gt {
 
+//! `Cases`: the element switch compiled into the kernel (SegmentCaseTable picks it per segment).
+template<ElementCases Cases>
 struct TrackSegment {
     ParticleView particles;
     Element const* elements;  //!< the table in the executor's memory
@@ -20,7 +22,7 @@ struct TrackSegment {
         if (!particles.alive(i)) return;
         Particle p = particles.load(i);
         for (size_type e = begin; e < end; ++e) {
-            if (!track_element(elements[e], p)) {
+            if (!track_element<Cases>(elements[e], p)) {
                 particles.lost_element[i] = elements[e].index;
                 particles.lost_turn[i] = turn;
                 break;
@@ -35,7 +37,7 @@ struct TrackSegment {
 //! same bits), but W independent dependency chains (square roots, divisions, polynomial series)
 //! stand side by side in the instruction stream, so an out-of-order core overlaps them instead of
 //! waiting on one particle's chain. Item b covers particles [b W, b W + W).
-template<int W>
+template<int W, ElementCases Cases>
 struct TrackSegmentBlock {
     ParticleView particles;
     Element const* elements;
@@ -59,7 +61,7 @@ struct TrackSegmentBlock {
         for (size_type e = begin; e < end; ++e) {
             Element const& element = elements[e];
             for (int k = 0; k < W; ++k) {
-                if (!live[k] || track_element(element, p[k])) continue;
+                if (!live[k] || track_element<Cases>(element, p[k])) continue;
                 particles.lost_element[first + k] = element.index;
                 particles.lost_turn[first + k] = turn;
                 live[k] = false;

@@ -3,6 +3,7 @@
 
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
+#include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/cpu/Stopwatch.hh"
@@ -33,14 +34,17 @@ class CpuBeamKernels final : public BeamKernels {
         elements_ = elements;
         for (Element& e : elements_) bind_field_data(e, field_data_.data());
         work_ = SegmentWork(elements);
+        cases_ = SegmentCaseTable(elements);
     }
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
         cpu::Stopwatch w;
         // Four particles side by side (TrackSegmentBlock): the same bits as TrackSegment.
-        using Block = TrackSegmentBlock<4>;
-        cpu::for_each(Block::blocks(particles.size), Block{particles, elements_.data(), begin, end, turn});
+        if (cases_.cases(begin, end) == ElementCases::all)
+            track_blocks<ElementCases::all>(particles, begin, end, turn);
+        else
+            track_blocks<ElementCases::without_integrators>(particles, begin, end, turn);
         timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
                    double(particles.size) * double(end - begin),
                    double(particles.size) * work_.flops_per_particle(begin, end));
@@ -58,8 +62,15 @@ class CpuBeamKernels final : public BeamKernels {
     KernelTimer const& timer() const override { return timer_; }
 
   private:
+    template<ElementCases Cases>
+    void track_blocks(ParticleView particles, size_type begin, size_type end, std::int32_t turn) const
+    {
+        using Block = TrackSegmentBlock<4, Cases>;
+        cpu::for_each(Block::blocks(particles.size), Block{particles, elements_.data(), begin, end, turn});
+    }
 
     std::vector<Element> elements_;
+    SegmentCaseTable cases_;
     std::vector<double> field_data_;
     SegmentWork work_;
     KernelTimer timer_;

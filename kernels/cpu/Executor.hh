@@ -84,6 +84,12 @@ struct Policy {
     {
         cpu::for_each(n, f);
     }
+    //! The GPU's register budget has no meaning here: for_each.
+    template<int MinBlocks, class F>
+    static void for_each_resident(size_type n, F const& f)
+    {
+        cpu::for_each(n, f);
+    }
     template<int N, class Op, class F>
     static std::array<double, N> reduce(size_type n, F const& f)
     {

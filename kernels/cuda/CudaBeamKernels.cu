@@ -3,6 +3,7 @@
 
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
+#include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/core/NvtxRange.hh"
@@ -36,13 +37,14 @@ class CudaBeamKernels final : public BeamKernels {
         elements_ = Buffer<Element>(bound.size(), MemSpace::device);
         elements_.copy_raw(bound.data(), MemSpace::host);
         work_ = SegmentWork(elements);
+        cases_ = SegmentCaseTable(elements);
     }
 
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
         NvtxRange const range("track");
         events_.start();
-        beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn);
+        beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn, cases_.cases(begin, end));
         timer_.add("track", events_.seconds(), double(particles.size) * k_track_bytes_per_particle,
                    double(particles.size) * double(end - begin),
                    double(particles.size) * work_.flops_per_particle(begin, end));
@@ -64,6 +66,7 @@ class CudaBeamKernels final : public BeamKernels {
     Buffer<Element> elements_;
     Buffer<double> field_data_;
     SegmentWork work_;
+    SegmentCaseTable cases_;
     KernelTimer timer_;
     cuda::EventTimer events_;
 };

@@ -29,6 +29,25 @@ void for_each(size_type n, F const& f, cudaStream_t stream = nullptr)
     GT_CUDA_CHECK_LAUNCH();
 }
 
+//! for_each_kernel with at least `MinBlocks` blocks resident per SM: the compiler keeps the registers
+//! per thread within 65536 / (MinBlocks k_block_size), spilling if it must.
+template<int MinBlocks, class F>
+__global__ void __launch_bounds__(k_block_size, MinBlocks) for_each_resident_kernel(size_type n, F f)
+{
+    size_type const i = size_type(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) f(i);
+}
+
+//! for_each with the register budget of `MinBlocks` resident blocks per SM.
+template<int MinBlocks, class F>
+void for_each_resident(size_type n, F const& f, cudaStream_t stream = nullptr)
+{
+    if (n == 0) return;
+    auto const blocks = static_cast<unsigned>((n + k_block_size - 1) / k_block_size);
+    for_each_resident_kernel<MinBlocks><<<blocks, k_block_size, 0, stream>>>(n, f);
+    GT_CUDA_CHECK_LAUNCH();
+}
+
 template<class R, class F>
 __global__ void __launch_bounds__(reduce::k_lanes) reduce_kernel(size_type n, F f, double* partials)
 {
@@ -114,6 +133,11 @@ struct Policy {
     static void for_each(size_type n, F const& f)
     {
         cuda::for_each(n, f);
+    }
+    template<int MinBlocks, class F>
+    static void for_each_resident(size_type n, F const& f)
+    {
+        cuda::for_each_resident<MinBlocks>(n, f);
     }
     template<int N, class Op, class F>
     static std::array<double, N> reduce(size_type n, F const& f)

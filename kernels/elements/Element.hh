@@ -85,8 +85,24 @@ struct Element {
 
 static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the device as bytes");
 
+//! Which cases of the element switch a segment kernel compiles. The entries integrated in time or
+//! through a 3D grid (t-code, 3D field maps) have deep call trees: with them in the switch the GPU's
+//! fused segment kernel needs 254 registers per thread (sm_90, ptxas -v), which halves its occupancy
+//! for every lattice, also for those without such an entry. A segment without them (SegmentCaseTable
+//! says which) runs the kernel compiled without their cases; each entry still runs the same code.
+enum class ElementCases { without_integrators, all };
+
+//! True for the kinds only the `all` switch tracks.
+GT_HOST_DEVICE constexpr bool needs_all_cases(ElementKind kind)
+{
+    return kind == ElementKind::time_code || kind == ElementKind::field_map_3d;
+}
+
 //! Pushes one particle through one entry; false when the particle is lost there (aperture, an
-//! unphysical momentum, or a coordinate that became NaN or infinite).
+//! unphysical momentum, or a coordinate that became NaN or infinite). With `without_integrators` the
+//! t-code and 3D-map entries are not compiled: the host never picks that switch for a segment that
+//! holds one (SegmentCaseTable), and a particle reaching one there would be marked lost, not pushed.
+template<ElementCases Cases = ElementCases::all>
 GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
 {
     if (e.misaligned) e.misalignment.enter(p);
@@ -132,10 +148,12 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
             ok = e.axial_field_map(p);
             break;
         case ElementKind::time_code:
-            ok = e.time_code(p);
+            if constexpr (Cases == ElementCases::all) ok = e.time_code(p);
+            else ok = false;
             break;
         case ElementKind::field_map_3d:
-            ok = e.field_map_3d(p);
+            if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
+            else ok = false;
             break;
     }
     if (e.misaligned) e.misalignment.leave(p);
