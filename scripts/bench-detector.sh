@@ -9,24 +9,26 @@ mkdir -p "$out"
 gtrack=$build/gtrack
 cores=$(nproc)
 
-# run NAME DECK BACKEND EVENTS SUBSTEPS [SLOTS]: prints "NAME backend events substeps slots steps/s
-# propagate-s iterations ms/iteration" (hits are collected and sorted on the device as in any run, but
-# not written: output.hits=false). Every action visits every slot each iteration, so each backend gets
-# a slot count its events fill: 262144 on the GPU, 16384 on the CPU (a fair opponent, not one that
-# sweeps empty slots).
+# run NAME DECK BACKEND EVENTS SUBSTEPS [SLOTS [SETTING]]: prints "NAME backend events substeps slots
+# steps/s propagate-s iterations ms/iteration" (hits are collected and sorted on the device as in any
+# run, but not written: output.hits=false). On the GPU every action visits every slot each iteration,
+# so it gets a slot count its events fill: 262144. The CPU follows one track at a time per thread
+# (run.cpu_loop = "tracks"; no propagate time of its own, "-"); its 16384 slots only set the schedule
+# it reproduces. SETTING: one more --set (e.g. run.cpu_loop=slots: the CPU walking slots as the GPU).
 run() {
     local name=$1 deck=$2 backend=$3 events=$4 substeps=$5
-    local slots=${6:-$([ "$backend" = gpu ] && echo 262144 || echo 16384)}
+    local slots=${6:-$([ "$backend" = gpu ] && echo 262144 || echo 16384)} extra=${7:-}
     local log="$out/bench-$name-$backend-$events-$substeps-$slots.log"
     "$gtrack" run "$deck" --backend "$backend" --quiet -o "$out/bench-detector.h5" --set gun.events="$events" \
-        --set propagation.max_substeps="$substeps" --set run.track_slots="$slots" --set output.hits=false --timing >"$log" 2>&1 ||
+        --set propagation.max_substeps="$substeps" --set run.track_slots="$slots" --set output.hits=false ${extra:+--set "$extra"} --timing >"$log" 2>&1 ||
         { echo "$name $backend FAILED"; tail -5 "$log"; return 1; }
     grep -q '^steps_per_second ' "$log" || { echo "$name $backend: no timing in the output"; return 1; }
     awk -v name="$name" -v be="$backend" -v ev="$events" -v ss="$substeps" -v slots="$slots" '
         $1 == "steps_per_second" { rate = $2 }
         $1 == "propagate" { prop = $3; calls = $2 }
+        $1 == "step_tracks" { prop = "-"; calls = $2 }
         NF == 5 && $1 != "#" { loop += $3 }
-        END { printf "%-12s %-4s %8d %9d %7d %14.4g %12.4g %10d %12.4g\n", name, be, ev, ss, slots, rate, prop, calls,
+        END { printf "%-12s %-4s %8d %9d %7d %14.4g %12s %10d %12.4g\n", name, be, ev, ss, slots, rate, prop, calls,
                      1e3 * loop / calls }' "$log"
 }
 
@@ -36,6 +38,10 @@ printf "%-12s %-4s %8s %9s %7s %14s %12s %10s %12s\n" deck dev events substeps s
     iterations ms/iteration
 run tracker inputs/tracker.toml gpu 100000 10
 run tracker inputs/tracker.toml cpu 10000 10
+run tracker-walk inputs/tracker.toml cpu 10000 10 16384 run.cpu_loop=slots
+# the solenoid tabulated once on a 5 mm (r, z) grid (field.tabulate; docs/decks.md states its accuracy)
+run tracker-tab inputs/tracker.toml gpu 100000 10 262144 'field.tabulate="5 mm"'
+run tracker-tab inputs/tracker.toml cpu 10000 10 16384 'field.tabulate="5 mm"'
 run calorimeter inputs/calorimeter.toml gpu 20000 10
 run calorimeter inputs/calorimeter.toml cpu 2000 10
 # the substep cap: along-step (propagation) time and iterations with 10 and 1000 substeps per iteration

@@ -61,9 +61,9 @@ TEST_CASE("--profile: /profile holds every kernel with the deck's counted bytes 
     std::string const out = dir.file("fodo.h5");
     std::string const trace = dir.file("fodo.json");
     size_type const n = 3000;
-    CommandResult const r =
-        run_gtrack("run " + input("fodo.toml") + " --set beam.macroparticles=" + std::to_string(n) +
-                   " --backend cpu --threads 1 --profile --calibration " + cal + " --trace " + trace + " -o " + out);
+    CommandResult const r = run_gtrack(
+        "run " + input("fodo.toml") + " --set beam.macroparticles=" + std::to_string(n) +
+        " --backend cpu --threads 1 --profile --calibration " + cal + " --trace " + trace + " -o " + out);
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(contains(r.output, "profile (ceilings: cpu of " + cal));
@@ -95,27 +95,32 @@ TEST_CASE("--profile: /profile holds every kernel with the deck's counted bytes 
 
 TEST_CASE("--profile without a calibration states the ceilings as unknown; --trace covers detector kernels")
 {
-    TempDir dir;
-    std::string const out = dir.file("cal.h5");
-    std::string const trace = dir.file("cal.json");
-    CommandResult const r =
-        run_shell("GTRACK_CALIBRATION=" + dir.file("none.toml") + " " + std::string(GTRACK_BINARY) + " run " +
-                  input("calorimeter.toml") + " --set gun.events=20 --backend cpu --threads 1 --profile --trace " + trace +
-                  " -o " + out);
-    INFO(r.output);
-    REQUIRE(r.status == 0);
-    CHECK(contains(r.output, "ceilings: unknown: no calibration file at " + dir.file("none.toml")));
-    Table const t = read_table(out, "profile");
-    for (double x : t.doubles("bandwidth_fraction")) CHECK(std::isnan(x));
-    h5::File f = h5::open_file_readonly(out);
-    std::vector<std::string> const kernels =
-        h5::read_string_array_attribute(h5::open_object(f, "profile"), "kernels");
-    CHECK(kernels.size() >= 5);  // the step actions
-    // The run's own step count, the same as /detector's, with its rate over the timed kernels.
-    double const steps = h5::read_double_attribute(h5::open_object(f, "profile"), "track_steps");
-    CHECK(steps == double(h5::read_uint64_attribute(h5::open_object(f, "detector"), "steps")));
-    CHECK(steps > 0);
-    CHECK(contains(r.output, "counted track_steps "));
-    auto const& calls = std::get<std::vector<std::int64_t>>(t.find("calls")->values);
-    CHECK(check_trace(trace, kernels, std::vector<std::int64_t>(calls.begin(), calls.end())) == "ok\n");
+    // the slot walk (each step action its own kernel, as on the GPU) and one track at a time
+    for (std::string loop : {"slots", "tracks"}) {
+        CAPTURE(loop);
+        TempDir dir;
+        std::string const out = dir.file("cal.h5");
+        std::string const trace = dir.file("cal.json");
+        CommandResult const r = run_shell(
+            "GTRACK_CALIBRATION=" + dir.file("none.toml") + " " + std::string(GTRACK_BINARY) + " run " +
+            input("calorimeter.toml") + " --set gun.events=20 --set run.cpu_loop=" + loop +
+            " --backend cpu --threads 1 --profile --trace " + trace + " -o " + out);
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(contains(r.output, "ceilings: unknown: no calibration file at " + dir.file("none.toml")));
+        Table const t = read_table(out, "profile");
+        for (double x : t.doubles("bandwidth_fraction")) CHECK(std::isnan(x));
+        h5::File f = h5::open_file_readonly(out);
+        std::vector<std::string> const kernels =
+            h5::read_string_array_attribute(h5::open_object(f, "profile"), "kernels");
+        // the step actions, or the track loop's step_tracks and sort_hits
+        CHECK(kernels.size() >= (loop == "slots" ? 5u : 2u));
+        // The run's own step count, the same as /detector's, with its rate over the timed kernels.
+        double const steps = h5::read_double_attribute(h5::open_object(f, "profile"), "track_steps");
+        CHECK(steps == double(h5::read_uint64_attribute(h5::open_object(f, "detector"), "steps")));
+        CHECK(steps > 0);
+        CHECK(contains(r.output, "counted track_steps "));
+        auto const& calls = std::get<std::vector<std::int64_t>>(t.find("calls")->values);
+        CHECK(check_trace(trace, kernels, std::vector<std::int64_t>(calls.begin(), calls.end())) == "ok\n");
+    }
 }

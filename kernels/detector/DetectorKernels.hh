@@ -85,7 +85,11 @@ inline std::vector<double> tallies_in_mev(std::vector<std::uint64_t> const& coun
     return out;
 }
 
+//! The CPU backend walking the slots as the GPU does (DetectorBackend.hh).
 std::unique_ptr<DetectorKernels> make_cpu_detector_kernels();
+//! The CPU backend following one track at a time per thread (kernels/cpu/CpuTrackLoop.cc): the same
+//! bits as the slot walk, for decks without physics.showers.
+std::unique_ptr<DetectorKernels> make_cpu_track_loop();
 //! Throws when gtrack was built without CUDA or no GPU is present.
 std::unique_ptr<DetectorKernels> make_cuda_detector_kernels();
 

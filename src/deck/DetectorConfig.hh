@@ -49,6 +49,7 @@ struct FieldConfig {
     double radius = 0;               //!< solenoid [m]
     double half_length = 0;          //!< solenoid [m]
     std::array<double, 3> center{};  //!< solenoid and rz map axis [m]
+    double tabulate = 0;             //!< solenoid: (r, z) grid spacing to tabulate it on [m]; 0: analytic
     std::string file;                //!< map: HDF5 file
     std::string format;              //!< map: cartesian | rz
 };
@@ -102,6 +103,7 @@ struct DetectorConfig {
     DetectorPhysicsConfig physics;
     std::uint64_t track_slots = 65536;
     std::string track_order = "slots";  //!< "slots", "alive" or "charge" (kernels/detector/DetectorTables.hh)
+    std::string cpu_loop = "tracks";    //!< "tracks" (kernels/cpu/CpuTrackLoop.cc) or "slots" (the GPU's)
     bool write_hits = true;
 };
 

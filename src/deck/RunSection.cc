@@ -10,7 +10,7 @@ namespace gt::deck {
 void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
 {
     std::string const path = "run";
-    ctx.check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots", "track_order", "tracking"});
+    ctx.check_keys(t, path, {"kind", "name", "seed", "backend", "track_slots", "track_order", "cpu_loop", "tracking"});
     if (auto kind = ctx.choice_at(t, path, "kind", {"beamline", "detector"}, false)) cfg.run.kind = *kind;
     if (toml::node const* n = t.get("track_slots")) {
         if (cfg.run.kind != "detector") {
@@ -26,6 +26,12 @@ void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
                       "'track_order' is only used by detector decks (kind = \"detector\")");
         else if (auto order = ctx.choice_at(t, path, "track_order", {"slots", "alive", "charge"}, false))
             cfg.detector.track_order = *order;
+    }
+    if (toml::node const* n = t.get("cpu_loop")) {
+        if (cfg.run.kind != "detector")
+            ctx.error(ctx.where(*n), "run.cpu_loop", "'cpu_loop' is only used by detector decks (kind = \"detector\")");
+        else if (auto loop = ctx.choice_at(t, path, "cpu_loop", {"tracks", "slots"}, false))
+            cfg.detector.cpu_loop = *loop;
     }
     if (toml::node const* n = t.get("name")) {
         if (auto name = ctx.string_of(*n, "run.name")) cfg.run.name = *name;

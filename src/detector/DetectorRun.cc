@@ -53,6 +53,8 @@ std::unique_ptr<DetectorKernels> make_backend(DeckConfig const& cfg, DetectorRun
     if (choice == "gpu") return make_cuda_detector_kernels();
     if (choice != "cpu")
         throw std::invalid_argument("unknown backend '" + choice + "' (expected cpu, gpu or auto)");
+    // showers keep the slot walk: their secondaries wait in the GPU's stack and schedule
+    if (cfg.detector.cpu_loop == "tracks" && !cfg.detector.physics.showers) return make_cpu_track_loop();
     return make_cpu_detector_kernels();
 }
 

@@ -12,6 +12,7 @@
 #include "detector/Materials.hh"
 #include "detector/Particles.hh"
 #include "detector/ShowerSetup.hh"
+#include "detector/TabulatedField.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 
@@ -113,6 +114,14 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
         t.field.type = FieldType::solenoid;
         t.field.solenoid =
             SolenoidField{f.b0, f.radius, f.half_length, {f.center[0], f.center[1], f.center[2]}};
+        if (f.tabulate > 0) {
+            VolumeConfig const& w = d.world;
+            double const half[3] = {w.shape == "box" ? w.half_size[0] : w.rmax,
+                                    w.shape == "box" ? w.half_size[1] : w.rmax,
+                                    w.shape == "box" ? w.half_size[2] : (w.shape == "tube" ? w.half_z : w.rmax)};
+            t.field.type = FieldType::rz_map;
+            t.field.rz = tabulate_solenoid(t.field.solenoid, half, f.tabulate, t.field_map);
+        }
     } else if (f.type == "map") {
         read_field_map(f, t.field, t.field_map);
     }

@@ -29,6 +29,28 @@ TEST_CASE("CPU and GPU give identical hits for the example detector decks")
     }
 }
 
+TEST_CASE(
+    "the CPU's one-track loop and slot walk, and the tabulated solenoid, give the GPU's bits and iterations")
+{
+    for (std::string tab : {"", "field.tabulate=\"5 mm\""}) {
+        CAPTURE(tab);
+        std::vector<std::string> set = {"gun.events=200", "run.track_slots=512"};
+        if (!tab.empty()) set.push_back(tab);
+        auto const gpu = test::run_deck_on("gpu", "tracker.toml", set);
+        set.push_back("run.cpu_loop=tracks");
+        auto const tracks = test::run_deck_on("cpu", "tracker.toml", set);
+        set.back() = "run.cpu_loop=slots";
+        auto const slots = test::run_deck_on("cpu", "tracker.toml", set);
+        REQUIRE(!gpu.hits.empty());
+        CHECK(differing_hits(tracks.hits, gpu.hits) == 0);
+        CHECK(differing_hits(slots.hits, gpu.hits) == 0);
+        CHECK(tracks.tallies == gpu.tallies);
+        CHECK(tracks.counters == gpu.counters);
+        CHECK(tracks.iterations == gpu.iterations);
+        CHECK(slots.iterations == gpu.iterations);
+    }
+}
+
 TEST_CASE("the substep cap changes nothing on the GPU either")
 {
     auto const a =

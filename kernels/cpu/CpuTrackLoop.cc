@@ -1,0 +1,285 @@
+// The CPU detector loop one track at a time: each thread takes the next primary and runs the step
+// actions of kernels/detector/StepActions.hh on it, in the order one step iteration runs them, until
+// it ends. The slot walk (DetectorBackend.hh) sweeps every action over every slot, most of them idle
+// or waiting; here a track's state stays in the thread's cache from one step to the next.
+//
+// The same bits as the slot walk, for any thread count: a track's steps are the same functors on
+// the same state in the same order (its random streams are keyed by its id and step number, not by
+// its slot), hits are sorted by a total order, counters and tallies are integer sums. Secondaries
+// are not handled here: a deck with physics.showers keeps the slot walk (its secondary stack and
+// hold-backs are the GPU's schedule).
+//
+// What the slot walk reports about its schedule is reproduced exactly: primaries start in the same
+// step iterations (iterate() is one step iteration of the slot walk with `capacity` slots; a track
+// that lives d iterations frees its slot d iterations after it started), so primaries_started(),
+// the iteration count and stops after a given iteration agree. Its checkpoints hold that schedule,
+// not slots (save_state): they resume with this loop only.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "kernels/cpu/CpuDetectorOps.hh"
+#include "kernels/detector/DetectorKernels.hh"
+
+namespace gt {
+
+namespace {
+
+//! One thread's track: a one-slot state, and what its steps add up (merged after each iteration).
+struct Worker {
+    TrackState state{1, MemSpace::host};
+    std::vector<Hit> hits = std::vector<Hit>(64);
+    std::array<std::uint64_t, k_num_counters> counters{};
+    std::vector<std::uint64_t> tallies;
+};
+
+class CpuTrackLoop final : public DetectorKernels {
+  public:
+    MemSpace memory() const override { return MemSpace::host; }
+    std::string description() const override { return CpuDetectorOps::describe() + ", track by track"; }
+
+    void setup(DetectorTables const& tables, std::size_t capacity, std::size_t hit_capacity) override
+    {
+        tables_ = tables;
+        params_.geometry =
+            GeometryView{tables_.volumes.data(), static_cast<std::int32_t>(tables_.volumes.size()),
+                         tables_.nodes.data(), tables_.items.data()};
+        params_.materials = tables_.materials.data();
+        params_.particles = tables_.particles.data();
+        params_.field = tables_.field;
+        params_.field.cartesian.values = tables_.field_map.data();
+        params_.field.rz.values = tables_.field_map.data();
+        params_.propagation = tables_.propagation;
+        params_.physics = tables_.physics;
+        params_.gun = tables_.gun;
+        params_.seed = tables_.seed;
+        capacity_ = capacity;
+        hit_capacity_ = hit_capacity > capacity ? hit_capacity : capacity;
+        hits_.clear();
+        growths_ = 0;
+        counters_.fill(0);
+        tallies_.assign(static_cast<std::size_t>(tables_.num_logical), 0);
+        workers_.clear();
+        next_primary_ = params_.gun.first_primary;
+        busy_ = 0;
+        iteration_ = 0;
+        frees_.clear();
+    }
+
+    IterationResult iterate() override
+    {
+        IterationResult r;
+        // the slot walk's iteration: slots freed by tracks that ended in the previous one are vacant
+        std::uint64_t const it = iteration_ + 1;
+        auto const freed = frees_.find(it);
+        std::uint64_t const busy = busy_ - (freed == frees_.end() ? 0 : freed->second);
+        std::uint64_t const end = params_.gun.primaries;
+        std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
+        std::uint64_t const vacant = capacity_ - busy;
+        std::uint64_t const start = vacant < left ? vacant : left;
+        r.started = start;
+        r.alive = busy + start;
+        if (r.alive == 0) {
+            r.finished = true;
+            return r;
+        }
+        // timed whether or not a primary starts: the record's calls are the iterations
+        auto const t0 = std::chrono::steady_clock::now();
+        iteration_ = it;
+        if (freed != frees_.end()) frees_.erase(freed);
+        busy_ = busy + start;
+        if (start > 0) run_primaries(start);
+        timer_.add("step_tracks",
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.0,
+                   static_cast<double>(start));
+        return r;
+    }
+
+    std::vector<Hit> sorted_hits() override
+    {
+        auto const t0 = std::chrono::steady_clock::now();
+        CpuDetectorOps::sort_hits(hits_.data(), hits_.size());
+        timer_.add("sort_hits", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                   0.0, static_cast<double>(hits_.size()));
+        return hits_;
+    }
+    std::array<std::uint64_t, k_num_counters> counters() override { return counters_; }
+    std::vector<std::uint64_t> tally_counts() override { return tallies_; }
+    std::vector<double> tallies() override { return tallies_in_mev(tallies_); }
+    std::uint64_t primaries_started() const override { return next_primary_ - params_.gun.first_primary; }
+    //! Between iterations no track is in flight here: the state is what the finished tracks added,
+    //! the next primary and the slot walk's schedule (its iteration, and when its busy slots free).
+    DetectorLoopState save_state() override
+    {
+        DetectorLoopState s;
+        s.next_primary = next_primary_;
+        s.arrays.push_back(saved("hits", hits_.data(), hits_.size()));
+        s.arrays.push_back(saved("counters", counters_.data(), counters_.size()));
+        s.arrays.push_back(saved("tallies", tallies_.data(), tallies_.size()));
+        std::vector<std::uint64_t> schedule = {iteration_, busy_};
+        for (auto const& [it, n] : frees_) {
+            schedule.push_back(it);
+            schedule.push_back(n);
+        }
+        s.arrays.push_back(saved("track_loop_schedule", schedule.data(), schedule.size()));
+        return s;
+    }
+
+    void restore_state(DetectorLoopState const& s) override
+    {
+        std::vector<std::uint64_t> const counters = restored<std::uint64_t>(s, "counters");
+        std::vector<std::uint64_t> const tallies = restored<std::uint64_t>(s, "tallies");
+        std::vector<std::uint64_t> const schedule = restored<std::uint64_t>(s, "track_loop_schedule");
+        if (counters.size() != counters_.size() || tallies.size() != tallies_.size() || schedule.size() < 2 ||
+            schedule.size() % 2 != 0)
+            throw std::runtime_error("the loop state does not match this run's volumes or schedule");
+        if (s.next_primary < params_.gun.first_primary || s.next_primary > params_.gun.primaries)
+            throw std::runtime_error("the loop state's next primary " + std::to_string(s.next_primary) +
+                                     " is not among this run's");
+        hits_ = restored<Hit>(s, "hits");
+        std::copy(counters.begin(), counters.end(), counters_.begin());
+        tallies_ = tallies;
+        next_primary_ = s.next_primary;
+        iteration_ = schedule[0];
+        busy_ = schedule[1];
+        frees_.clear();
+        for (std::size_t i = 2; i < schedule.size(); i += 2) frees_[schedule[i]] = schedule[i + 1];
+        while (hit_capacity_ < hits_.size()) hit_capacity_ *= 2;
+    }
+    int hit_buffer_growths() const override { return growths_; }
+    std::vector<double> event_energy() override { return {}; }
+    std::uint64_t secondary_stack_peak() const override { return 0; }
+    KernelTimer const& timer() const override { return timer_; }
+
+  private:
+    template <class T>
+    static LoopStateArray saved(char const* name, T const* data, std::size_t n)
+    {
+        LoopStateArray a{name, n * sizeof(T), {}};
+        a.words.resize((a.bytes + 7) / 8);
+        if (a.bytes > 0) std::memcpy(a.words.data(), data, a.bytes);
+        return a;
+    }
+
+    template <class T>
+    static std::vector<T> restored(DetectorLoopState const& s, char const* name)
+    {
+        for (LoopStateArray const& a : s.arrays) {
+            if (a.name != name) continue;
+            if (a.bytes % sizeof(T) != 0 || a.words.size() != (a.bytes + 7) / 8)
+                throw std::runtime_error(std::string("the loop state's array '") + name +
+                                         "' does not hold whole elements");
+            std::vector<T> v(a.bytes / sizeof(T));
+            if (a.bytes > 0) std::memcpy(static_cast<void*>(v.data()), a.words.data(), a.bytes);
+            return v;
+        }
+        throw std::runtime_error(std::string("the loop state has no array '") + name +
+                                 "' (written by the other CPU loop, run.cpu_loop?)");
+    }
+
+    //! Runs the next `count` primaries to their end, spread over the threads; books their slots.
+    void run_primaries(std::uint64_t count)
+    {
+        std::size_t const threads = static_cast<std::size_t>(cpu::thread_count());
+        while (workers_.size() < threads) {
+            workers_.push_back(std::make_unique<Worker>());
+            workers_.back()->tallies.assign(tallies_.size(), 0);
+        }
+        lives_.resize(count);
+        std::uint64_t const first = next_primary_;
+        auto const n = static_cast<long long>(count);
+        // dynamic: tracks differ in length by orders of magnitude
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long j = 0; j < n; ++j) {
+#ifdef _OPENMP
+            Worker& w = *workers_[static_cast<std::size_t>(omp_get_thread_num())];
+#else
+            Worker& w = *workers_[0];
+#endif
+            lives_[static_cast<std::size_t>(j)] = run_track(w, first + static_cast<std::uint64_t>(j));
+        }
+        next_primary_ += count;
+        // a track that lived d iterations frees its slot d iterations after this one (one that
+        // started outside the world held its slot for this iteration only)
+        for (std::uint32_t d : lives_) frees_[iteration_ + (d > 0 ? d : 1)] += 1;
+        for (auto& w : workers_) merge(*w);
+    }
+
+    //! Primary `id` from its start to its end; returns the step iterations it was alive for.
+    std::uint32_t run_track(Worker& w, std::uint64_t id) const
+    {
+        TrackView const t = w.state.view();
+        std::uint64_t* const counters = w.counters.data();
+        EventEnergyView const energy{};  // recorded with showers only
+        t.status[0] = 0;
+        t.vacancy_rank[0] = 0;
+        InitializeTracks{params_, t, id, nullptr, 0, 0, counters, energy}(0);
+        LimitStep const limit{params_, t};
+        Propagate const propagate{params_, t, counters};
+        AlongStep const along{params_, t};
+        ScoreHits score{params_, t, w.hits.data(), w.hits.size(), counters, w.tallies.data(), energy};
+        CrossBoundary const cross{params_, t};
+        EndStep const end_step{params_, t, counters, energy};
+        std::uint32_t iterations = 0;
+        while (t.status[0] == 1) {
+            if (counters[k_hit_count] >= w.hits.size()) {  // room for this iteration's hit
+                w.hits.resize(2 * w.hits.size());
+                score.hits = w.hits.data();
+                score.hit_capacity = w.hits.size();
+            }
+            limit(0);
+            propagate(0);
+            along(0);
+            score(0);
+            cross(0);
+            end_step(0);
+            ++iterations;
+        }
+        return iterations;
+    }
+
+    //! A worker's hits, counters and tallies into the run's; the worker starts afresh.
+    void merge(Worker& w)
+    {
+        std::uint64_t const n = w.counters[k_hit_count];
+        if (hits_.size() + n > hit_capacity_) {  // as the slot walk's buffer would grow
+            while (hits_.size() + n > hit_capacity_) hit_capacity_ *= 2;
+            ++growths_;
+        }
+        hits_.insert(hits_.end(), w.hits.begin(), w.hits.begin() + static_cast<std::ptrdiff_t>(n));
+        for (int c = 0; c < k_num_counters; ++c) counters_[c] += w.counters[c];
+        w.counters.fill(0);
+        for (std::size_t v = 0; v < tallies_.size(); ++v) {
+            tallies_[v] += w.tallies[v];
+            w.tallies[v] = 0;
+        }
+    }
+
+    DetectorTables tables_;
+    DetectorParamsView params_;
+    std::size_t capacity_ = 0;
+    std::size_t hit_capacity_ = 0;
+    std::vector<Hit> hits_;
+    int growths_ = 0;
+    std::array<std::uint64_t, k_num_counters> counters_{};
+    std::vector<std::uint64_t> tallies_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    std::vector<std::uint32_t> lives_;  //!< per primary of the iteration: the iterations it lived
+    std::uint64_t next_primary_ = 0;
+    std::uint64_t busy_ = 0;                        //!< slots of the slot walk holding a track
+    std::uint64_t iteration_ = 0;                   //!< step iterations run
+    std::map<std::uint64_t, std::uint64_t> frees_;  //!< iteration -> slots that become vacant in it
+    KernelTimer timer_;
+};
+
+}  // namespace
+
+std::unique_ptr<DetectorKernels> make_cpu_track_loop() { return std::make_unique<CpuTrackLoop>(); }
+
+}  // namespace gt
