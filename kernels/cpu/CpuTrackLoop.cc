@@ -161,26 +161,16 @@ class CpuTrackLoop final : public DetectorKernels {
     template <class T>
     static LoopStateArray saved(char const* name, T const* data, std::size_t n)
     {
-        LoopStateArray a{name, n * sizeof(T), {}};
-        a.words.resize((a.bytes + 7) / 8);
-        if (a.bytes > 0) std::memcpy(a.words.data(), data, a.bytes);
-        return a;
+        return save_loop_array(name, data, n, [](void* dst, void const* src, std::size_t bytes) {
+            std::memcpy(dst, src, bytes);
+        });
     }
 
+    //! A checkpoint of the slot walk lacks this loop's schedule: the hint names the key that chose it.
     template <class T>
     static std::vector<T> restored(DetectorLoopState const& s, char const* name)
     {
-        for (LoopStateArray const& a : s.arrays) {
-            if (a.name != name) continue;
-            if (a.bytes % sizeof(T) != 0 || a.words.size() != (a.bytes + 7) / 8)
-                throw std::runtime_error(std::string("the loop state's array '") + name +
-                                         "' does not hold whole elements");
-            std::vector<T> v(a.bytes / sizeof(T));
-            if (a.bytes > 0) std::memcpy(static_cast<void*>(v.data()), a.words.data(), a.bytes);
-            return v;
-        }
-        throw std::runtime_error(std::string("the loop state has no array '") + name +
-                                 "' (written by the other CPU loop, run.cpu_loop?)");
+        return restore_loop_array<T>(s, name, " (written by the other CPU loop, run.cpu_loop?)");
     }
 
     //! Runs the next `count` primaries to their end, spread over the threads; books their slots.

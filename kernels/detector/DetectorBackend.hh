@@ -156,13 +156,13 @@ class DetectorBackend final : public DetectorKernels {
         restore_whole(s, "event_energy", event_energy_);
         restore_whole(s, "held_interactions", finals_);
         // The hits and waiting secondaries into buffers with room for them (capacity changes no result).
-        std::vector<Hit> const hits = restored<Hit>(s, "hits");
+        std::vector<Hit> const hits = restore_loop_array<Hit>(s, "hits");
         std::uint64_t const counted = read_counter(k_hit_count);
         if (hits.size() != counted)
             throw std::runtime_error("the loop state holds " + std::to_string(hits.size()) +
                                      " hits, its counter " + std::to_string(counted));
         hits_ = filled(hits, hits_.size());
-        std::vector<Secondary> const stack = restored<Secondary>(s, "secondary_stack");
+        std::vector<Secondary> const stack = restore_loop_array<Secondary>(s, "secondary_stack");
         if (stack.size() != s.secondaries_waiting || (!stack.empty() && !params_.physics.showers))
             throw std::runtime_error("the loop state's secondary stack does not match this run");
         stack_ = filled(stack, stack_.size());
@@ -207,34 +207,14 @@ class DetectorBackend final : public DetectorKernels {
     template <class T>
     static LoopStateArray saved(char const* name, T const* data, std::size_t n)
     {
-        LoopStateArray a{name, n * sizeof(T), {}};
-        a.words.resize((a.bytes + 7) / 8);
-        if (a.bytes > 0) Ops::copy_to_host(a.words.data(), data, a.bytes);
-        return a;
-    }
-
-    //! The array `name` of `s` as elements of T.
-    template <class T>
-    static std::vector<T> restored(DetectorLoopState const& s, char const* name)
-    {
-        for (LoopStateArray const& a : s.arrays) {
-            if (a.name != name) continue;
-            if (a.bytes % sizeof(T) != 0 || a.words.size() != (a.bytes + 7) / 8)
-                throw std::runtime_error(std::string("the loop state's array '") + name + "' has " +
-                                         std::to_string(a.bytes) + " bytes, not whole elements of " +
-                                         std::to_string(sizeof(T)));
-            std::vector<T> v(a.bytes / sizeof(T));
-            if (a.bytes > 0) std::memcpy(static_cast<void*>(v.data()), a.words.data(), a.bytes);
-            return v;
-        }
-        throw std::runtime_error(std::string("the loop state has no array '") + name + "'");
+        return save_loop_array(name, data, n, Ops::copy_to_host);
     }
 
     //! Array `name` of `s` into `b`, which it must fill exactly (the same slot count, volumes, events).
     template <class T>
     static void restore_whole(DetectorLoopState const& s, char const* name, Buffer<T>& b)
     {
-        std::vector<T> const v = restored<T>(s, name);
+        std::vector<T> const v = restore_loop_array<T>(s, name);
         if (v.size() != b.size())
             throw std::runtime_error(std::string("the loop state's array '") + name + "' has " +
                                      std::to_string(v.size()) + " elements, this run " +

@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,35 @@ struct DetectorLoopState {
     std::uint64_t secondary_stack_peak = 0;  //!< the most so far
     std::vector<LoopStateArray> arrays;
 };
+
+//! n elements at `data` as a loop-state array; `copy(dst, src, bytes)` brings them to the host (a
+//! device copy on the GPU, memcpy on the CPU).
+template<class T, class Copy>
+LoopStateArray save_loop_array(char const* name, T const* data, std::size_t n, Copy const& copy)
+{
+    LoopStateArray a{name, n * sizeof(T), {}};
+    a.words.resize((a.bytes + 7) / 8);
+    if (a.bytes > 0) copy(a.words.data(), data, a.bytes);
+    return a;
+}
+
+//! The array `name` of `s` as elements of T; std::runtime_error when it is missing (the message ends
+//! with `missing_hint`) or does not hold whole elements.
+template<class T>
+std::vector<T> restore_loop_array(DetectorLoopState const& s, char const* name, char const* missing_hint = "")
+{
+    for (LoopStateArray const& a : s.arrays) {
+        if (a.name != name) continue;
+        if (a.bytes % sizeof(T) != 0 || a.words.size() != (a.bytes + 7) / 8)
+            throw std::runtime_error(std::string("the loop state's array '") + name + "' has " +
+                                     std::to_string(a.bytes) + " bytes, not whole elements of " +
+                                     std::to_string(sizeof(T)));
+        std::vector<T> v(a.bytes / sizeof(T));
+        if (a.bytes > 0) std::memcpy(static_cast<void*>(v.data()), a.words.data(), a.bytes);
+        return v;
+    }
+    throw std::runtime_error(std::string("the loop state has no array '") + name + "'" + missing_hint);
+}
 
 class DetectorKernels {
   public:
