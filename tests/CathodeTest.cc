@@ -246,14 +246,12 @@ TEST_CASE("emission into a bunch pushed step by step: the per-particle bits; wit
     while (kernels->time_bunch_step(b.view(), 0, k)[0] > 0.0) k += 1.0;
     kernels->time_bunch_finish(b.view(), 0, 0);
     std::size_t differing = 0, lost = 0;
-    for (size_type i = 0; i < a.size(); ++i) {
-        ParticleView const u = a.view(), v = b.view();
+    ParticleView const u = a.view(), v = b.view();
+    double const* const cu[6] = {u.x, u.px, u.y, u.py, u.t, u.pt};
+    double const* const cv[6] = {v.x, v.px, v.y, v.py, v.t, v.pt};
+    for (size_type i = 0; i < u.size; ++i) {
         lost += u.alive(i) ? 0 : 1;
-        for (int c = 0; c < 6; ++c) {
-            double const* cu = (&u.x)[c];
-            double const* cv = (&v.x)[c];
-            differing += cu[i] != cv[i];
-        }
+        for (int c = 0; c < 6; ++c) differing += cu[c][i] != cv[c][i];
     }
     CHECK(lost == 0);
     CHECK(differing == 0);
