@@ -1,6 +1,7 @@
 // What the collective effects (wakes, LSC, CSR) ask of a backend: the bunch's extent and sizes, its
-// longitudinal histogram, and the kick from per-node tables. Everything between (smoothing, the
-// convolutions, a few thousand nodes) runs on the host: src/collective/CollectiveSolver.hh.
+// longitudinal histogram, the kick from per-node tables, and optionally its own FFTs. Everything
+// between (smoothing, the convolutions of a few thousand nodes) runs on the host:
+// src/collective/CollectiveSolver.hh.
 // CPU: kernels/cpu/CpuCollective.cc (OpenMP); CUDA: kernels/cuda/CudaCollective.cu.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "kernels/collective/LineGrid.hh"
+#include "kernels/collective/LineFft.hh"
 #include "kernels/collective/LineHistogram.hh"
 #include "kernels/core/Buffer.hh"
 #include "kernels/core/CrossRank.hh"
@@ -58,6 +60,8 @@ class CollectiveKernels {
     //! (channel 0) and macroparticle metres (x, y sums).
     virtual std::vector<double> histogram(ParticleView particles, LineGrid const& g, LineChannels const& ch,
                                           LineHistogramMethod method) = 0;
+    //! The backend's own transforms for the convolutions (cuFFT on the GPU); nullptr: FFTW on the host.
+    virtual std::unique_ptr<LineFft> make_fft() const { return nullptr; }
     //! Adds the per-node kicks (host tables of g.n values; empty: none) to every live particle on the grid.
     virtual void kick(ParticleView particles, LineGrid const& g, std::vector<double> const& dpt,
                       std::vector<double> const& dpx, std::vector<double> const& dpy) = 0;
