@@ -29,9 +29,11 @@ struct LineBunchShape {
     double sigma_x = 0, sigma_y = 0;      //!< [m] rms sizes
 };
 
-//! The shape from the reductions LineExtent (Max) and TransverseSums (Sum).
-inline LineBunchShape line_bunch_shape(std::array<double, 4> const& e, std::array<double, 5> const& s)
+//! The shape from the one reduction of LineShapeTerms (reduce::MaxThenSum<4, 5>).
+inline LineBunchShape line_bunch_shape(std::array<double, 9> const& v)
 {
+    double const* e = v.data();      // max of -t, t, |x|, |y|
+    double const* s = v.data() + 4;  // sums of 1, x, x^2, y, y^2
     LineBunchShape b;
     b.alive = s[0];
     if (b.alive <= 0) return b;

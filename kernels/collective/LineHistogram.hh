@@ -149,35 +149,28 @@ struct LineFromFixed {
     }
 };
 
-//! The extent the grid must cover and the transverse scales (N = 4): min t, max t, max |x|, max |y|
-//! of the live particles, as Max of (-t, t, |x|, |y|).
-struct LineExtent {
-    ParticleView p;
-    GT_HOST_DEVICE void operator()(size_type i, double* v) const
-    {
-        if (!p.alive(i)) {
-            v[0] = v[1] = v[2] = v[3] = -1e308;  // below any coordinate: ignored by Max
-            return;
-        }
-        v[0] = -p.t[i];
-        v[1] = p.t[i];
-        v[2] = p.x[i] < 0 ? -p.x[i] : p.x[i];
-        v[3] = p.y[i] < 0 ? -p.y[i] : p.y[i];
-    }
-};
-
-//! Sums over live particles (N = 5): count, x, x^2, y, y^2 (the rms sizes for LSC).
-struct TransverseSums {
+//! One pass over the particles for the grid and the LSC radius (reduce::MaxThenSum<4, 5>): the
+//! extent the grid must cover and the transverse scales as Max of (-t, t, |x|, |y|) of the live
+//! particles, then the sums over them of 1, x, x^2, y, y^2 (the rms sizes).
+struct LineShapeTerms {
     ParticleView p;
     GT_HOST_DEVICE void operator()(size_type i, double* v) const
     {
         bool const live = p.alive(i);
-        double const x = live ? p.x[i] : 0.0, y = live ? p.y[i] : 0.0;
-        v[0] = live ? 1.0 : 0.0;
-        v[1] = x;
-        v[2] = x * x;
-        v[3] = y;
-        v[4] = y * y;
+        double const t = p.t[i], x = live ? p.x[i] : 0.0, y = live ? p.y[i] : 0.0;
+        if (live) {
+            v[0] = -t;
+            v[1] = t;
+            v[2] = x < 0 ? -x : x;
+            v[3] = y < 0 ? -y : y;
+        } else {
+            v[0] = v[1] = v[2] = v[3] = -1e308;  // below any coordinate: ignored by Max
+        }
+        v[4] = live ? 1.0 : 0.0;
+        v[5] = x;
+        v[6] = x * x;
+        v[7] = y;
+        v[8] = y * y;
     }
 };
 

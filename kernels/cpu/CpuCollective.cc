@@ -25,10 +25,8 @@ class CpuCollective final : public CollectiveKernels {
 
     LineBunchShape shape(ParticleView p) override
     {
-        auto const e = beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<4, reduce::Max>>(p.size, LineExtent{p}, cross_rank());
-        auto const s =
-            beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<5, reduce::Sum>>(p.size, TransverseSums{p}, cross_rank());
-        return line_bunch_shape(e, s);
+        using R = reduce::MaxThenSum<4, 5>;  // one pass: extent and transverse sums
+        return line_bunch_shape(beam_driver::reduce_over_ranks<cpu::Policy, R>(p.size, LineShapeTerms{p}, cross_rank()));
     }
 
     std::vector<double> histogram(ParticleView p, LineGrid const& g, LineChannels const& ch,

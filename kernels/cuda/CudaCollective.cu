@@ -3,7 +3,9 @@
 // contention-free scheme): fixed-point for the deterministic variant, doubles for the per-block one.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -129,10 +131,8 @@ class CudaCollective final : public CollectiveKernels {
 
     LineBunchShape shape(ParticleView p) override
     {
-        auto const e = beam_driver::reduce_over_ranks<cuda::Policy, reduce::Each<4, reduce::Max>>(p.size, LineExtent{p}, cross_rank());
-        auto const s =
-            beam_driver::reduce_over_ranks<cuda::Policy, reduce::Each<5, reduce::Sum>>(p.size, TransverseSums{p}, cross_rank());
-        return line_bunch_shape(e, s);
+        using R = reduce::MaxThenSum<4, 5>;  // one pass: extent and transverse sums
+        return line_bunch_shape(beam_driver::reduce_over_ranks<cuda::Policy, R>(p.size, LineShapeTerms{p}, cross_rank()));
     }
 
     std::vector<double> histogram(ParticleView p, LineGrid const& g, LineChannels const& ch,
@@ -202,9 +202,17 @@ class CudaCollective final : public CollectiveKernels {
     void launch(void (*kernel)(LineDeposit, Arg*), size_type particles, std::size_t shared, LineDeposit const& d,
                 Arg* out)
     {
-        GT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-        int per_sm = 0;
-        GT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, k_hist_threads, shared));
+        // The occupancy once per kernel and size (a kick asks for the same each time); every kernel may
+        // use all the shared memory a block can have.
+        auto const key = std::make_pair(reinterpret_cast<void const*>(kernel), shared);
+        auto found = resident_.find(key);
+        if (found == resident_.end()) {
+            GT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_shared_));
+            int resident = 0;
+            GT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, k_hist_threads, shared));
+            found = resident_.emplace(key, resident).first;
+        }
+        int const per_sm = found->second;
         size_type const per_block = size_type(k_hist_threads) * k_hist_batch;
         size_type const wanted = (particles + per_block - 1) / per_block;
         int const blocks = int(std::max<size_type>(1, std::min<size_type>(wanted, size_type(std::max(1, per_sm) * sms_))));
@@ -212,6 +220,7 @@ class CudaCollective final : public CollectiveKernels {
         GT_CUDA_CHECK_LAUNCH();
     }
 
+    std::map<std::pair<void const*, std::size_t>, int> resident_;  //!< blocks per SM of (kernel, shared bytes)
     int sms_ = 1;
     int max_shared_ = 48 * 1024;
     Buffer<double> out_, dpt_, dpx_, dpy_;

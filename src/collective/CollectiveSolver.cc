@@ -76,11 +76,11 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     ch.y_scale = power_of_two_above(shape.max_abs_y);
     std::vector<double> const hist = kernels_.histogram(particles, grid_, ch, settings.method);
     d.t_histogram = seconds_since(start);
-    // Bytes from the code: the two shape reductions read t, x, y and the loss flag (2 x 28 per
-    // particle); the deposit reads t and the flag (+ x, y for the dipole channels) and the nodes are
-    // written and converted (16 per value).
+    // Bytes from the code: the shape reduction reads t, x, y and the loss flag (28 per particle);
+    // the deposit reads t and the flag (+ x, y for the dipole channels) and the nodes are written
+    // and converted (16 per value).
     double const np = double(particles.size);
-    timer_.add("coll.histogram", d.t_histogram, np * (56.0 + 12.0 + (transverse ? 16.0 : 0.0)) + 16.0 * double(ch.count * n),
+    timer_.add("coll.histogram", d.t_histogram, np * (28.0 + 12.0 + (transverse ? 16.0 : 0.0)) + 16.0 * double(ch.count * n),
                np);
     // A 2n-point real transform counted as one read and one write of its 2n doubles (32 n bytes).
     double const transform_bytes = 32.0 * double(n);
