@@ -147,7 +147,12 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
             // in t (z = -beta t): the integral is -beta^-1/3 int_t^inf (t' - t)^-1/3 dlambda/dt' dt'.
             std::vector<double> const slope = savitzky_golay_slope(
                 lambda, grid_.h, std::max(1, settings.smoothing));
-            auto const kernel = line_kernel([](double u) { return u > 0 ? 1.0 / std::cbrt(u) : 0.0; }, grid_.h, n, false);
+            // K_m(h) = (1/h) int u^-1/3 tri(u/h - m) du = h^-1/3 K_m(1) (u = h v).
+            if (csr_unit_kernel_.size() != std::size_t(2 * n))
+                csr_unit_kernel_ = line_kernel([](double u) { return u > 0 ? 1.0 / std::cbrt(u) : 0.0; }, 1.0, n, false);
+            std::vector<double> kernel = csr_unit_kernel_;
+            double const scale = 1.0 / std::cbrt(grid_.h);
+            for (double& k : kernel) k *= scale;
             std::vector<double> integral = convolver_.convolve(kernel, slope);
             double const de_ds_scale = 2.0 * q / (4.0 * constants::pi * constants::eps0 * std::cbrt(3.0) *
                                                   std::pow(spec.csr_radius, 2.0 / 3.0));

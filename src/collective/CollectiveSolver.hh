@@ -71,6 +71,9 @@ class CollectiveSolver {
     LineConvolver convolver_;
     LineGrid grid_;
     std::vector<double> dpt_, dpx_, dpy_;
+    //! The steady-state CSR kernel of u^-1/3 for a node spacing of 1 (it scales as h^-1/3): its
+    //! quadrature once per bin count instead of at every kick.
+    std::vector<double> csr_unit_kernel_;
 };
 
 //! The LSC response on the padded grid: the harmonic m of E_z [V/m] per harmonic m of lambda_z
