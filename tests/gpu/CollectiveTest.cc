@@ -49,6 +49,36 @@ TEST_CASE("the deterministic line histogram is bit-identical on the GPU, for 1 a
         }
 }
 
+TEST_CASE("the deterministic GPU histogram is the CPU's for any particle count, and beyond shared memory")
+{
+    // Batches of 4 particles per thread with a partial last batch (1, 7, 2049, 100003 particles), and
+    // 20000 bins x 3 channels (480 kB of split words: more than a block's shared memory, the global
+    // atomic fallback).
+    for (size_type count : {size_type(1), size_type(7), size_type(2049), size_type(100003)})
+        for (int n : {1000, 20000}) {
+            CAPTURE(count);
+            CAPTURE(n);
+            ParticleState host = test::noisy_bunch(count, 13);
+            ParticleState device(host, MemSpace::device);
+            auto cpu = make_cpu_collective();
+            auto gpu = make_cuda_collective();
+            LineBunchShape const b = cpu->shape(host.view());
+            if (!(b.t_max > b.t_min)) continue;  // one particle: no extent
+            LineGrid g;
+            g.n = n;
+            g.h = (b.t_max - b.t_min) / double(n - 3);
+            g.t0 = b.t_min - g.h;
+            LineChannels ch;
+            ch.count = 3;
+            ch.x_scale = std::exp2(std::ceil(std::log2(b.max_abs_x)));
+            ch.y_scale = std::exp2(std::ceil(std::log2(b.max_abs_y)));
+            auto const c = cpu->histogram(host.view(), g, ch, LineHistogramMethod::deterministic);
+            CHECK(gpu->histogram(device.view(), g, ch, LineHistogramMethod::deterministic) == c);
+            // Twice: the global nodes are zeroed after each call.
+            CHECK(gpu->histogram(device.view(), g, ch, LineHistogramMethod::deterministic) == c);
+        }
+}
+
 TEST_CASE("a collective kick (wakes, LSC, CSR) on the GPU equals the CPU's bit for bit")
 {
     // Same histogram bits and the same host convolutions give the same per-node tables; the kick is
