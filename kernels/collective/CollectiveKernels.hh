@@ -57,7 +57,9 @@ class CollectiveKernels {
     void set_cross_rank(CrossRank const& ranks) { ranks_ = &ranks; }
     virtual MemSpace memory() const = 0;
     virtual std::string description() const = 0;
-    virtual LineBunchShape shape(ParticleView particles) = 0;
+    //! transverse = false: only the count and the extent in t (max_abs_*, sigma_* are 0), without
+    //! reading x and y (12 bytes a particle instead of 28).
+    virtual LineBunchShape shape(ParticleView particles, bool transverse = true) = 0;
     //! The histogram on the host: ch.count channels of g.n nodes (LineHistogram.hh), in macroparticles
     //! (channel 0) and macroparticle metres (x, y sums).
     virtual std::vector<double> histogram(ParticleView particles, LineGrid const& g, LineChannels const& ch,

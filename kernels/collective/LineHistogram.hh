@@ -151,13 +151,16 @@ struct LineFromFixed {
 
 //! One pass over the particles for the grid and the LSC radius (reduce::MaxThenSum<4, 5>): the
 //! extent the grid must cover and the transverse scales as Max of (-t, t, |x|, |y|) of the live
-//! particles, then the sums over them of 1, x, x^2, y, y^2 (the rms sizes).
+//! particles, then the sums over them of 1, x, x^2, y, y^2 (the rms sizes). Without `transverse`,
+//! x and y are not read (taken as 0).
 struct LineShapeTerms {
     ParticleView p;
+    bool transverse = true;
     GT_HOST_DEVICE void operator()(size_type i, double* v) const
     {
         bool const live = p.alive(i);
-        double const t = p.t[i], x = live ? p.x[i] : 0.0, y = live ? p.y[i] : 0.0;
+        bool const xy = live && transverse;
+        double const t = p.t[i], x = xy ? p.x[i] : 0.0, y = xy ? p.y[i] : 0.0;
         if (live) {
             v[0] = -t;
             v[1] = t;

@@ -23,10 +23,10 @@ class CpuCollective final : public CollectiveKernels {
         return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)";
     }
 
-    LineBunchShape shape(ParticleView p) override
+    LineBunchShape shape(ParticleView p, bool transverse) override
     {
         using R = reduce::MaxThenSum<4, 5>;  // one pass: extent and transverse sums
-        return line_bunch_shape(beam_driver::reduce_over_ranks<cpu::Policy, R>(p.size, LineShapeTerms{p}, cross_rank()));
+        return line_bunch_shape(beam_driver::reduce_over_ranks<cpu::Policy, R>(p.size, LineShapeTerms{p, transverse}, cross_rank()));
     }
 
     std::vector<double> histogram(ParticleView p, LineGrid const& g, LineChannels const& ch,

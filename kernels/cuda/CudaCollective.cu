@@ -129,10 +129,10 @@ class CudaCollective final : public CollectiveKernels {
     MemSpace memory() const override { return MemSpace::device; }
     std::string description() const override { return "gpu (" + device::name() + ")"; }
 
-    LineBunchShape shape(ParticleView p) override
+    LineBunchShape shape(ParticleView p, bool transverse) override
     {
         using R = reduce::MaxThenSum<4, 5>;  // one pass: extent and transverse sums
-        return line_bunch_shape(beam_driver::reduce_over_ranks<cuda::Policy, R>(p.size, LineShapeTerms{p}, cross_rank()));
+        return line_bunch_shape(beam_driver::reduce_over_ranks<cuda::Policy, R>(p.size, LineShapeTerms{p, transverse}, cross_rank()));
     }
 
     std::vector<double> histogram(ParticleView p, LineGrid const& g, LineChannels const& ch,

@@ -55,7 +55,10 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     dpx_.clear();
     dpy_.clear();
     auto const start = Clock::now();
-    LineBunchShape const shape = kernels_.shape(particles);
+    bool transverse = false;
+    for (auto const* w : spec.wakes) transverse = transverse || w->plane == WakePlane::transverse;
+    // x and y only where used: the x, y scales of transverse wakes, the rms radius of LSC.
+    LineBunchShape const shape = kernels_.shape(particles, transverse || spec.lsc);
     double const span = shape.t_max - shape.t_min;
     if (!(shape.alive > 0) || !(span > 0)) return d;
 
@@ -68,19 +71,18 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     d.bins = n;
     d.h = grid_.h;
 
-    bool transverse = false;
-    for (auto const* w : spec.wakes) transverse = transverse || w->plane == WakePlane::transverse;
     LineChannels ch;
     ch.count = transverse ? 3 : 1;
     ch.x_scale = power_of_two_above(shape.max_abs_x);
     ch.y_scale = power_of_two_above(shape.max_abs_y);
     std::vector<double> const hist = kernels_.histogram(particles, grid_, ch, settings.method);
     d.t_histogram = seconds_since(start);
-    // Bytes from the code: the shape reduction reads t, x, y and the loss flag (28 per particle);
+    // Bytes from the code: the shape reduction reads t and the loss flag (+ x, y for transverse
+    // wakes and LSC: 12 or 28 per particle);
     // the deposit reads t and the flag (+ x, y for the dipole channels) and the nodes are written
     // and converted (16 per value).
     double const np = double(particles.size);
-    timer_.add("coll.histogram", d.t_histogram, np * (28.0 + 12.0 + (transverse ? 16.0 : 0.0)) + 16.0 * double(ch.count * n),
+    timer_.add("coll.histogram", d.t_histogram, np * ((transverse || spec.lsc ? 28.0 : 12.0) + 12.0 + (transverse ? 16.0 : 0.0)) + 16.0 * double(ch.count * n),
                np);
     // A 2n-point real transform counted as one read and one write of its 2n doubles (32 n bytes).
     double const transform_bytes = 32.0 * double(n);
