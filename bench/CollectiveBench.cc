@@ -1,6 +1,6 @@
 // Collective-effects benchmark: the longitudinal histogram's achieved bandwidth (deterministic and
 // per-block variants, 1 and 3 channels), the host convolution, and one CSR bend slice end to end, on
-// the CPU and the GPU in one run. Usage: gtrack_bench_collective [--particles 1e7] [--bins 1000,4000]
+// the CPU and the GPU in one run (on the GPU with the host's FFTW and with cuFFT). Usage: gtrack_bench_collective [--particles 1e7] [--bins 1000,4000]
 //                                        [--repeat 5] [--no-cpu] [--no-gpu]
 // Bandwidth counts the bytes a histogram must read: t and the loss flag (12 B per particle), plus x
 // and y for 3 channels (28 B); the fraction is of GTRACK_COPY_BW (B/s) when set (gpu-check.sh).
@@ -89,7 +89,7 @@ int main(int argc, char** argv)
     ParticleState host = gaussian_bunch(n);
     std::printf("# collective benchmark: %zu particles, best of %d; CPU %d OpenMP threads%s%s\n", std::size_t(n),
                 repeat, cpu::thread_count(), gpu_on ? ", GPU " : "", gpu_on ? device::name().c_str() : "");
-    std::printf("%-4s %-28s %6s %3s %11s %9s %9s\n", "dev", "stage", "bins", "ch", "seconds", "GB/s", "of_copy");
+    std::printf("%-4s %-34s %6s %3s %11s %9s %9s\n", "dev", "stage", "bins", "ch", "seconds", "GB/s", "of_copy");
     for (int g = 0; g < 2; ++g) {
         bool const on_gpu = g == 1;
         if ((on_gpu && !gpu_on) || (!on_gpu && !cpu_on)) continue;
@@ -118,36 +118,41 @@ int main(int argc, char** argv)
                     double const bytes = double(n) * (channels == 1 ? 12.0 : 28.0);
                     std::string const name = std::string("histogram ") +
                                              (method == LineHistogramMethod::deterministic ? "deterministic" : "per_block");
-                    std::printf("%-4s %-28s %6d %3d %11.6f %9.2f %9s\n", dev, name.c_str(), grid.n, channels, best,
+                    std::printf("%-4s %-34s %6d %3d %11.6f %9.2f %9s\n", dev, name.c_str(), grid.n, channels, best,
                                 bytes / best / 1e9,
                                 copy_bw > 0 ? std::to_string(bytes / best / copy_bw).substr(0, 5).c_str() : "-");
                 }
-            // One CSR bend slice (histogram, smoothing, convolution, kick) and one LSC kick, end to end.
-            CollectiveSolver solver(*k);
-            CollectiveSettings settings;
-            settings.bins = grid.n;
-            BeamFrame frame;
-            frame.gamma = 300;
-            frame.beta = std::sqrt(1.0 - 1.0 / (frame.gamma * frame.gamma));
-            frame.charge = -constants::e_charge;
-            frame.mass = 9.1093837015e-31;
-            frame.macro_charge = -1e-9 / double(n);
-            for (int kind = 0; kind < 2; ++kind) {
-                CollectiveKickSpec spec;
-                spec.ds = 1e-6;  // tiny: the bunch barely changes between repeats
-                if (kind == 0) spec.csr_radius = 10.0;
-                else spec.lsc = true;
-                double best = 1e300;
-                CollectiveDiagnostics best_d;
-                for (int r = 0; r < repeat + 1; ++r) {
-                    auto const t = std::chrono::steady_clock::now();
-                    CollectiveDiagnostics const d = solver.kick(v, settings, frame, spec);
-                    double const s = seconds(t);
-                    if (r > 0 && s < best) best = s, best_d = d;
+            // One CSR bend slice (histogram, smoothing, convolution, kick) and one LSC kick, end to end;
+            // on the GPU with the host's FFTW (the default) and with cuFFT.
+            for (int backend_fft = 0; backend_fft < (on_gpu ? 2 : 1); ++backend_fft) {
+                CollectiveSolver solver(*k, backend_fft == 1);
+                CollectiveSettings settings;
+                settings.bins = grid.n;
+                BeamFrame frame;
+                frame.gamma = 300;
+                frame.beta = std::sqrt(1.0 - 1.0 / (frame.gamma * frame.gamma));
+                frame.charge = -constants::e_charge;
+                frame.mass = 9.1093837015e-31;
+                frame.macro_charge = -1e-9 / double(n);
+                for (int kind = 0; kind < 2; ++kind) {
+                    CollectiveKickSpec spec;
+                    spec.ds = 1e-6;  // tiny: the bunch barely changes between repeats
+                    if (kind == 0) spec.csr_radius = 10.0;
+                    else spec.lsc = true;
+                    double best = 1e300;
+                    CollectiveDiagnostics best_d;
+                    for (int r = 0; r < repeat + 1; ++r) {
+                        auto const t = std::chrono::steady_clock::now();
+                        CollectiveDiagnostics const d = solver.kick(v, settings, frame, spec);
+                        double const s = seconds(t);
+                        if (r > 0 && s < best) best = s, best_d = d;
+                    }
+                    std::string const name = std::string(kind == 0 ? "CSR bend slice" : "LSC kick") + ", " +
+                                             solver.fft_name() + ", end to end";
+                    std::printf("%-4s %-34s %6d %3d %11.6f %9s %9s   (histogram %.6f, convolve %.6f, kick %.6f)\n", dev,
+                                name.c_str(), grid.n, 1, best, "-", "-", best_d.t_histogram, best_d.t_convolve,
+                                best_d.t_kick);
                 }
-                std::printf("%-4s %-28s %6d %3d %11.6f %9s %9s   (histogram %.6f, convolve %.6f, kick %.6f)\n", dev,
-                            kind == 0 ? "CSR bend slice, end to end" : "LSC kick, end to end", grid.n, 1, best, "-",
-                            "-", best_d.t_histogram, best_d.t_convolve, best_d.t_kick);
             }
         }
     }

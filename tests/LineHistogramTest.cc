@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
+#include <vector>
 
 #include "CollectiveTestSupport.hh"
 #include "collective/LineSmoothing.hh"
@@ -100,6 +102,38 @@ TEST_CASE("the deterministic histogram does not depend on particle order or thre
     double worst = 0;
     for (std::size_t k = 0; k < 1000; ++k) worst = std::max(worst, std::abs(block[k] - reference[k]));
     CHECK(worst < 1e-6);
+}
+
+TEST_CASE("a fixed-point node split in two 32-bit words sums exactly in any order (the GPU's shared nodes)")
+{
+    // The values a node receives: channel-0 weights in [0, 2^32] (2^32 itself when w = 1), and signed
+    // x, y moments; a 64-bit add is the reference. Several orders, plain 32-bit fetch-and-add.
+    std::vector<std::int64_t> values;
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return state >> 1;
+    };
+    for (int i = 0; i < 20000; ++i) {
+        auto const r = static_cast<std::int64_t>(next() % 4294967297ull);  // [0, 2^32]
+        values.push_back(i % 3 == 0 ? r : i % 3 == 1 ? -r : static_cast<std::int64_t>(next() >> 20) - (std::int64_t(1) << 42));
+    }
+    values.push_back(std::int64_t(1) << 32);
+    values.push_back(0);
+    std::int64_t reference = 0;
+    for (std::int64_t v : values) reference += v;
+    auto const add = [](std::uint32_t* w, std::uint32_t v) {
+        std::uint32_t const old = *w;
+        *w = old + v;
+        return old;
+    };
+    for (int order = 0; order < 3; ++order) {
+        if (order == 1) std::reverse(values.begin(), values.end());
+        if (order == 2) std::sort(values.begin(), values.end());
+        std::uint32_t lo = 0, hi = 0;
+        for (std::int64_t v : values) add_split(&lo, &hi, v, add);
+        CHECK(joined(lo, hi) == reference);
+    }
 }
 
 TEST_CASE("the histogram of a quiet Gaussian converges to the Gaussian line density with the bin count")

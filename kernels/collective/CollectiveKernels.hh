@@ -1,6 +1,7 @@
 // What the collective effects (wakes, LSC, CSR) ask of a backend: the bunch's extent and sizes, its
-// longitudinal histogram, and the kick from per-node tables. Everything between (smoothing, the
-// convolutions, a few thousand nodes) runs on the host: src/collective/CollectiveSolver.hh.
+// longitudinal histogram, the kick from per-node tables, and optionally its own FFTs. Everything
+// between (smoothing, the convolutions of a few thousand nodes) runs on the host:
+// src/collective/CollectiveSolver.hh.
 // CPU: kernels/cpu/CpuCollective.cc (OpenMP); CUDA: kernels/cuda/CudaCollective.cu.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "kernels/collective/LineGrid.hh"
+#include "kernels/collective/LineFft.hh"
 #include "kernels/collective/LineHistogram.hh"
 #include "kernels/core/Buffer.hh"
 #include "kernels/core/CrossRank.hh"
@@ -27,9 +29,11 @@ struct LineBunchShape {
     double sigma_x = 0, sigma_y = 0;      //!< [m] rms sizes
 };
 
-//! The shape from the reductions LineExtent (Max) and TransverseSums (Sum).
-inline LineBunchShape line_bunch_shape(std::array<double, 4> const& e, std::array<double, 5> const& s)
+//! The shape from the one reduction of LineShapeTerms (reduce::MaxThenSum<4, 5>).
+inline LineBunchShape line_bunch_shape(std::array<double, 9> const& v)
 {
+    double const* e = v.data();      // max of -t, t, |x|, |y|
+    double const* s = v.data() + 4;  // sums of 1, x, x^2, y, y^2
     LineBunchShape b;
     b.alive = s[0];
     if (b.alive <= 0) return b;
@@ -53,11 +57,15 @@ class CollectiveKernels {
     void set_cross_rank(CrossRank const& ranks) { ranks_ = &ranks; }
     virtual MemSpace memory() const = 0;
     virtual std::string description() const = 0;
-    virtual LineBunchShape shape(ParticleView particles) = 0;
+    //! transverse = false: only the count and the extent in t (max_abs_*, sigma_* are 0), without
+    //! reading x and y (12 bytes a particle instead of 28).
+    virtual LineBunchShape shape(ParticleView particles, bool transverse = true) = 0;
     //! The histogram on the host: ch.count channels of g.n nodes (LineHistogram.hh), in macroparticles
     //! (channel 0) and macroparticle metres (x, y sums).
     virtual std::vector<double> histogram(ParticleView particles, LineGrid const& g, LineChannels const& ch,
                                           LineHistogramMethod method) = 0;
+    //! The backend's own transforms for the convolutions (cuFFT on the GPU); nullptr: FFTW on the host.
+    virtual std::unique_ptr<LineFft> make_fft() const { return nullptr; }
     //! Adds the per-node kicks (host tables of g.n values; empty: none) to every live particle on the grid.
     virtual void kick(ParticleView particles, LineGrid const& g, std::vector<double> const& dpt,
                       std::vector<double> const& dpx, std::vector<double> const& dpy) = 0;

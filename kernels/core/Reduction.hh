@@ -58,6 +58,29 @@ struct Each {
     }
 };
 
+//! M values combined with Max, then S with Sum: two Each reductions in one pass over the items,
+//! each value combined in the same order as by its own Each, so with the same bits.
+template<int M, int S>
+struct MaxThenSum {
+    static constexpr int size = M + S, item_size = M + S, lane_size = M + S;
+    GT_HOST_DEVICE static void identity(double* a)
+    {
+        for (int j = 0; j < M; ++j) a[j] = Max::identity();
+        for (int j = M; j < M + S; ++j) a[j] = Sum::identity();
+    }
+    GT_HOST_DEVICE static void combine(double* a, double const* b)
+    {
+        for (int j = 0; j < M; ++j) a[j] = Max::combine(a[j], b[j]);
+        for (int j = M; j < M + S; ++j) a[j] = Sum::combine(a[j], b[j]);
+    }
+    GT_HOST_DEVICE static void lane_identity(double* lane) { identity(lane); }
+    GT_HOST_DEVICE static void lane_add(double* lane, double const* v) { combine(lane, v); }
+    GT_HOST_DEVICE static void lane_finish(double const* lane, double* a)
+    {
+        for (int j = 0; j < M + S; ++j) a[j] = lane[j];
+    }
+};
+
 inline size_type chunk_count(size_type n) { return (n + k_chunk - 1) / k_chunk; }
 
 //! Combines per-chunk partial results (host side, chunk order) into the final R::size values.

@@ -1,4 +1,6 @@
-// The CPU collective backend: OpenMP; the per-block histogram is one private histogram per thread.
+// The CPU collective backend: OpenMP; both histograms are one private histogram per thread, added
+// at the end (exactly for the deterministic variant's fixed-point nodes).
+#include <cstdint>
 #include <vector>
 
 #ifdef _OPENMP
@@ -21,12 +23,10 @@ class CpuCollective final : public CollectiveKernels {
         return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)";
     }
 
-    LineBunchShape shape(ParticleView p) override
+    LineBunchShape shape(ParticleView p, bool transverse) override
     {
-        auto const e = beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<4, reduce::Max>>(p.size, LineExtent{p}, cross_rank());
-        auto const s =
-            beam_driver::reduce_over_ranks<cpu::Policy, reduce::Each<5, reduce::Sum>>(p.size, TransverseSums{p}, cross_rank());
-        return line_bunch_shape(e, s);
+        using R = reduce::MaxThenSum<4, 5>;  // one pass: extent and transverse sums
+        return line_bunch_shape(beam_driver::reduce_over_ranks<cpu::Policy, R>(p.size, LineShapeTerms{p, transverse}, cross_rank()));
     }
 
     std::vector<double> histogram(ParticleView p, LineGrid const& g, LineChannels const& ch,
@@ -36,38 +36,31 @@ class CpuCollective final : public CollectiveKernels {
         std::vector<double> out(values, 0.0);
         LineDeposit const d{p, g, ch};
         if (method == LineHistogramMethod::deterministic) {
-            std::vector<std::int64_t> fixed(values, 0);
-            cpu::for_each(p.size, DepositLineFixed{d, fixed.data()});
+            // Private fixed-point histograms per thread, added exactly: the bits of any other split.
+            std::vector<std::int64_t> fixed = private_sums<std::int64_t>(p.size, values, [&](size_type i, auto& h) {
+                int first = 0;
+                std::int64_t v[3][2];
+                if (!d.fixed(i, first, v)) return;
+                for (int c = 0; c < ch.count; ++c) {
+                    h[size_type(c * g.n + first)] += v[c][0];
+                    h[size_type(c * g.n + first + 1)] += v[c][1];
+                }
+            });
             cross_rank().sum(fixed);  // exact: the same integers for any rank count
             cpu::for_each(values, LineFromFixed{fixed.data(), ch, g.n, out.data()});
             return out;
         }
         // per_block: each thread fills its own histogram over a contiguous block of particles; the
         // thread histograms are added in thread order.
-        int const threads = cpu::thread_count();
-        std::vector<std::vector<double>> parts(std::size_t(threads), std::vector<double>(values, 0.0));
-#pragma omp parallel num_threads(threads)
-        {
-#ifdef _OPENMP
-            size_type const me = size_type(omp_get_thread_num()), count = size_type(omp_get_num_threads());
-#else
-            size_type const me = 0, count = 1;
-#endif
-            std::vector<double>& h = parts[me];
-            size_type const begin = p.size * me / count, end = p.size * (me + 1) / count;
-            for (size_type i = begin; i < end; ++i) {
-                int first = 0;
-                double v[3][2];
-                if (!d.weights(i, first, v)) continue;
-                for (int c = 0; c < ch.count; ++c) {
-                    h[size_type(c * g.n + first)] += v[c][0];
-                    h[size_type(c * g.n + first + 1)] += v[c][1];
-                }
+        return private_sums<double>(p.size, values, [&](size_type i, auto& h) {
+            int first = 0;
+            double v[3][2];
+            if (!d.weights(i, first, v)) return;
+            for (int c = 0; c < ch.count; ++c) {
+                h[size_type(c * g.n + first)] += v[c][0];
+                h[size_type(c * g.n + first + 1)] += v[c][1];
             }
-        }
-        for (auto const& h : parts)
-            for (size_type k = 0; k < values; ++k) out[k] += h[k];
-        return out;
+        });
     }
 
     void kick(ParticleView p, LineGrid const& g, std::vector<double> const& dpt, std::vector<double> const& dpx,
@@ -75,6 +68,31 @@ class CpuCollective final : public CollectiveKernels {
     {
         auto const ptr = [](std::vector<double> const& v) { return v.empty() ? nullptr : v.data(); };
         cpu::for_each(p.size, LineKick{p, g, ptr(dpt), ptr(dpx), ptr(dpy)});
+    }
+
+  private:
+    //! One private histogram of `values` T per thread over a contiguous block of particles,
+    //! deposit(i, histogram) per particle, the histograms added in thread order.
+    template <class T, class Deposit>
+    static std::vector<T> private_sums(size_type particles, size_type values, Deposit const& deposit)
+    {
+        int const threads = cpu::thread_count();
+        std::vector<std::vector<T>> parts(std::size_t(threads), std::vector<T>(values, T(0)));
+#pragma omp parallel num_threads(threads)
+        {
+#ifdef _OPENMP
+            size_type const me = size_type(omp_get_thread_num()), count = size_type(omp_get_num_threads());
+#else
+            size_type const me = 0, count = 1;
+#endif
+            std::vector<T>& h = parts[me];
+            size_type const begin = particles * me / count, end = particles * (me + 1) / count;
+            for (size_type i = begin; i < end; ++i) deposit(i, h);
+        }
+        std::vector<T> out(values, T(0));
+        for (auto const& h : parts)
+            for (size_type k = 0; k < values; ++k) out[k] += h[k];
+        return out;
     }
 };
 

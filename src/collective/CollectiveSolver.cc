@@ -55,7 +55,10 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     dpx_.clear();
     dpy_.clear();
     auto const start = Clock::now();
-    LineBunchShape const shape = kernels_.shape(particles);
+    bool transverse = false;
+    for (auto const* w : spec.wakes) transverse = transverse || w->plane == WakePlane::transverse;
+    // x and y only where used: the x, y scales of transverse wakes, the rms radius of LSC.
+    LineBunchShape const shape = kernels_.shape(particles, transverse || spec.lsc);
     double const span = shape.t_max - shape.t_min;
     if (!(shape.alive > 0) || !(span > 0)) return d;
 
@@ -68,19 +71,18 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
     d.bins = n;
     d.h = grid_.h;
 
-    bool transverse = false;
-    for (auto const* w : spec.wakes) transverse = transverse || w->plane == WakePlane::transverse;
     LineChannels ch;
     ch.count = transverse ? 3 : 1;
     ch.x_scale = power_of_two_above(shape.max_abs_x);
     ch.y_scale = power_of_two_above(shape.max_abs_y);
     std::vector<double> const hist = kernels_.histogram(particles, grid_, ch, settings.method);
     d.t_histogram = seconds_since(start);
-    // Bytes from the code: the two shape reductions read t, x, y and the loss flag (2 x 28 per
-    // particle); the deposit reads t and the flag (+ x, y for the dipole channels) and the nodes are
-    // written and converted (16 per value).
+    // Bytes from the code: the shape reduction reads t and the loss flag (+ x, y for transverse
+    // wakes and LSC: 12 or 28 per particle);
+    // the deposit reads t and the flag (+ x, y for the dipole channels) and the nodes are written
+    // and converted (16 per value).
     double const np = double(particles.size);
-    timer_.add("coll.histogram", d.t_histogram, np * (56.0 + 12.0 + (transverse ? 16.0 : 0.0)) + 16.0 * double(ch.count * n),
+    timer_.add("coll.histogram", d.t_histogram, np * ((transverse || spec.lsc ? 28.0 : 12.0) + 12.0 + (transverse ? 16.0 : 0.0)) + 16.0 * double(ch.count * n),
                np);
     // A 2n-point real transform counted as one read and one write of its 2n doubles (32 n bytes).
     double const transform_bytes = 32.0 * double(n);
@@ -147,7 +149,12 @@ CollectiveDiagnostics CollectiveSolver::kick(ParticleView particles, CollectiveS
             // in t (z = -beta t): the integral is -beta^-1/3 int_t^inf (t' - t)^-1/3 dlambda/dt' dt'.
             std::vector<double> const slope = savitzky_golay_slope(
                 lambda, grid_.h, std::max(1, settings.smoothing));
-            auto const kernel = line_kernel([](double u) { return u > 0 ? 1.0 / std::cbrt(u) : 0.0; }, grid_.h, n, false);
+            // K_m(h) = (1/h) int u^-1/3 tri(u/h - m) du = h^-1/3 K_m(1) (u = h v).
+            if (csr_unit_kernel_.size() != std::size_t(2 * n))
+                csr_unit_kernel_ = line_kernel([](double u) { return u > 0 ? 1.0 / std::cbrt(u) : 0.0; }, 1.0, n, false);
+            std::vector<double> kernel = csr_unit_kernel_;
+            double const scale = 1.0 / std::cbrt(grid_.h);
+            for (double& k : kernel) k *= scale;
             std::vector<double> integral = convolver_.convolve(kernel, slope);
             double const de_ds_scale = 2.0 * q / (4.0 * constants::pi * constants::eps0 * std::cbrt(3.0) *
                                                   std::pow(spec.csr_radius, 2.0 / 3.0));

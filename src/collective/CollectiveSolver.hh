@@ -3,6 +3,7 @@
 // backend. docs/physics.md, "Collective effects", has the formulas and their sources.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "collective/LineConvolver.hh"
@@ -42,7 +43,13 @@ struct CollectiveDiagnostics {
 
 class CollectiveSolver {
   public:
-    explicit CollectiveSolver(CollectiveKernels& kernels) : kernels_(kernels) {}
+    //! backend_fft: the convolutions' transforms by the backend's own FFT (cuFFT on the GPU, within
+    //! round-off of FFTW: tests/gpu/CollectiveTest.cc); off, FFTW on the host for every backend, which
+    //! keeps the GPU's kicks bit-identical to the CPU's (what `gtrack run` and validate use).
+    explicit CollectiveSolver(CollectiveKernels& kernels, bool backend_fft = false)
+        : kernels_(kernels), convolver_(backend_fft ? kernels.make_fft() : nullptr)
+    {
+    }
 
     CollectiveDiagnostics kick(ParticleView particles, CollectiveSettings const& settings, BeamFrame const& frame,
                                CollectiveKickSpec const& spec);
@@ -51,6 +58,8 @@ class CollectiveSolver {
     std::vector<double> const& last_dpt() const { return dpt_; }
     std::vector<double> const& last_dpx() const { return dpx_; }
     LineGrid const& last_grid() const { return grid_; }
+    //! "FFTW" or "cuFFT": the transforms of the convolutions.
+    std::string fft_name() const { return convolver_.fft().name(); }
 
     //! Per stage, summed over kicks (--timing, --profile): coll.histogram (extent and deposit on the
     //! backend, the copy to the host), coll.wake, coll.smooth, coll.lsc, coll.csr (host), coll.kick.
@@ -62,6 +71,9 @@ class CollectiveSolver {
     LineConvolver convolver_;
     LineGrid grid_;
     std::vector<double> dpt_, dpx_, dpy_;
+    //! The steady-state CSR kernel of u^-1/3 for a node spacing of 1 (it scales as h^-1/3): its
+    //! quadrature once per bin count instead of at every kick.
+    std::vector<double> csr_unit_kernel_;
 };
 
 //! The LSC response on the padded grid: the harmonic m of E_z [V/m] per harmonic m of lambda_z

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include <fftw3.h>
 
@@ -11,41 +13,71 @@
 
 namespace gt {
 
-LineConvolver::~LineConvolver()
-{
-    if (forward_) fftw_destroy_plan(static_cast<fftw_plan>(forward_));
-    if (inverse_) fftw_destroy_plan(static_cast<fftw_plan>(inverse_));
-    fftw_free(real_);
-    fftw_free(spectrum_);
-}
+namespace {
 
-void LineConvolver::plan(int n)
-{
-    if (n == n_) return;
-    if (forward_) fftw_destroy_plan(static_cast<fftw_plan>(forward_));
-    if (inverse_) fftw_destroy_plan(static_cast<fftw_plan>(inverse_));
-    fftw_free(real_);
-    fftw_free(spectrum_);
-    real_ = fftw_alloc_real(std::size_t(2 * n));
-    auto* c = fftw_alloc_complex(std::size_t(n + 1));
-    spectrum_ = c;
-    // FFTW_ESTIMATE: the plan does not depend on timing, so the same input gives the same bits.
-    forward_ = fftw_plan_dft_r2c_1d(2 * n, real_, c, FFTW_ESTIMATE);
-    inverse_ = fftw_plan_dft_c2r_1d(2 * n, c, real_, FFTW_ESTIMATE);
-    if (!forward_ || !inverse_) throw std::runtime_error("FFTW could not plan the collective-effect transforms");
-    n_ = n;
-}
+//! FFTW plans for one size at a time, on FFTW's aligned arrays (the arguments are copied through them).
+class FftwLineFft final : public LineFft {
+  public:
+    ~FftwLineFft() override { release(); }
+    void forward(int n, double const* real, std::complex<double>* spectrum) override
+    {
+        plan(n);
+        std::copy(real, real + 2 * n, real_);
+        fftw_execute(forward_);
+        for (int m = 0; m <= n; ++m) spectrum[m] = {spectrum_[m][0], spectrum_[m][1]};
+    }
+    void inverse(int n, std::complex<double> const* spectrum, double* real) override
+    {
+        plan(n);
+        for (int m = 0; m <= n; ++m) spectrum_[m][0] = spectrum[m].real(), spectrum_[m][1] = spectrum[m].imag();
+        fftw_execute(inverse_);  // c2r overwrites its input: the copy above keeps the caller's
+        std::copy(real_, real_ + 2 * n, real);
+    }
+    std::string name() const override { return "FFTW"; }
+
+  private:
+    void release()
+    {
+        if (forward_) fftw_destroy_plan(forward_);
+        if (inverse_) fftw_destroy_plan(inverse_);
+        fftw_free(real_);
+        fftw_free(spectrum_);
+        forward_ = inverse_ = nullptr;
+        real_ = nullptr;
+        spectrum_ = nullptr;
+    }
+    void plan(int n)
+    {
+        if (n == n_) return;
+        release();
+        real_ = fftw_alloc_real(std::size_t(2 * n));
+        spectrum_ = fftw_alloc_complex(std::size_t(n + 1));
+        // FFTW_ESTIMATE: the plan does not depend on timing, so the same input gives the same bits.
+        forward_ = fftw_plan_dft_r2c_1d(2 * n, real_, spectrum_, FFTW_ESTIMATE);
+        inverse_ = fftw_plan_dft_c2r_1d(2 * n, spectrum_, real_, FFTW_ESTIMATE);
+        if (!forward_ || !inverse_) throw std::runtime_error("FFTW could not plan the collective-effect transforms");
+        n_ = n;
+    }
+    int n_ = 0;
+    fftw_plan forward_ = nullptr, inverse_ = nullptr;
+    double* real_ = nullptr;
+    fftw_complex* spectrum_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<LineFft> make_fftw_line_fft() { return std::make_unique<FftwLineFft>(); }
+
+LineConvolver::LineConvolver(std::unique_ptr<LineFft> fft) : fft_(fft ? std::move(fft) : make_fftw_line_fft()) {}
+
+LineConvolver::~LineConvolver() = default;
 
 std::vector<double> LineConvolver::convolve(std::vector<double> const& kernel, std::vector<double> const& source)
 {
     int const n = static_cast<int>(source.size());
     if (kernel.size() != 2 * source.size()) throw std::logic_error("LineConvolver: kernel is not 2n long");
-    plan(n);
-    auto* c = static_cast<fftw_complex*>(spectrum_);
     std::vector<std::complex<double>> k_spec(std::size_t(n + 1));
-    for (int i = 0; i < 2 * n; ++i) real_[i] = kernel[std::size_t(i)];
-    fftw_execute(static_cast<fftw_plan>(forward_));
-    for (int m = 0; m <= n; ++m) k_spec[std::size_t(m)] = {c[m][0], c[m][1]};
+    fft_->forward(n, kernel.data(), k_spec.data());
     return filter(source, [&](int m) { return k_spec[std::size_t(m)]; });
 }
 
@@ -53,20 +85,15 @@ std::vector<double> LineConvolver::filter(std::vector<double> const& source,
                                           std::function<std::complex<double>(int)> const& response)
 {
     int const n = static_cast<int>(source.size());
-    plan(n);
-    auto* c = static_cast<fftw_complex*>(spectrum_);
-    for (int i = 0; i < n; ++i) real_[i] = source[std::size_t(i)];
-    for (int i = n; i < 2 * n; ++i) real_[i] = 0.0;
-    fftw_execute(static_cast<fftw_plan>(forward_));
-    for (int m = 0; m <= n; ++m) {
-        std::complex<double> const v = std::complex<double>(c[m][0], c[m][1]) * response(m);
-        c[m][0] = v.real();
-        c[m][1] = v.imag();
-    }
-    fftw_execute(static_cast<fftw_plan>(inverse_));
+    real_.assign(std::size_t(2 * n), 0.0);
+    spectrum_.resize(std::size_t(n + 1));
+    std::copy(source.begin(), source.end(), real_.begin());
+    fft_->forward(n, real_.data(), spectrum_.data());
+    for (int m = 0; m <= n; ++m) spectrum_[std::size_t(m)] *= response(m);
+    fft_->inverse(n, spectrum_.data(), real_.data());
     std::vector<double> out(static_cast<std::size_t>(n));
-    double const norm = 1.0 / double(2 * n);  // FFTW's inverse is unnormalized
-    for (int i = 0; i < n; ++i) out[std::size_t(i)] = real_[i] * norm;
+    double const norm = 1.0 / double(2 * n);  // the inverse is unnormalized
+    for (int i = 0; i < n; ++i) out[std::size_t(i)] = real_[std::size_t(i)] * norm;
     return out;
 }
 

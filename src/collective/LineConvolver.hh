@@ -1,18 +1,23 @@
-// Zero-padded FFT convolutions on the longitudinal grid (FFTW, real-to-complex, 2n points): a
-// kernel against a histogram, free of the periodic wrap-around (Hockney's doubling in one dimension,
-// kernels/spacecharge/HockneyConvolution.hh), and a spectral filter (the LSC impedance).
+// Zero-padded FFT convolutions on the longitudinal grid (real-to-complex, 2n points; FFTW on the host
+// or cuFFT on the GPU, kernels/collective/LineFft.hh): a kernel against a histogram, free of the
+// periodic wrap-around (Hockney's doubling in one dimension, kernels/spacecharge/HockneyConvolution.hh),
+// and a spectral filter (the LSC impedance).
 #pragma once
 
 #include <complex>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
+
+#include "kernels/collective/LineFft.hh"
 
 namespace gt {
 
 class LineConvolver {
   public:
-    LineConvolver() = default;
+    //! fft: the transforms (nullptr: FFTW, make_fftw_line_fft).
+    explicit LineConvolver(std::unique_ptr<LineFft> fft = nullptr);
     LineConvolver(LineConvolver const&) = delete;
     LineConvolver& operator=(LineConvolver const&) = delete;
     ~LineConvolver();
@@ -26,13 +31,12 @@ class LineConvolver {
     std::vector<double> filter(std::vector<double> const& source,
                                std::function<std::complex<double>(int)> const& response);
 
+    LineFft const& fft() const { return *fft_; }
+
   private:
-    void plan(int n);
-    int n_ = 0;
-    void* forward_ = nullptr;  //!< fftw_plan
-    void* inverse_ = nullptr;
-    double* real_ = nullptr;  //!< 2n
-    void* spectrum_ = nullptr;  //!< fftw_complex[n + 1]
+    std::unique_ptr<LineFft> fft_;
+    std::vector<double> real_;                   //!< 2n
+    std::vector<std::complex<double>> spectrum_;  //!< n + 1
 };
 
 //! The 2n-value kernel layout of LineConvolver::convolve for a function of the distance between a
