@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Beamline throughput: particle-element pushes per second through the FODO ring, on the GPU and on
-# all CPU cores of the same machine in one run, fused (one kernel per segment) and one kernel per
-# element (bandwidth-bound: the achieved fraction of the measured memory bandwidth is reported).
+# Beamline throughput: particle-element pushes per second through the FODO ring (exact maps) and the
+# linear FODO of issue 12, on the GPU and on all CPU cores of the same machine in one run, fused (one
+# kernel per segment) and one kernel per element (bandwidth-bound: the achieved fraction of the
+# measured memory bandwidth is reported).
 # Usage: scripts/bench-beamline.sh BUILD_DIR   (per-run logs go to $TMPDIR/gtrack-bench)
 set -euo pipefail
 build=${1:?build directory}
@@ -12,11 +13,18 @@ deck=inputs/fodo_ring.toml
 copy_bw=${GTRACK_COPY_BW:-3.03e12}  # device-to-device copy measured on the H100 here [B/s]
 cores=$(nproc)
 
-# run NAME BACKEND N TURNS STATS: prints "NAME backend n turns pushes/s GB/s"
+# The linear lattice of issue 12: the FODO line of inputs/fodo.toml with linear drift and quadrupole
+# maps, tracked as a ring (lattice.turns) so that one fused kernel runs long enough to time.
+linear_deck=inputs/fodo.toml
+linear_sets=(--set 'elements.QFH.model="linear"' --set 'elements.QD.model="linear"'
+             --set 'elements.D.model="linear"')
+
+# run NAME BACKEND N TURNS STATS [DECK SETS...]: prints "NAME backend n turns pushes/s GB/s"
 run() {
     local name=$1 backend=$2 n=$3 turns=$4 stats=$5
+    local run_deck=${6:-$deck}
     local log="$out/bench-$name-$backend-$n.log"
-    "$gtrack" run $deck --backend "$backend" --quiet -o "$out/bench.h5" --set beam.macroparticles="$n" \
+    "$gtrack" run "$run_deck" "${@:7}" --backend "$backend" --quiet -o "$out/bench.h5" --set beam.macroparticles="$n" \
         --set lattice.turns="$turns" --set output.stats="\"$stats\"" --set output.phase_space='[]' \
         --timing >"$log" 2>&1 || { echo "$name $backend $n FAILED"; tail -5 "$log"; return 1; }
     grep -q '^track ' "$log" || { echo "$name $backend $n: no timing in the output"; return 1; }
@@ -40,4 +48,6 @@ for n in 1000000 10000000; do
     run fused cpu $n $cpu_turns turn
     run per-elem gpu $n 2 every_slice
     run per-elem cpu $n 1 every_slice
+    run linear gpu $n "$gpu_turns" turn "$linear_deck" "${linear_sets[@]}"
+    run linear cpu $n 1 turn "$linear_deck" "${linear_sets[@]}"
 done
