@@ -319,6 +319,17 @@ TEST_CASE("cathode decks: what is refused, with the key and line")
     // Markers and monitors before it are fine; a line of only those has nothing to emit into.
     CHECK(GapDeck(beam, "M = { type = \"monitor\" }\n" + k_gap_element, R"(["M", "GAP"])").error() == "");
     CHECK(contains(GapDeck(beam, "M = { type = \"monitor\" }", R"(["M"])").error(), "beam.distribution"));
+    // The `auto` rule after the gun takes the bunch length from the emission: c x rms emission time
+    // (0.17 mm for a 2 ps flat top), beta 0.83 after the gap, against a 0.3 mm quadrupole: 2.1 bunch
+    // lengths, t-code (without it the bunch length would be unknown and the choice z-code).
+    {
+        Lattice lattice;
+        GapDeck q(beam, k_gap_element + "\nQ = { type = \"quadrupole\", length = \"0.3 mm\", k1 = 1.0, tracking = \"auto\" }",
+                  R"(["GAP", "Q"])");
+        REQUIRE(lattice_error(q.text, q.path(), &lattice) == "");
+        CHECK(lattice.elements.at(1).kind == ElementKind::time_code);
+        CHECK(contains(lattice.info.at(1).tracking, "t-code (auto"));
+    }
     // [beam] keys.
     std::string const located = GapDeck(cathode_beam("spot_rms = \"0.5 mm\"\nemission_length = \"2 ps\"\n"
                                                      "mte = \"0.2 eV\"\nthermal_emittance = 1e-3"),

@@ -958,6 +958,13 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     TrackingContext tracking;
     tracking.mode = deck.run.tracking;
     tracking.sigma_t = deck.beam.sigma_matrix ? std::sqrt((*deck.beam.sigma_matrix)[4 * 6 + 4]) : deck.beam.sigma_t;
+    if (deck.beam.distribution == "cathode") {  // the rms emission time, for the `auto` rule after the gun
+        CathodeConfig const& c = deck.beam.cathode;
+        double const rms = c.emission == "flattop"
+                               ? std::sqrt((c.emission_length * c.emission_length + c.emission_rise * c.emission_rise) / 12.0)
+                               : c.emission_length;
+        tracking.sigma_t = rms * constants::c_light;
+    }
     double const inf = std::numeric_limits<double>::infinity();
     Aperture const global_aperture =
         Aperture::make(global_shape, lc.global_half_x > 0.0 ? lc.global_half_x : inf,
