@@ -1,12 +1,14 @@
 // The CUDA executor: runs a per-item functor over n items, and reduces with the shared fixed tree.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
 #include "kernels/core/Reduction.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/cuda/Check.cuh"
+#include "kernels/cuda/ReduceScratch.cuh"
 
 namespace gt::cuda {
 
@@ -85,7 +87,8 @@ __global__ void __launch_bounds__(reduce::k_lanes) reduce_kernel(size_type n, F 
 }
 
 //! The CUDA twin of cpu::reduce_chunks_of: per-chunk partials on the host, in chunk order. One
-//! kernel, one copy back, one synchronization.
+//! kernel into persistent device scratch, one copy into pinned memory, one synchronization; no
+//! allocation once the scratch has grown (ReduceScratch.cuh).
 template<class R, class F>
 std::vector<double> reduce_chunks_of(size_type n, F const& f, cudaStream_t stream = nullptr)
 {
@@ -94,14 +97,14 @@ std::vector<double> reduce_chunks_of(size_type n, F const& f, cudaStream_t strea
     size_type const chunks = reduce::chunk_count(n);
     std::vector<double> host(chunks * N);
     if (chunks == 0) return host;
-    double* partials = nullptr;
-    GT_CUDA_CHECK(cudaMallocAsync(&partials, chunks * N * sizeof(double), stream));
-    reduce_kernel<R><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, partials);
+    ReduceScratch& scratch = reduce_scratch();
+    scratch.reserve(host.size());
+    reduce_kernel<R><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, scratch.device_data());
     GT_CUDA_CHECK_LAUNCH();
-    GT_CUDA_CHECK(cudaMemcpyAsync(host.data(), partials, host.size() * sizeof(double),
+    GT_CUDA_CHECK(cudaMemcpyAsync(scratch.host_data(), scratch.device_data(), host.size() * sizeof(double),
                                   cudaMemcpyDeviceToHost, stream));
-    GT_CUDA_CHECK(cudaFreeAsync(partials, stream));
     GT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::copy(scratch.host_data(), scratch.host_data() + host.size(), host.begin());
     return host;
 }
 
