@@ -174,12 +174,14 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
 {
     std::string const beamline = read_text(GTRACK_SOURCE_DIR "/inputs/fodo.toml");
     std::string const detector = read_text(GTRACK_SOURCE_DIR "/inputs/tracker.toml");
+    std::string const cathode = read_text(GTRACK_SOURCE_DIR "/inputs/photoinjector_cathode.toml");
     // The section each table documents, from its heading; the deck it is tried in.
     std::map<std::string, std::pair<std::string, std::string const*>> const sections = {
         {"## `[run]`", {"run", &beamline}},
         {"## `[beam]`", {"beam", &beamline}},
         {"### `[beam.twiss]`", {"beam.twiss", &beamline}},
         {"### `[beam.sigma]`", {"beam.sigma", &beamline}},
+        {"### `[beam.cathode]`", {"beam.cathode", &cathode}},
         {"## `[lattice]`", {"lattice", &beamline}},
         {"## `[space_charge]`", {"space_charge", &beamline}},
         {"## `[output]`", {"output", &beamline}},

@@ -62,7 +62,7 @@ TEST_CASE("profile keys: a profile solenoid builds; conflicting or missing keys 
 TEST_CASE("the example linac decks run on the CPU as a user runs them")
 {
     TempDir dir;
-    for (char const* name : {"photoinjector", "ion_linac"}) {
+    for (char const* name : {"photoinjector", "ion_linac", "photoinjector_cathode"}) {
         INFO(name);
         std::string const out = dir.file(std::string(name) + ".h5");
         CommandResult const check =

@@ -15,18 +15,35 @@
 
 namespace gt {
 
-enum class DistributionKind : std::int32_t { gaussian, kv, waterbag, semigaussian, kurth };
+enum class DistributionKind : std::int32_t { gaussian, kv, waterbag, semigaussian, kurth, cathode };
+
+//! pt of a particle at rest at a cathode, whose coordinates are normalized to p0 = m c (a reference
+//! of beta gamma = 1, E0 = sqrt(2) m c^2): pt = -(E - E0) / (p0 c) = sqrt(2) - 1 (docs/physics.md).
+inline constexpr double k_cathode_pt_rest = 0.41421356237309504880;
+
+//! Emission from rest at a cathode (distribution = "cathode"): where and when each particle leaves
+//! the cathode plane, and its thermal momentum, in units of m c.
+struct CathodeEmission {
+    std::int32_t uniform_spot;  //!< 1: a uniform disk of radius 2 spot_rms; 0: Gaussian
+    std::int32_t flattop;       //!< 1: flat top with linear edges; 0: Gaussian
+    double spot_rms;            //!< [m] rms of x and of y
+    double length;              //!< [m] c x (flat top: full length at half height; Gaussian: rms)
+    double rise;                //!< [m] c x the rise (and fall) time of the flat top
+    double thermal;             //!< [1] rms of each thermal momentum component / (m c) = sqrt(MTE / m c^2)
+};
 
 struct BeamSampler {
     DistributionKind kind;
     std::uint64_t seed;
     double cholesky[6][6];  //!< lower-triangular L with Sigma = L L^T, SI / ImpactX units
     double truncate;        //!< Gaussian cut in sigma per coordinate (0: none)
+    CathodeEmission cathode;  //!< kind == cathode
 
     //! Particle number `id` of the beam.
     GT_HOST_DEVICE Particle sample(std::uint64_t id) const
     {
         RandomStream rng(seed, id, 0);
+        if (kind == DistributionKind::cathode) return emitted(rng);
         double u[6];  // order x, px, y, py, t, pt
         switch (kind) {
             case DistributionKind::gaussian: gaussian(rng, u); break;
@@ -34,6 +51,7 @@ struct BeamSampler {
             case DistributionKind::waterbag: waterbag(rng, u); break;
             case DistributionKind::semigaussian: semigaussian(rng, u); break;
             case DistributionKind::kurth: kurth(rng, u); break;
+            case DistributionKind::cathode: break;
         }
         double z[6];
         for (int i = 0; i < 6; ++i) {
@@ -45,6 +63,46 @@ struct BeamSampler {
     }
 
   private:
+    //! A particle leaving the cathode (docs/physics.md, "Beams emitted from a cathode"): (x, y) on
+    //! the spot; t = c x the emission time, flat top as the sum of two uniforms (a trapezoid of full
+    //! length at half height `length` and edges `rise`, variance (length^2 + rise^2) / 12) or
+    //! Gaussian; momenta of the flux of a Maxwell-Boltzmann gas at kT = MTE through the plane: px, py
+    //! normal with rms sqrt(MTE / m c^2) (so <px^2 + py^2> m c^2 / 2 = MTE), pz Rayleigh with the same
+    //! scale. pt relative to E0 = sqrt(2) m c^2, written as (sqrt 2 - 1) - (gamma - 1) so that the
+    //! kinetic energy (~1e-6 m c^2) keeps its digits.
+    GT_HOST_DEVICE Particle emitted(RandomStream& rng) const
+    {
+        double const pi = 3.14159265358979323846;
+        CathodeEmission const& c = cathode;
+        double x = 0.0, y = 0.0;
+        if (c.uniform_spot) {
+            double const r = 2.0 * c.spot_rms * pmath::sqrt(rng.uniform());
+            double sn = 0.0, cs = 0.0;
+            pmath::sincos(2.0 * pi * rng.uniform(), sn, cs);
+            x = r * cs;
+            y = r * sn;
+        } else {
+            double const gx = normal_cut(rng);
+            double const gy = normal_cut(rng);
+            x = c.spot_rms * gx;
+            y = c.spot_rms * gy;
+        }
+        double t = 0.0;
+        if (c.flattop) {
+            double const u1 = rng.uniform();
+            double const u2 = rng.uniform();
+            t = (c.length * u1 + c.rise * u2) - 0.5 * (c.length + c.rise);
+        } else {
+            t = c.length * normal_cut(rng);
+        }
+        double const px = c.thermal * rng.normal();
+        double const py = c.thermal * rng.normal();
+        double const pz = c.thermal * pmath::sqrt(-2.0 * pmath::log(rng.uniform()));
+        double const p2 = (px * px + py * py) + pz * pz;
+        double const kinetic = p2 / (1.0 + pmath::sqrt(1.0 + p2));  // gamma - 1
+        return Particle{x, px, y, py, t, k_cathode_pt_rest - kinetic};
+    }
+
     GT_HOST_DEVICE double normal_cut(RandomStream& rng) const
     {
         double g = rng.normal();

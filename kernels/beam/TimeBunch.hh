@@ -101,19 +101,24 @@ struct TimeBunchStep {
         double const k0 = bunch.when[i];
         double const sigma = step_index * code.step;
         TimeState s{};
+        double from = sigma, h = code.step;
         if (w == TimeBunchWhere::waiting) {
             if (step_index < k0) return;
-            if (!to_fixed_time(particles.load(i), sigma, code.inv_beta0, s)) {
+            if (!code.enter(particles.load(i), k0, s, from, h)) {
                 bunch.set(i, TimeBunchWhere::lost);
                 return;
             }
             bunch.set(i, TimeBunchWhere::moving);
-            bunch.kx[i] = bunch.ky[i] = bunch.kz[i] = std::numeric_limits<double>::quiet_NaN();  // not kicked yet
+            // Not kicked yet (kz NaN). Emitted from a cathode, kx holds the weight of the first kick,
+            // which stands for [emission, sigma_K+1 + h/2] (TimeBunchKick).
+            double const nan = std::numeric_limits<double>::quiet_NaN();
+            bunch.kx[i] = code.cathode ? 0.5 + h / code.step : nan;
+            bunch.ky[i] = bunch.kz[i] = nan;
         } else {
             s = bunch.load(i);
         }
         double sigma_exit = 0.0;
-        TimeCode::Where const where = code.advance(s, sigma, code.step, sigma_exit);
+        TimeCode::Where const where = code.advance(s, from, h, sigma_exit);
         if (where == TimeCode::Where::lost) {
             bunch.set(i, TimeBunchWhere::lost);
             return;
@@ -172,7 +177,9 @@ struct TimeBunchPositions {
         TimeBunchWhere const w = bunch.at(i);
         double x = 0.0, y = 0.0, z = 0.0;
         bool deposit = true;
-        if (w == TimeBunchWhere::waiting) {
+        if (w == TimeBunchWhere::waiting && code.cathode) {
+            deposit = false;  // not emitted yet
+        } else if (w == TimeBunchWhere::waiting) {
             TimeState s{};
             deposit = to_fixed_time(particles.load(i), sigma, code.inv_beta0, s);
             x = s.x;
@@ -223,7 +230,9 @@ struct TimeBunchKick {
         if (bunch.at(i) != TimeBunchWhere::moving || !(bunch.z[i] > 0.0)) return;
         double const kx = kicks.px[j], ky = kicks.py[j], kz = -kicks.pt[j] * inv_beta_b;
         double f = 1.0;
-        if (!(bunch.kz[i] == bunch.kz[i])) {  // the first kick
+        if (!(bunch.kz[i] == bunch.kz[i]) && bunch.kx[i] == bunch.kx[i]) {  // the first after emission
+            f = bunch.kx[i];
+        } else if (!(bunch.kz[i] == bunch.kz[i])) {  // the first kick
             double const inside = bunch.z[i] * time_state_energy(bunch.load(i), mu2) / bunch.pz[i];
             f = 0.5 + inside / step;
             if (!(f <= 1.5)) f = 1.5;

@@ -41,6 +41,10 @@ struct TimeFieldValue {
 //! that resolves the motion.
 inline constexpr int k_exit_iterations = 3;
 
+//! [1] at a cathode, (P / m c)^2 of an emitted particle may come out below 0 by the round-off of pt
+//! near sqrt 2 - 1 (a few 1e-16): it is then taken as at rest.
+inline constexpr double k_cathode_round_off = 1e-15;
+
 //! In time sigma = c (t - t_ref,entry) [m], with P = kinetic momentum / p0 and w = E / (p0 c):
 //!   dx/dsigma = P / w,   dP/dsigma = e + (P / w) x b,   e = q E / (p0 c), b = q B / p0
 //! (the Lorentz force; dE/dsigma follows from w^2 = P^2 + mu2). Outside [0, length] the space is
@@ -52,6 +56,7 @@ struct TimeCode {
     TimeField field;
     TimeIntegrator integrator;
     std::int32_t max_steps;  //!< steps inside the element after which a particle counts as stopped
+    std::int32_t cathode;    //!< 1: the beam is emitted from rest at the entrance plane (a cathode)
     double length;           //!< [m]
     double step;             //!< [m] c dt
     double k1;               //!< [1/m^2] quadrupole
@@ -65,6 +70,12 @@ struct TimeCode {
     double tau_ref_end;      //!< [m] sigma of the reference at the exit plane
     double pt_ref_end;       //!< [1] the reference's pt at the exit, entrance normalization
     double momentum_ratio;   //!< [1] p0 / p1
+
+    //! Where a map is evaluated for a particle at z: RK4 stages of the step that crosses the exit
+    //! plane may lie past it, but the particle ends on the plane, so they see the field at the plane,
+    //! as the uniform fields (quadrupole, solenoid) do. A field that does not vanish at the exit (a DC
+    //! gap's anode) is then not cut off in the middle of the crossing step.
+    GT_HOST_DEVICE double inside_z(double z) const { return z < length ? z : length; }
 
     GT_HOST_DEVICE TimeFieldValue fields(TimeState const& s, double sigma) const
     {
@@ -80,7 +91,7 @@ struct TimeCode {
                 f.bz = ks;
                 break;
             case TimeField::axial_map: {
-                FieldValue const v = map.field(s.x, s.y, map.z_begin + s.z, sigma);
+                FieldValue const v = map.field(s.x, s.y, map.z_begin + inside_z(s.z), sigma);
                 double const kc = map.kappa * constants::c_light;
                 f = TimeFieldValue{map.kappa * v.ex, map.kappa * v.ey, map.kappa * v.ez,
                                    kc * v.bx,        kc * v.by,        kc * v.bz};
@@ -88,7 +99,7 @@ struct TimeCode {
             }
             case TimeField::grid_map: {
                 // The z-code's evaluator (trilinear grid, E cos psi, B sin psi): sigma is its tau.
-                FieldValue const v = grid_map.field(s.x, s.y, grid_map.z_begin + s.z, sigma);
+                FieldValue const v = grid_map.field(s.x, s.y, grid_map.z_begin + inside_z(s.z), sigma);
                 double const kc = grid_map.kappa * constants::c_light;
                 f = TimeFieldValue{grid_map.kappa * v.ex, grid_map.kappa * v.ey, grid_map.kappa * v.ez,
                                    kc * v.bx,             kc * v.by,             kc * v.bz};
@@ -194,7 +205,7 @@ struct TimeCode {
         double left = h;
         // Not yet in: the field-free approach, straight to the entrance if it is reached in this step
         // (z = 0, -0 included: a particle exactly at the plane at a grid time has not crossed the edge).
-        if (s.z <= 0.0) {
+        if (s.z <= 0.0 && !cathode) {
             double const to_entry = -s.z * time_state_energy(s, mu2) / s.pz;
             if (to_entry >= left) {
                 free_drift(s, left, mu2);
@@ -209,6 +220,7 @@ struct TimeCode {
         TimeState trial = s;
         field_step(trial, now, left);
         if (!(trial.pz > 0.0) || !(trial.z - trial.z == 0.0)) return Where::lost;  // turned back, or NaN
+        if (cathode && !(trial.z >= 0.0)) return Where::lost;  // back into the cathode
         if (trial.z < length) {
             s = trial;
             return Where::inside;
@@ -249,24 +261,49 @@ struct TimeCode {
     //! last grid time before its arrival.
     GT_HOST_DEVICE double first_step(double t) const { return pmath::floor(t / step); }
 
+    //! Takes a particle from the entrance plane (its deck coordinates p) to the time grid, to be
+    //! advanced first from sigma `from` by `first` (then by whole steps). Normally it is drifted
+    //! back to the grid time k0 h before it arrives (from = k0 h, first = h). Emitted from a cathode,
+    //! it is born at the plane at its emission time p.t, at rest but for its thermal momentum, and
+    //! sees no field before (from = p.t, first = (k0 + 1) h - p.t): the coordinates are normalized
+    //! to m c (mu2 = 1), px, py kinetic, pz >= 0 from the kinetic energy (sqrt 2 - 1) - pt.
+    GT_HOST_DEVICE bool enter(Particle const& p, double k0, TimeState& s, double& from, double& first) const
+    {
+        if (!cathode) {
+            from = k0 * step;
+            first = step;
+            return to_fixed_time(p, from, inv_beta0, s);
+        }
+        // gamma - 1 (inv_beta0 = sqrt 2 here); a deficit within the round-off of pt (~1e-16) counts
+        // as rest, more is below rest energy: lost.
+        double const kinetic = (inv_beta0 - 1.0) - p.pt;
+        double const pz2 = kinetic * (kinetic + 2.0) - (p.px * p.px + p.py * p.py);
+        if (!(pz2 > -k_cathode_round_off)) return false;
+        s = TimeState{p.x, p.y, 0.0, p.px, p.py, pz2 > 0.0 ? pmath::sqrt(pz2) : 0.0};
+        from = p.t;
+        first = (k0 + 1.0) * step - p.t;
+        return true;
+    }
+
     //! The whole element for one particle: entrance plane -> common time grid -> exit plane. False
     //! (lost) when it cannot move forward at the entrance, turns back inside, or is still inside
     //! after max_steps (too slow).
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
         double const k0 = first_step(p.t);
-        double sigma = k0 * step;
+        double sigma = 0.0, h = 0.0;
         TimeState s{};
-        if (!to_fixed_time(p, sigma, inv_beta0, s)) return false;
+        if (!enter(p, k0, s, sigma, h)) return false;
         for (std::int32_t k = 0; k <= max_steps; ++k) {
             double sigma_exit = 0.0;
-            Where const where = advance(s, sigma, step, sigma_exit);
+            Where const where = advance(s, sigma, h, sigma_exit);
             if (where == Where::lost) return false;
             if (where == Where::exited) {
                 p = leave(s, sigma_exit);
                 return true;
             }
             sigma = (k0 + double(k + 1)) * step;
+            h = step;
         }
         return false;
     }

@@ -31,14 +31,27 @@ int check_command(CommandOptions const& options)
     ReferenceParticle const ref = initial_reference(deck);
     Lattice const lattice = build_lattice(deck, ref);
     std::string text = fmt::format("deck {}: run '{}', seed {}\n", deck.path, deck.run.name, deck.run.seed);
-    text += fmt::format(
-        "beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), {:.9g} MeV kinetic, p c = {:.9g} MeV, "
-        "gamma = {:.9g}, beta = {:.9g}\n",
-        beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev, ref.pc_mev, ref.gamma, ref.beta);
+    if (beam.distribution == "cathode")
+        text += fmt::format("beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), at rest on the cathode; the coordinates there "
+                            "are normalized to p0 c = m c^2 (a reference of {:.9g} MeV kinetic)\n",
+                            beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev);
+    else
+        text += fmt::format(
+            "beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), {:.9g} MeV kinetic, p c = {:.9g} MeV, "
+            "gamma = {:.9g}, beta = {:.9g}\n",
+            beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev, ref.pc_mev, ref.gamma, ref.beta);
     text += fmt::format("      {} macroparticles, distribution {}{}, bunch charge {:g} C\n",
                         beam.macroparticles, beam.distribution,
                         beam.distribution == "file" ? " (" + beam.file + ")" : "", beam.bunch_charge);
-    if (beam.distribution != "file") {
+    if (beam.distribution == "cathode") {
+        CathodeConfig const& c = beam.cathode;
+        text += fmt::format("      emitted: {} spot, rms {:g} m; "
+                            "{} emission, {} {:g} s{}; MTE {:g} eV (thermal emittance {:.4g} m rad per m of rms spot)\n",
+                            c.spot, c.spot_rms, c.emission, c.emission == "flattop" ? "length" : "rms",
+                            c.emission_length,
+                            c.emission == "flattop" ? fmt::format(", rise {:g} s", c.emission_rise) : std::string(),
+                            c.mte * 1e6, std::sqrt(c.mte / ref.mass_mev));
+    } else if (beam.distribution != "file") {
         Matrix6 const sigma = beam_sigma_matrix(beam);
         cholesky_lower(sigma, beam);  // throws where the matrix is not positive semi-definite
         text += "      rms x, px, y, py, t, pt:";

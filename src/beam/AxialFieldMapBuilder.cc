@@ -8,17 +8,22 @@
 
 namespace gt {
 
-AxialMapSlices build_axial_field_map(AxialMapRequest const& r, ReferenceParticle const& entry,
-                                     std::vector<double>& field_data)
+CubicSplineProfile append_axial_profile(AxialMapRequest const& r, std::vector<double>& field_data)
 {
     std::vector<double> scaled = r.profile.values;
     for (double& v : scaled) v *= r.scale;
     std::vector<double> const coefficients = natural_cubic_spline(scaled, r.profile.dz);
     auto const offset = static_cast<std::int64_t>(field_data.size());
     field_data.insert(field_data.end(), coefficients.begin(), coefficients.end());
-    CubicSplineProfile const profile{
+    return CubicSplineProfile{
         field_data.data() + offset, offset,       static_cast<std::int32_t>(r.profile.values.size() - 1),
         r.profile.z_first,          r.profile.dz, 1.0 / r.profile.dz};
+}
+
+AxialMapSlices build_axial_field_map(AxialMapRequest const& r, ReferenceParticle const& entry,
+                                     std::vector<double>& field_data)
+{
+    CubicSplineProfile const profile = append_axial_profile(r, field_data);
     SliceSpec const spec =
         slice_spec(r.profile.length(), r.slices, r.steps_per_slice, r.profile.dz, r.frequency);
     auto const make_slice = [&](int i) {

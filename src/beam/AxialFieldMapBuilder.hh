@@ -37,6 +37,10 @@ class AxialMapError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+//! Appends the spline coefficients of the scaled profile to `field_data`; the result points into it
+//! as it is on return.
+CubicSplineProfile append_axial_profile(AxialMapRequest const& request, std::vector<double>& field_data);
+
 //! Appends the spline coefficients to `field_data` and builds the slices for a reference entering
 //! as `entry`. The slices point into `field_data` as it is on return (rebind after it grows).
 AxialMapSlices build_axial_field_map(AxialMapRequest const& request, ReferenceParticle const& entry,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckError.hh"
+#include "kernels/core/Types.hh"
 
 namespace gt {
 
@@ -60,6 +61,19 @@ Matrix6 cholesky_lower(Matrix6 const& sigma, BeamConfig const& beam)
 BeamSampler make_beam_sampler(BeamConfig const& beam, std::uint64_t seed)
 {
     BeamSampler sampler{};
+    if (beam.distribution == "cathode") {
+        CathodeConfig const& c = beam.cathode;
+        sampler.kind = DistributionKind::cathode;
+        sampler.seed = seed;
+        sampler.truncate = beam.truncate;
+        sampler.cathode.uniform_spot = c.spot == "uniform" ? 1 : 0;
+        sampler.cathode.flattop = c.emission == "flattop" ? 1 : 0;
+        sampler.cathode.spot_rms = c.spot_rms;
+        sampler.cathode.length = c.emission_length * constants::c_light;
+        sampler.cathode.rise = c.emission_rise * constants::c_light;
+        sampler.cathode.thermal = std::sqrt(c.mte / beam.species.mass_mev);
+        return sampler;
+    }
     if (beam.distribution == "gaussian") {
         sampler.kind = DistributionKind::gaussian;
     } else if (beam.distribution == "kv") {

@@ -681,6 +681,76 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
                     [&](Element& e, std::size_t i) { e.axial_field_map = built.slices[i]; });
 }
 
+//! The first element of a beam emitted from a cathode (docs/physics.md, "Beams emitted from a
+//! cathode"): a cavity or solenoid given by its on-axis profile, tracked in time, with the reference
+//! emitted at rest at its entrance plane. Anything else is refused: the z-code divides by the
+//! reference momentum, which is zero at the cathode.
+void add_cathode_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p, int deck_index,
+                            std::string const& path, TrackingContext const& tracking)
+{
+    std::string const key = "elements." + cfg.name;
+    if (p.profile.empty())
+        throw DeckError(cfg.where, key + ".type",
+                        fmt::format("the beam is emitted from a cathode (beam.distribution = \"cathode\") at the "
+                                    "entrance of the first element, '{}' ({}): it must be an rfcavity (a gun) or "
+                                    "solenoid given by its on-axis profile, tracked in time (tracking = \"t\")",
+                                    cfg.name, cfg.type));
+    std::string const mode = p.tracking.empty() ? tracking.mode : p.tracking;
+    if (mode == "z")
+        throw DeckError(cfg.where, key + ".tracking",
+                        fmt::format("the beam is emitted from a cathode at rest (p = 0) at the entrance of '{}', "
+                                    "where the z-code (which divides by the reference momentum) cannot start: "
+                                    "track it in time (tracking = \"t\" or \"auto\"; [run] tracking is \"{}\")",
+                                    cfg.name, tracking.mode));
+    bool const rf = cfg.type == "rfcavity";
+    AxialMapRequest request;
+    request.profile = read_on_axis_profile(path, rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
+                                           key + ".profile", cfg.where);
+    double const peak = request.profile.peak();
+    if (p.amplitude > 0.0) {
+        if (!(peak > 0.0))
+            throw DeckError(cfg.where, key + ".amplitude",
+                            "the profile is zero everywhere: it cannot be scaled to an amplitude");
+        request.scale = p.amplitude / peak;
+    } else {
+        request.scale = p.scale;
+    }
+    ReferenceParticle const& normalization = table.reference();
+    AxialFieldMap m{};
+    m.profile = append_axial_profile(request, table.field_data());
+    m.rf = rf;
+    m.z_begin = request.profile.z_first;
+    m.length = request.profile.length();
+    m.steps = 1;
+    m.k_rf = constants::two_pi * p.frequency / constants::c_light;
+    m.kappa = normalization.charge_e / (normalization.mass_mev * 1e6);  // q / (m c^2) [1/V]
+    m.inv_beta0 = std::sqrt(2.0);
+    TimeCodeRequest t;
+    t.field = TimeField::axial_map;
+    t.length = m.length;
+    t.map = m;
+    t.peak_field = peak * std::abs(request.scale);
+    t.profile_dz = request.profile.dz;
+    t.time_step = p.time_step;
+    t.integrator = p.time_integrator;
+    CathodeTimeCode built;
+    try {
+        built = make_cathode_time_code(t, normalization, p.phase);
+    } catch (std::invalid_argument const& e) {
+        throw DeckError(cfg.where, key + (p.time_step > 0.0 ? ".time_step" : rf ? ".phase" : ".profile"), e.what());
+    }
+    Element e = Element::make(ElementKind::time_code);
+    e.misaligned = p.dx != 0.0 || p.dy != 0.0 || p.tilt != 0.0;
+    e.misalignment = Misalignment::make(p.dx, p.dy, p.tilt);
+    e.time_code = built.code;
+    ElementInfo i;
+    i.name = cfg.name;
+    i.type = cfg.type;
+    i.deck_index = deck_index;
+    i.tracking = "t-code (emission from the cathode)";
+    table.add_with_reference(e, std::move(i), built.after);
+}
+
 void add_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p, int deck_index,
                     std::string const& profile, TrackingContext const& tracking)
 {
@@ -879,11 +949,19 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     Aperture const global_aperture =
         Aperture::make(global_shape, lc.global_half_x > 0.0 ? lc.global_half_x : inf,
                        lc.global_half_y > 0.0 ? lc.global_half_y : inf);
+    // A beam emitted from a cathode starts at the first element that is not a marker or monitor.
+    bool at_cathode = deck.beam.distribution == "cathode";
     for (auto const& name : names) {
         int const di = index_of.at(name);
         ElementConfig const& cfg = deck.elements[static_cast<std::size_t>(di)];
-        add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, element_file_path(deck, cfg),
-                       tracking);
+        if (at_cathode && cfg.type != "marker" && cfg.type != "monitor") {
+            add_cathode_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di,
+                                   element_file_path(deck, cfg), tracking);
+            at_cathode = false;
+        } else {
+            add_occurrence(table, cfg, params[static_cast<std::size_t>(di)], di, element_file_path(deck, cfg),
+                           tracking);
+        }
         if (global && cfg.type != "marker" && cfg.type != "monitor") {
             Element e = Element::make(ElementKind::aperture);
             e.aperture = global_aperture;
@@ -893,6 +971,10 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
             table.add(e, info, 0.0);
         }
     }
+    if (at_cathode)
+        throw DeckError(deck.beam.where, "beam.distribution",
+                        "the beam is emitted from a cathode, but the line has no element to emit it into (a gun "
+                        "given by its on-axis profile, tracked in time)");
     Lattice lattice = table.finish();
 
     if (lc.turns > 1 && lattice.changes_reference_energy()) {

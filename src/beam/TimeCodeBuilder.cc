@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "beam/RfCrest.hh"
+
 namespace gt {
 
 TrackingChoice choose_tracking(std::string const& mode, double field_scale, double sigma_s)
@@ -95,6 +97,80 @@ TimeCode make_time_code(TimeCodeRequest const& r, ReferenceParticle const& entry
             transit / constants::c_light, steps));
     t.max_steps = static_cast<std::int32_t>(steps);
     return t;
+}
+
+namespace {
+
+//! The reference emitted at rest at sigma = 0 on the axis, at the exit plane: its state and time.
+struct CathodeExit {
+    TimeState state{};
+    double sigma = 0;  //!< [m]
+};
+
+std::optional<CathodeExit> emit_reference(TimeCode const& code)
+{
+    TimeState s{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    double sigma = 0.0;
+    for (std::int32_t k = 0; k <= code.max_steps; ++k) {
+        double sigma_exit = 0.0;
+        TimeCode::Where const where = code.advance(s, sigma, code.step, sigma_exit);
+        if (where == TimeCode::Where::lost) return std::nullopt;
+        if (where == TimeCode::Where::exited) return CathodeExit{s, sigma_exit};
+        sigma = double(k + 1) * code.step;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+CathodeTimeCode make_cathode_time_code(TimeCodeRequest const& r, ReferenceParticle const& normalization,
+                                       double phase)
+{
+    CathodeTimeCode out;
+    TimeCode code = make_time_code(r, normalization);
+    // Momenta in units of m c (the normalization reference has beta gamma = 1): w = gamma, P = beta gamma.
+    code.cathode = 1;
+    code.inv_beta0 = std::sqrt(2.0);
+    code.mu2 = 1.0;
+    bool const rf = r.field == TimeField::axial_map && r.map.rf;
+    auto exit_at = [&](double trial) {
+        code.map.phase = trial;
+        return emit_reference(code);
+    };
+    if (rf) {
+        auto const crest = find_rf_crest([&](double trial) -> std::optional<double> {
+            auto const e = exit_at(trial);
+            if (!e) return std::nullopt;
+            return time_state_energy(e->state, 1.0);
+        });
+        if (!crest)
+            throw std::invalid_argument(
+                "the reference particle emitted at rest at the cathode leaves the cavity at no RF phase "
+                "(the field pulls it back into the cathode, or it is still inside after the longest transit)");
+        out.crest_phase = *crest;
+    }
+    auto const e = exit_at(out.crest_phase + phase);
+    if (!e)
+        throw std::invalid_argument(
+            rf ? fmt::format("the reference particle emitted at rest at the cathode does not leave the cavity at "
+                             "{:.6g} deg from the crest",
+                             phase * 180.0 / constants::pi)
+               : std::string("the reference particle emitted at rest at the cathode does not leave the element: "
+                             "the first element must accelerate it (an RF gun, a field with E)"));
+    TimeState const& s = e->state;
+    double const p2 = (s.px * s.px + s.py * s.py) + s.pz * s.pz;
+    double const w = time_state_energy(s, 1.0);
+    code.tau_ref_end = e->sigma;
+    code.pt_ref_end = time_state_pt(s, code.inv_beta0, w);
+    code.momentum_ratio = 1.0 / std::sqrt(p2);
+    double const steps = std::ceil(k_max_transit_factor * e->sigma / code.step) + 2.0;
+    if (steps < double(code.max_steps)) code.max_steps = static_cast<std::int32_t>(steps);
+    out.code = code;
+    out.after = normalization;
+    out.after.set_kinetic(normalization.mass_mev * p2 / (1.0 + w));  // (gamma - 1) m c^2
+    out.after.s = normalization.s + r.length;
+    out.after.t = normalization.t + e->sigma / constants::c_light;
+    return out;
 }
 
 }  // namespace gt

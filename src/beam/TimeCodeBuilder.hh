@@ -46,6 +46,22 @@ struct TimeCodeRequest {
     std::string integrator;      //!< boris, rk4, or empty: boris without E, rk4 with
 };
 
+//! A t-code entry whose beam is emitted from rest at its entrance plane, and the reference after it.
+struct CathodeTimeCode {
+    TimeCode code{};
+    ReferenceParticle after;
+    double crest_phase = 0;  //!< [rad] the phase at the reference's emission that is on crest (RF)
+};
+
+//! The first element of a beam emitted from a cathode (docs/physics.md, "Beams emitted from a
+//! cathode"): `normalization` is the beam's reference at the start, of momentum m c; the request's
+//! map (axial_map) must hold kappa = q / (m c^2). The reference is emitted at rest at sigma = 0 and
+//! tracked through the entry by the same push as the beam; for a cavity its phase of maximum
+//! energy gain is the crest and `phase` is relative to it. Throws std::invalid_argument when the
+//! reference does not leave the element (no accelerating field at any phase).
+CathodeTimeCode make_cathode_time_code(TimeCodeRequest const& r, ReferenceParticle const& normalization,
+                                       double phase);
+
 //! The entry for a reference entering as `entry`. Throws std::invalid_argument when Boris is asked
 //! for a field with E (a cavity, a 3D map holding E).
 TimeCode make_time_code(TimeCodeRequest const& r, ReferenceParticle const& entry);

@@ -79,6 +79,15 @@ void read_energy(DeckContext& ctx, toml::table const& t, BeamConfig& beam, bool 
     std::vector<std::string> given;
     for (auto const& k : keys)
         if (t.contains(k)) given.push_back(k);
+    if (beam.distribution == "cathode") {
+        // Emitted at rest: the coordinates at the cathode are normalized to p0 = m c (docs/physics.md).
+        for (auto const& k : given)
+            ctx.error(ctx.where(*t.get(k)), join_key("beam", k),
+                      "a beam emitted from a cathode (distribution = \"cathode\") starts at rest: it has no "
+                      "reference energy (the momentum unit at the cathode is m c)");
+        if (species_ok) beam.kinetic_energy_mev = (std::sqrt(2.0) - 1.0) * beam.species.mass_mev;
+        return;
+    }
     if (given.empty()) {
         ctx.error(ctx.where(t), "beam.kinetic_energy",
                   "missing the reference energy: give one of kinetic_energy, total_energy or momentum");
@@ -120,17 +129,18 @@ void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
     ctx.check_keys(
         t, path,
         {"particle", "mass_number", "charge_state", "mass", "charge", "kinetic_energy", "total_energy",
-         "momentum", "bunch_charge", "macroparticles", "distribution", "truncate", "file", "twiss", "sigma"});
+         "momentum", "bunch_charge", "macroparticles", "distribution", "truncate", "file", "twiss", "sigma",
+         "cathode"});
     bool species_ok = false;
     read_species(ctx, t, beam, species_ok);
+    if (auto d = ctx.choice_at(t, path, "distribution",
+                               {"gaussian", "kv", "waterbag", "semigaussian", "kurth", "file", "cathode"}, false))
+        beam.distribution = *d;
     read_energy(ctx, t, beam, species_ok);
     if (auto q = ctx.quantity_at(t, path, "bunch_charge", quantity::charge, Bound::non_negative, false))
         beam.bunch_charge = *q;
     if (auto n = ctx.integer_at(t, path, "macroparticles", Bound::at_least_one, true))
         beam.macroparticles = static_cast<std::uint64_t>(*n);
-    if (auto d = ctx.choice_at(t, path, "distribution",
-                               {"gaussian", "kv", "waterbag", "semigaussian", "kurth", "file"}, false))
-        beam.distribution = *d;
     if (auto c = ctx.quantity_at(t, path, "truncate", quantity::dimensionless, Bound::non_negative, false))
         beam.truncate = *c;
 
@@ -148,6 +158,23 @@ void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
 
     toml::table const* twiss = ctx.table_at(t, path, "twiss", false);
     toml::table const* sigma = ctx.table_at(t, path, "sigma", false);
+    toml::table const* cathode = ctx.table_at(t, path, "cathode", false);
+    bool const from_cathode = beam.distribution == "cathode";
+    if (cathode && !from_cathode) {
+        ctx.error(ctx.where(*cathode), "beam.cathode", "[beam.cathode] is only used with distribution = \"cathode\"");
+        return;
+    }
+    if (from_cathode) {
+        for (auto const* sub : {twiss, sigma})
+            if (sub)
+                ctx.error(ctx.where(*sub), sub == twiss ? "beam.twiss" : "beam.sigma",
+                          "not used with distribution = \"cathode\" (the beam's shape is in [beam.cathode])");
+        if (cathode)
+            read_cathode(ctx, *cathode, beam);
+        else if (!t.contains("cathode"))
+            ctx.error(ctx.where(t), "beam.cathode", "distribution = \"cathode\" needs [beam.cathode]");
+        return;
+    }
     if (from_file) {
         for (auto const* sub : {twiss, sigma})
             if (sub)

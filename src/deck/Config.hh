@@ -42,13 +42,25 @@ struct TwissPlane {
     double emittance = 0.0;  //!< rms geometric [m rad]
 };
 
+//! A beam emitted from rest at a cathode at the entrance of the first element (docs/physics.md,
+//! "Beams emitted from a cathode"). The reference energy is then the normalization m c (kinetic
+//! (sqrt 2 - 1) m c^2), set by the reader.
+struct CathodeConfig {
+    std::string spot = "uniform";       //!< uniform (a disk) | gaussian
+    double spot_rms = 0;                //!< [m] rms of x and of y on the cathode
+    std::string emission = "flattop";   //!< flattop | gaussian
+    double emission_length = 0;         //!< [s] flattop: full length at half height; gaussian: rms
+    double emission_rise = 0;           //!< [s] flattop: the linear rise (and fall) time, <= length
+    double mte = 0;                     //!< [MeV] mean transverse energy of the emitted electrons
+};
+
 struct BeamConfig {
     SpeciesConfig species;
     //! Reference energy: exactly one of the three was given; the reader fills kinetic_energy_mev.
     double kinetic_energy_mev = 0;  //!< [MeV]
     double bunch_charge = 0;        //!< [C], >= 0 (its sign follows the species)
     std::uint64_t macroparticles = 0;
-    std::string distribution = "gaussian";  //!< gaussian | kv | waterbag | semigaussian | kurth | file
+    std::string distribution = "gaussian";  //!< gaussian | kv | waterbag | semigaussian | kurth | file | cathode
     TwissPlane x, y;
     double sigma_t = 0;    //!< [m] rms of c (t - t_ref)
     double sigma_pt = 0;   //!< [1] rms of pt
@@ -57,6 +69,7 @@ struct BeamConfig {
     std::optional<std::array<double, 36>> sigma_matrix;
     double truncate = 0;   //!< cut Gaussian tails at this many sigma (0: no cut)
     std::string file;      //!< openPMD HDF5 file for distribution = "file"
+    CathodeConfig cathode; //!< distribution = "cathode": emission from rest ([beam.cathode])
     SourceLocation where;
 };
 

@@ -25,6 +25,8 @@ void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam);
 void read_twiss(DeckContext& ctx, toml::table const& t, BeamConfig& beam);
 void read_sigma(DeckContext& ctx, toml::table const& t, BeamConfig& beam);
+//! [beam.cathode] (distribution = "cathode"); the species must have been read.
+void read_cathode(DeckContext& ctx, toml::table const& t, BeamConfig& beam);
 
 //! [elements] (ElementsSection.cc): every name goes into ctx.element_names(), valid or not.
 void read_elements(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);

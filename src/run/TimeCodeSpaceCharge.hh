@@ -15,6 +15,11 @@ namespace gt {
 
 //! What one kick inside a t-code entry reports: the solver's diagnostics, the time of the kick
 //! sigma = c (t - t_ref,entry) [m] and the distance beta_b c dt the bunch's frame moved [m].
+//! The smallest beta_b gamma_b of the frame of a kick: near rest (just after emission from a cathode)
+//! the mean Pz can be ~0, and the solver divides by beta_b; below this gamma_b - 1 < 1e-12, so the
+//! boost is the identity to that and the field the lab's electrostatic one either way.
+inline constexpr double k_min_frame_beta_gamma = 1e-6;
+
 struct TimeCodeKick {
     SpaceChargeDiagnostics diagnostics;
     double sigma = 0;
