@@ -682,18 +682,20 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
 }
 
 //! The first element of a beam emitted from a cathode (docs/physics.md, "Beams emitted from a
-//! cathode"): a cavity or solenoid given by its on-axis profile, tracked in time, with the reference
+//! cathode"): a cavity or solenoid given by its on-axis profile, or a 3D field map, tracked in time, with the reference
 //! emitted at rest at its entrance plane. Anything else is refused: the z-code divides by the
 //! reference momentum, which is zero at the cathode.
 void add_cathode_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p, int deck_index,
                             std::string const& path, TrackingContext const& tracking)
 {
     std::string const key = "elements." + cfg.name;
-    if (p.profile.empty())
+    bool const grid = cfg.type == "field_map";
+    if (p.profile.empty() && !grid)
         throw DeckError(cfg.where, key + ".type",
                         fmt::format("the beam is emitted from a cathode (beam.distribution = \"cathode\") at the "
                                     "entrance of the first element, '{}' ({}): it must be an rfcavity (a gun) or "
-                                    "solenoid given by its on-axis profile, tracked in time (tracking = \"t\")",
+                                    "solenoid given by its on-axis profile, or a field_map, tracked in time "
+                                    "(tracking = \"t\")",
                                     cfg.name, cfg.type));
     std::string const mode = p.tracking.empty() ? tracking.mode : p.tracking;
     if (mode == "z")
@@ -702,42 +704,71 @@ void add_cathode_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
                                     "where the z-code (which divides by the reference momentum) cannot start: "
                                     "track it in time (tracking = \"t\" or \"auto\"; [run] tracking is \"{}\")",
                                     cfg.name, tracking.mode));
-    bool const rf = cfg.type == "rfcavity";
-    AxialMapRequest request;
-    request.profile = read_on_axis_profile(path, rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
-                                           key + ".profile", cfg.where);
-    double const peak = request.profile.peak();
-    if (p.amplitude > 0.0) {
-        if (!(peak > 0.0))
-            throw DeckError(cfg.where, key + ".amplitude",
-                            "the profile is zero everywhere: it cannot be scaled to an amplitude");
-        request.scale = p.amplitude / peak;
-    } else {
-        request.scale = p.scale;
-    }
     ReferenceParticle const& normalization = table.reference();
-    AxialFieldMap m{};
-    m.profile = append_axial_profile(request, table.field_data());
-    m.rf = rf;
-    m.z_begin = request.profile.z_first;
-    m.length = request.profile.length();
-    m.steps = 1;
-    m.k_rf = constants::two_pi * p.frequency / constants::c_light;
-    m.kappa = normalization.charge_e / (normalization.mass_mev * 1e6);  // q / (m c^2) [1/V]
-    m.inv_beta0 = std::sqrt(2.0);
+    double const kappa = normalization.charge_e / (normalization.mass_mev * 1e6);  // q / (m c^2) [1/V]
     TimeCodeRequest t;
-    t.field = TimeField::axial_map;
-    t.length = m.length;
-    t.map = m;
-    t.peak_field = peak * std::abs(request.scale);
-    t.profile_dz = request.profile.dz;
     t.time_step = p.time_step;
     t.integrator = p.time_integrator;
+    bool rf = false;
+    if (grid) {
+        FieldMap3D m{};
+        double dz = 0.0;
+        try {
+            m.grid = table.field_grid(path, p.e_scale, p.b_scale, p.layout, dz);
+        } catch (FieldMapFileError const& e) {
+            throw DeckError(cfg.where, key + ".file", e.what());
+        }
+        double const frequency = p.frequency > 0.0 ? p.frequency : table.field_map_frequency(path);
+        rf = frequency > 0.0;
+        m.rf = rf;
+        m.z_begin = 0.0;
+        m.length = p.length;
+        m.steps = 1;
+        m.k_rf = constants::two_pi * frequency / constants::c_light;
+        m.kappa = kappa;
+        m.inv_beta0 = std::sqrt(2.0);
+        GridPeaks const peaks = grid_peaks(m.grid);
+        t.field = TimeField::grid_map;
+        t.length = p.length;
+        t.grid_map = m;
+        t.peak_e = peaks.e;
+        t.peak_b = peaks.b;
+        t.profile_dz = dz;
+    } else {
+        rf = cfg.type == "rfcavity";
+        AxialMapRequest request;
+        request.profile = read_on_axis_profile(path, rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
+                                               key + ".profile", cfg.where);
+        double const peak = request.profile.peak();
+        if (p.amplitude > 0.0) {
+            if (!(peak > 0.0))
+                throw DeckError(cfg.where, key + ".amplitude",
+                                "the profile is zero everywhere: it cannot be scaled to an amplitude");
+            request.scale = p.amplitude / peak;
+        } else {
+            request.scale = p.scale;
+        }
+        AxialFieldMap m{};
+        m.profile = append_axial_profile(request, table.field_data());
+        m.rf = rf;
+        m.z_begin = request.profile.z_first;
+        m.length = request.profile.length();
+        m.steps = 1;
+        m.k_rf = constants::two_pi * p.frequency / constants::c_light;
+        m.kappa = kappa;
+        m.inv_beta0 = std::sqrt(2.0);
+        t.field = TimeField::axial_map;
+        t.length = m.length;
+        t.map = m;
+        t.peak_field = peak * std::abs(request.scale);
+        t.profile_dz = request.profile.dz;
+    }
     CathodeTimeCode built;
     try {
         built = make_cathode_time_code(t, normalization, p.phase);
     } catch (std::invalid_argument const& e) {
-        throw DeckError(cfg.where, key + (p.time_step > 0.0 ? ".time_step" : rf ? ".phase" : ".profile"), e.what());
+        throw DeckError(cfg.where, key + (p.time_step > 0.0 ? ".time_step" : rf ? ".phase" : grid ? ".file" : ".profile"),
+                        e.what());
     }
     Element e = Element::make(ElementKind::time_code);
     e.misaligned = p.dx != 0.0 || p.dy != 0.0 || p.tilt != 0.0;
@@ -945,6 +976,13 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     TrackingContext tracking;
     tracking.mode = deck.run.tracking;
     tracking.sigma_t = deck.beam.sigma_matrix ? std::sqrt((*deck.beam.sigma_matrix)[4 * 6 + 4]) : deck.beam.sigma_t;
+    if (deck.beam.distribution == "cathode") {  // the rms emission time, for the `auto` rule after the gun
+        CathodeConfig const& c = deck.beam.cathode;
+        double const rms = c.emission == "flattop"
+                               ? std::sqrt((c.emission_length * c.emission_length + c.emission_rise * c.emission_rise) / 12.0)
+                               : c.emission_length;
+        tracking.sigma_t = rms * constants::c_light;
+    }
     double const inf = std::numeric_limits<double>::infinity();
     Aperture const global_aperture =
         Aperture::make(global_shape, lc.global_half_x > 0.0 ? lc.global_half_x : inf,

@@ -132,9 +132,13 @@ CathodeTimeCode make_cathode_time_code(TimeCodeRequest const& r, ReferencePartic
     code.cathode = 1;
     code.inv_beta0 = std::sqrt(2.0);
     code.mu2 = 1.0;
-    bool const rf = r.field == TimeField::axial_map && r.map.rf;
+    bool const grid = r.field == TimeField::grid_map;
+    bool const rf = (r.field == TimeField::axial_map && r.map.rf) || (grid && r.grid_map.rf);
     auto exit_at = [&](double trial) {
-        code.map.phase = trial;
+        if (grid)
+            code.grid_map.phase = trial;
+        else
+            code.map.phase = trial;
         return emit_reference(code);
     };
     if (rf) {
@@ -145,14 +149,14 @@ CathodeTimeCode make_cathode_time_code(TimeCodeRequest const& r, ReferencePartic
         });
         if (!crest)
             throw std::invalid_argument(
-                "the reference particle emitted at rest at the cathode leaves the cavity at no RF phase "
+                "the reference particle emitted at rest at the cathode leaves the element at no RF phase "
                 "(the field pulls it back into the cathode, or it is still inside after the longest transit)");
         out.crest_phase = *crest;
     }
     auto const e = exit_at(out.crest_phase + phase);
     if (!e)
         throw std::invalid_argument(
-            rf ? fmt::format("the reference particle emitted at rest at the cathode does not leave the cavity at "
+            rf ? fmt::format("the reference particle emitted at rest at the cathode does not leave the element at "
                              "{:.6g} deg from the crest",
                              phase * 180.0 / constants::pi)
                : std::string("the reference particle emitted at rest at the cathode does not leave the element: "

@@ -55,7 +55,7 @@ struct CathodeTimeCode {
 
 //! The first element of a beam emitted from a cathode (docs/physics.md, "Beams emitted from a
 //! cathode"): `normalization` is the beam's reference at the start, of momentum m c; the request's
-//! map (axial_map) must hold kappa = q / (m c^2). The reference is emitted at rest at sigma = 0 and
+//! map (axial_map or grid_map) must hold kappa = q / (m c^2). The reference is emitted at rest at sigma = 0 and
 //! tracked through the entry by the same push as the beam; for a cavity its phase of maximum
 //! energy gain is the crest and `phase` is relative to it. Throws std::invalid_argument when the
 //! reference does not leave the element (no accelerating field at any phase).
