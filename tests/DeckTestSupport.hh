@@ -1,10 +1,12 @@
 // Shared helpers for tests of element keys in decks: a small proton deck around the elements under
-// test, the error its lattice gives, and the check `gtrack validate` makes, on two CPU backends.
+// test, the error its lattice gives, its beam's coordinates after the lattice on a given number of
+// CPU threads, and the check `gtrack validate` makes, on two CPU backends.
 #pragma once
 
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,6 +14,7 @@
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
+#include "kernels/cpu/Executor.hh"
 #include "run/BeamRun.hh"
 #include "run/Validation.hh"
 
@@ -67,6 +70,22 @@ inline std::string lattice_error(std::string const& text, std::string const& dec
         return e.what();
     }
     return "";
+}
+
+//! The beam of `deck` tracked through all of `lattice` on the CPU backend with `threads` threads
+//! (left set): x, px, y, py, t, pt of each particle in turn, for bit comparisons.
+inline std::vector<double> tracked_coordinates(DeckConfig const& deck, Lattice const& lattice, int threads)
+{
+    cpu::set_thread_count(threads);
+    auto kernels = make_cpu_beam_kernels();
+    ParticleState state = initial_beam(deck, *kernels);
+    kernels->set_elements(lattice.elements, *lattice.field_data);
+    kernels->track(state.view(), 0, lattice.elements.size(), 0);
+    std::vector<double> out;
+    ParticleView const v = state.view();
+    for (size_type i = 0; i < v.size; ++i)
+        for (double const* c : {v.x, v.px, v.y, v.py, v.t, v.pt}) out.push_back(c[i]);
+    return out;
 }
 
 //! What `gtrack validate` does with a GPU, with a second CPU backend as the candidate (no GPU

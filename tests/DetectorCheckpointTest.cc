@@ -1,8 +1,9 @@
 // Checkpoint and restart of detector runs through the real binary: stopped by a signal at several
-// iterations (and twice), checkpointed every N events and crashed, checkpointed by wall time at nearly
-// every iteration, then resumed, the output is the uninterrupted run's in every dataset and
-// attribute, the schedule's figures (step iterations, interactions held back, the secondary stack's
-// peak) included; a checkpoint of another deck or run kind is refused.
+// iterations (and twice), and twice inside one iteration of the CPU track loop, checkpointed every N
+// events and crashed, checkpointed by wall time at nearly every iteration (and track), then resumed,
+// the output is the uninterrupted run's in every dataset and attribute, the schedule's figures (step
+// iterations, interactions held back, the secondary stack's peak) included; a checkpoint of another
+// deck or run kind is refused.
 #include <doctest/doctest.h>
 
 #include <csignal>
@@ -32,6 +33,11 @@ std::vector<std::string> const k_wall_clock = {"provenance@start_time", "provena
 std::string const k_calorimeter = std::string(GTRACK_SOURCE_DIR) +
                                   "/inputs/calorimeter.toml --set gun.events=40 --set run.track_slots=64 "
                                   "--set 'gun.energy=\"200 MeV\"'";
+//! The same with room for every primary at once: the CPU track loop's first step iteration runs all 400
+//! to their end, so that a stop falls inside it (at one of its stop points between tracks).
+std::string const k_one_iteration = std::string(GTRACK_SOURCE_DIR) +
+                                    "/inputs/calorimeter.toml --set gun.events=40 --set run.track_slots=512 "
+                                    "--set 'gun.energy=\"200 MeV\"'";
 //! Electron showers in lead (secondaries, per-event energy balances), 24 events in 8 slots with room
 //! for 3 new secondaries per iteration, so that interactions are held back and events start in batches.
 std::string const k_showers = std::string(GTRACK_SOURCE_DIR) +
@@ -65,6 +71,11 @@ CommandResult run_once(std::string const& deck, std::string const& out, std::str
 }
 
 std::string stop_at(long n) { return std::string(k_test_stop_variable) + "=" + std::to_string(n); }
+
+std::string stop_at_track(long n)
+{
+    return std::string(k_test_stop_track_variable) + "=" + std::to_string(n);
+}
 
 bool killed(CommandResult const& r) { return r.status == -1 || r.status == 128 + SIGKILL; }
 
@@ -112,6 +123,45 @@ TEST_CASE("a detector run stopped by a signal at several iterations resumes to e
         CHECK_FALSE(std::filesystem::exists(out + ".ckpt"));
         std::filesystem::remove(out);
     }
+}
+
+TEST_CASE("a track-loop run stopped inside its step iteration, twice, resumes to every bit")
+{
+    TempDir dir;
+    std::string const out = dir.file("cal.h5"), reference = dir.file("reference.h5");
+    run_reference(k_one_iteration, out, reference);
+    {
+        // Every track starts in the first iteration: a stop between iterations would come after all.
+        h5::File f = h5::open_file_readonly(reference);
+        REQUIRE(h5::read_uint64_attribute(h5::open_group(f, "detector"), "iterations") > 1);
+    }
+    // The count of tracks run to their end goes on over the chain (one thread: exactly at the hook).
+    for (long tracked : {150, 300}) {
+        CAPTURE(tracked);
+        CommandResult const stopped = run(stop_at_track(tracked), k_one_iteration, out);
+        INFO(stopped.output);
+        REQUIRE(stopped.status == k_exit_stopped);
+        // Inside the first iteration, without timing: no iteration over, all 400 primaries started.
+        CHECK(contains(stopped.output, "stopped by SIGTERM after 0 step iterations and " +
+                                           std::to_string(tracked) +
+                                           " of the 400 tracks of the next, with 40 of 40 events started"));
+        CHECK(root_attribute(out + ".ckpt", "iterations") == 0);
+        CHECK(next_primary(out + ".ckpt") == 400);
+    }
+    CommandResult const resumed = run("", k_one_iteration, out);
+    INFO(resumed.output);
+    REQUIRE(resumed.status == 0);
+    check_every_bit(reference, out, k_wall_clock);
+    std::filesystem::remove(out);
+
+    // Wall-time checkpoints inside the iteration (every millisecond: after nearly every track) change
+    // nothing but the command line that asked for them.
+    CommandResult const often = run("", k_one_iteration, out, "--set 'output.checkpoint_every=\"0.001 s\"'");
+    INFO(often.output);
+    REQUIRE(often.status == 0);
+    check_every_bit(reference, out,
+                    {"provenance@start_time", "provenance@end_time", "provenance@command_line",
+                     "provenance@overrides"});
 }
 
 TEST_CASE("a shower run stopped twice and resumed gives every bit, held-back interactions included")

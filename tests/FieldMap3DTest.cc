@@ -175,24 +175,10 @@ TEST_CASE("TM010 pillbox 3D map: energy gain V0 T cos(phase)")
     // of its energy: its beta changes by ~1e-8, which moves T by less than 1e-8; RK4 with
     // h = L/400 errs by ~(omega h / c)^4 ~ 1e-9. Hence 1e-6.
     TempDir dir;
-    double const e0 = 20e6, radius = 0.0883, j0_zero = 2.404825557695773;
-    double const k = j0_zero / radius, frequency = k * constants::c_light / constants::two_pi;
-    double const length = constants::pi / k;  // half a wavelength: the pi-mode cell
+    double const e0 = 20e6;
     std::string const path = dir.file("pillbox.h5");
-    double const half = 0.06;
-    MapFileSpec spec = sampled_map(
-        {13, 13, 3}, {-half, -half, 0.0}, {half / 6, half / 6, length / 2},
-        [&](double x, double y, double) {
-            return std::array<double, 3>{0.0, 0.0, e0 * std::cyl_bessel_j(0.0, k * std::hypot(x, y))};
-        },
-        [&](double x, double y, double) {
-            double const r = std::hypot(x, y);
-            double const bt = -(e0 / constants::c_light) * std::cyl_bessel_j(1.0, k * r);
-            return r == 0.0 ? std::array<double, 3>{0.0, 0.0, 0.0}
-                            : std::array<double, 3>{-bt * y / r, bt * x / r, 0.0};
-        });
-    spec.frequency = frequency;
-    write_map_file(path, spec);
+    PillboxMap const cell = write_pillbox_map(path, e0, 0.0883);
+    double const frequency = cell.frequency, length = cell.length;
     ReferenceParticle const electron = ReferenceParticle::from_kinetic(constants::electron_mass_mev, -1.0, 200.0);
     double const theta = constants::two_pi * frequency * length / (electron.beta * constants::c_light);
     double const transit = std::sin(theta / 2) / (theta / 2);

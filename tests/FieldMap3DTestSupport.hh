@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
+#include "kernels/core/Types.hh"
 
 namespace gt::test {
 
@@ -76,6 +78,40 @@ inline MapFileSpec sampled_map(std::array<std::uint64_t, 3> n, std::array<double
         s.datasets.push_back(std::move(d));
     }
     return s;
+}
+
+//! A TM010 pillbox cell written as a 3D map: Ez = E0 J0(k r), B_theta = -(E0/c) J1(k r) with
+//! k = 2.405/R (the element's phase makes them E0 J0 cos(psi) and -(E0/c) J1 sin(psi)), half a
+//! wavelength long (the pi-mode cell), on 13 x 13 x 3 nodes over |x|, |y| <= 6 cm.
+struct PillboxMap {
+    double k;          //!< [1/m]
+    double frequency;  //!< [Hz] omega = k c
+    double length;     //!< [m] pi / k
+};
+
+//! Writes the pillbox of on-axis field `e0` [V/m] and radius `radius` [m] at `path`.
+inline PillboxMap write_pillbox_map(std::string const& path, double e0, double radius)
+{
+    double const j0_zero = 2.404825557695773;
+    PillboxMap p;
+    p.k = j0_zero / radius;
+    p.frequency = p.k * constants::c_light / constants::two_pi;
+    p.length = constants::pi / p.k;
+    double const half = 0.06, k = p.k;
+    MapFileSpec spec = sampled_map(
+        {13, 13, 3}, {-half, -half, 0.0}, {half / 6, half / 6, p.length / 2},
+        [&](double x, double y, double) {
+            return std::array<double, 3>{0.0, 0.0, e0 * std::cyl_bessel_j(0.0, k * std::hypot(x, y))};
+        },
+        [&](double x, double y, double) {
+            double const r = std::hypot(x, y);
+            double const bt = -(e0 / constants::c_light) * std::cyl_bessel_j(1.0, k * r);
+            return r == 0.0 ? std::array<double, 3>{0.0, 0.0, 0.0}
+                            : std::array<double, 3>{-bt * y / r, bt * x / r, 0.0};
+        });
+    spec.frequency = p.frequency;
+    write_map_file(path, spec);
+    return p;
 }
 
 }  // namespace gt::test

@@ -3,20 +3,18 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "IoTestSupport.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
-#include "io/OpenPmdWriter.hh"
-#include "io/OutputFile.hh"
 #include "io/TableWriter.hh"
 #include "kernels/core/Device.hh"
 #include "run/BeamRun.hh"
 #include "run/SpaceChargeSchedule.hh"
 #include "run/Validation.hh"
 #include "tests/SpaceChargeTestSupport.hh"
+#include "tests/SphereDeckSupport.hh"
 
 using namespace gt;
 using namespace gt::test;
@@ -95,44 +93,15 @@ TEST_CASE("the expanding sphere through a deck: rms sizes, and the per-kick tabl
     TempDir dir;
     std::size_t const n = 50000;
     double const R = 1e-3, kinetic = 2.0, K = 2.6e-9;
-    BeamFrame frame = proton_frame(kinetic, 1.0);
-    double const bg = frame.beta * frame.gamma;
-    double const mc2 = frame.mass * constants::c_light * constants::c_light;
-    double const Q = K * 4 * constants::pi * constants::eps0 * mc2 * bg * bg / frame.charge;
-
-    Lcg rng{77};
-    PhaseSpaceHost beam;
-    while (beam.size() < n) {
-        double const x = 2 * rng.next() - 1, y = 2 * rng.next() - 1, z = 2 * rng.next() - 1;
-        if (x * x + y * y + z * z > 1.0) continue;
-        beam.x.push_back(R * x);
-        beam.y.push_back(R * y);
-        beam.t.push_back(R * z / frame.rest_z());
-        beam.px.push_back(0.0);
-        beam.py.push_back(0.0);
-        beam.pt.push_back(0.0);
-        beam.id.push_back(beam.id.size());
-    }
-    ReferenceParticle const ref = ReferenceParticle::from_kinetic(constants::proton_mass_mev, 1.0, kinetic);
-    {
-        OutputFile out(dir.file("sphere.h5"));
-        write_phase_space(out, 0, "beam", beam, ref, "start", Q, n);
-        out.commit();
-    }
-    char charge[64];
-    std::snprintf(charge, sizeof charge, "%.17g", Q);
-    std::string const deck_text =
-        "[beam]\nparticle = \"proton\"\nkinetic_energy = 2\nbunch_charge = " + std::string(charge) +
-        "\nmacroparticles = " + std::to_string(n) + "\ndistribution = \"file\"\nfile = \"" +
-        dir.file("sphere.h5") +
-        "\"\n[elements]\nD = { type = \"drift\", length = 1.0, model = \"linear\" }\n"
-        "[lattice]\nline = [\"D\"]\n[space_charge]\nenabled = true\ngrid = [32, 32, 32]\n"
-        "kicks_per_meter = 40\n[output]\nstats = \"every_slice\"\nphase_space = []\n";
+    BeamFrame const frame = proton_frame(kinetic, 1.0);
+    double const Q = write_sphere(dir.file("sphere.h5"), n, R, kinetic, K);
     RunOptions opt;
     opt.backend = "cpu";
     opt.quiet = true;
     opt.output = dir.file("run.h5");
-    REQUIRE(run_beamline(read_deck_text(deck_text, dir.file("sphere.toml")), opt) == 0);
+    DeckConfig const deck =
+        read_deck_text(sphere_deck(dir.file("sphere.h5"), Q, n, "z"), dir.file("sphere.toml"));
+    REQUIRE(run_beamline(deck, opt) == 0);
 
     Table const stats = read_table(dir.file("run.h5"), "stats");
     auto const& sx = stats.doubles("sigma_x");

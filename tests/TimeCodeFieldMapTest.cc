@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "DeckTestSupport.hh"
 #include "FieldMap3DTestSupport.hh"
 #include "IoTestSupport.hh"
 #include "beam/FieldMap3DBuilder.hh"
@@ -132,24 +133,10 @@ TEST_CASE("TM010 pillbox 3D map tracked in time: energy gain V0 T cos(phase) and
     // V0 T cos(phase), and 1e-6 against the z-code's gain on the same map (400 RK4 steps in s), the
     // bounds of the z-code test and of the profile cavity in time.
     TempDir dir;
-    double const e0 = 20e6, radius = 0.0883, j0_zero = 2.404825557695773;
-    double const k = j0_zero / radius, frequency = k * constants::c_light / constants::two_pi;
-    double const length = constants::pi / k;
+    double const e0 = 20e6;
     std::string const path = dir.file("pillbox.h5");
-    double const half = 0.06;
-    MapFileSpec spec = sampled_map(
-        {13, 13, 3}, {-half, -half, 0.0}, {half / 6, half / 6, length / 2},
-        [&](double x, double y, double) {
-            return std::array<double, 3>{0.0, 0.0, e0 * std::cyl_bessel_j(0.0, k * std::hypot(x, y))};
-        },
-        [&](double x, double y, double) {
-            double const r = std::hypot(x, y);
-            double const bt = -(e0 / constants::c_light) * std::cyl_bessel_j(1.0, k * r);
-            return r == 0.0 ? std::array<double, 3>{0.0, 0.0, 0.0}
-                            : std::array<double, 3>{-bt * y / r, bt * x / r, 0.0};
-        });
-    spec.frequency = frequency;
-    write_map_file(path, spec);
+    PillboxMap const cell = write_pillbox_map(path, e0, 0.0883);
+    double const k = cell.k, frequency = cell.frequency, length = cell.length;
     ReferenceParticle const electron = ReferenceParticle::from_kinetic(constants::electron_mass_mev, -1.0, 200.0);
     double const theta = constants::two_pi * frequency * length / (electron.beta * constants::c_light);
     double const v0t_mev = e0 * length * std::sin(theta / 2) / (theta / 2) * 1e-6;
@@ -285,42 +272,19 @@ TEST_CASE("field_map in time on the CPU backend: the same bits for 1 and 3 threa
         [](double x, double y, double) { return std::array<double, 3>{0.3 * y, 0.3 * x, 0.05}; });
     e.frequency = 0.7e9;
     write_map_file(dir.file("e.h5"), e);
-    std::string const text = R"(
-[run]
-name = "t"
-tracking = "t"
-[beam]
-particle = "proton"
-kinetic_energy = "10 MeV"
-macroparticles = 500
-[beam.twiss]
-beta_x = 1.0
-beta_y = 1.0
-emittance_x = 1e-6
-emittance_y = 1e-6
-sigma_t = 0.01
-sigma_pt = 1e-3
-[elements]
+    std::string const text = deck_text(TestDeck{.run = "tracking = \"t\"",
+                                                .kinetic_energy = "10 MeV",
+                                                .macroparticles = 500,
+                                                .sigma_t = "0.01",
+                                                .sigma_pt = "1e-3",
+                                                .elements = R"(
 E = { type = "field_map", file = "e.h5", length = 0.1, phase = -30 }
-[lattice]
-line = ["E", "E"]
-)";
+)",
+                                                .line = R"(["E", "E"])"});
     DeckConfig const deck = read_deck_text(text, dir.file("deck.toml"));
     Lattice const lattice = build_lattice(deck, initial_reference(deck));
     REQUIRE(lattice.elements[0].kind == ElementKind::time_code);
-    auto run = [&](int threads) {
-        cpu::set_thread_count(threads);
-        auto kernels = make_cpu_beam_kernels();
-        ParticleState state = initial_beam(deck, *kernels);
-        kernels->set_elements(lattice.elements, *lattice.field_data);
-        kernels->track(state.view(), 0, lattice.elements.size(), 0);
-        std::vector<double> out;
-        ParticleView v = state.view();
-        for (size_type i = 0; i < v.size; ++i)
-            for (double const* c : {v.x, v.px, v.y, v.py, v.t, v.pt}) out.push_back(c[i]);
-        return out;
-    };
-    std::vector<double> const one = run(1);
-    CHECK(run(3) == one);
+    std::vector<double> const one = tracked_coordinates(deck, lattice, 1);
+    CHECK(tracked_coordinates(deck, lattice, 3) == one);
     cpu::set_thread_count(0);
 }

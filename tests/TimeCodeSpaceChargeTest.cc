@@ -5,21 +5,19 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "IoTestSupport.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
-#include "io/OpenPmdWriter.hh"
-#include "io/OutputFile.hh"
 #include "io/TableWriter.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "run/BeamRun.hh"
 #include "run/SpaceChargeSchedule.hh"
 #include "run/Validation.hh"
 #include "tests/SpaceChargeTestSupport.hh"
+#include "tests/SphereDeckSupport.hh"
 
 using namespace gt;
 using namespace gt::test;
@@ -34,46 +32,6 @@ std::vector<double> coordinates(ParticleView v)
         out.push_back(double(v.lost_element[i]));
     }
     return out;
-}
-
-//! A cold uniform sphere of radius R in the rest frame (SpaceChargeRunTest's), written as a particle
-//! file beside the deck; returns the bunch charge that gives the envelope constant K.
-double write_sphere(std::string const& path, std::size_t n, double R, double kinetic, double K)
-{
-    BeamFrame const frame = proton_frame(kinetic, 1.0);
-    double const bg = frame.beta * frame.gamma;
-    double const mc2 = frame.mass * constants::c_light * constants::c_light;
-    double const Q = K * 4 * constants::pi * constants::eps0 * mc2 * bg * bg / frame.charge;
-    Lcg rng{77};
-    PhaseSpaceHost beam;
-    while (beam.size() < n) {
-        double const x = 2 * rng.next() - 1, y = 2 * rng.next() - 1, z = 2 * rng.next() - 1;
-        if (x * x + y * y + z * z > 1.0) continue;
-        beam.x.push_back(R * x);
-        beam.y.push_back(R * y);
-        beam.t.push_back(R * z / frame.rest_z());
-        beam.px.push_back(0.0);
-        beam.py.push_back(0.0);
-        beam.pt.push_back(0.0);
-        beam.id.push_back(beam.id.size());
-    }
-    ReferenceParticle const ref = ReferenceParticle::from_kinetic(constants::proton_mass_mev, 1.0, kinetic);
-    OutputFile out(path);
-    write_phase_space(out, 0, "beam", beam, ref, "start", Q, n);
-    out.commit();
-    return Q;
-}
-
-std::string sphere_deck(std::string const& file, double Q, std::size_t n, std::string const& tracking)
-{
-    char charge[64];
-    std::snprintf(charge, sizeof charge, "%.17g", Q);
-    return "[run]\nname = \"sphere\"\ntracking = \"" + tracking +
-           "\"\n[beam]\nparticle = \"proton\"\nkinetic_energy = 2\nbunch_charge = " + std::string(charge) +
-           "\nmacroparticles = " + std::to_string(n) + "\ndistribution = \"file\"\nfile = \"" + file +
-           "\"\n[elements]\nD = { type = \"drift\", length = 1.0, model = \"linear\" }\n"
-           "[lattice]\nline = [\"D\"]\n[space_charge]\nenabled = true\ngrid = [32, 32, 32]\n"
-           "kicks_per_meter = 40\n[output]\nstats = \"every_slice\"\nphase_space = []\n";
 }
 
 }  // namespace

@@ -312,20 +312,8 @@ S = { type = "solenoid", length = 0.2, ks = 0.5 }
                                                 .line = R"(["D", "Q", "S"])"});
     DeckConfig const deck = read_deck_text(text, dir.file("deck.toml"));
     Lattice const lattice = build_lattice(deck, initial_reference(deck));
-    auto run = [&](int threads) {
-        cpu::set_thread_count(threads);
-        auto kernels = make_cpu_beam_kernels();
-        ParticleState state = initial_beam(deck, *kernels);
-        kernels->set_elements(lattice.elements, *lattice.field_data);
-        kernels->track(state.view(), 0, lattice.elements.size(), 0);
-        std::vector<double> out;
-        ParticleView v = state.view();
-        for (size_type i = 0; i < v.size; ++i)
-            for (double const* c : {v.x, v.px, v.y, v.py, v.t, v.pt}) out.push_back(c[i]);
-        return out;
-    };
-    std::vector<double> const one = run(1);
-    CHECK(run(2) == one);
-    CHECK(run(3) == one);
+    std::vector<double> const one = tracked_coordinates(deck, lattice, 1);
+    CHECK(tracked_coordinates(deck, lattice, 2) == one);
+    CHECK(tracked_coordinates(deck, lattice, 3) == one);
     cpu::set_thread_count(0);
 }

@@ -14,10 +14,18 @@
 // that lives d iterations frees its slot d iterations after it started), so primaries_started(),
 // the iteration count and stops after a given iteration agree. Its checkpoints hold that schedule,
 // not slots (save_state): they resume with this loop only.
+//
+// An iteration runs all of its tracks to their end: with many slots that is the whole run. So the
+// stop poll (a signal, a wall-time checkpoint) is asked after each track, and the iteration can end
+// there, to go on at the next iterate(). Threads take primaries in order from one counter and finish
+// what they took, so the tracks done at a stop are the first ones of the iteration: the state there is
+// that prefix's hits and sums and the next primary to track, and going on gives the same bits.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 #ifdef _OPENMP
@@ -67,6 +75,9 @@ class CpuTrackLoop final : public DetectorKernels {
         tallies_.assign(static_cast<std::size_t>(tables_.num_logical), 0);
         workers_.clear();
         next_primary_ = params_.gun.first_primary;
+        iteration_first_ = next_primary_;
+        untracked_ = next_primary_;
+        piece_seconds_ = 0;
         busy_ = 0;
         iteration_ = 0;
         frees_.clear();
@@ -75,31 +86,40 @@ class CpuTrackLoop final : public DetectorKernels {
     IterationResult iterate() override
     {
         IterationResult r;
-        // the slot walk's iteration: slots freed by tracks that ended in the previous one are vacant
-        std::uint64_t const it = iteration_ + 1;
-        auto const freed = frees_.find(it);
-        std::uint64_t const busy = busy_ - (freed == frees_.end() ? 0 : freed->second);
-        std::uint64_t const end = params_.gun.primaries;
-        std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
-        std::uint64_t const vacant = capacity_ - busy;
-        std::uint64_t const start = vacant < left ? vacant : left;
-        r.started = start;
-        r.alive = busy + start;
-        if (r.alive == 0) {
-            r.finished = true;
-            return r;
-        }
-        // timed whether or not a primary starts: the record's calls are the iterations
         auto const t0 = std::chrono::steady_clock::now();
-        iteration_ = it;
-        if (freed != frees_.end()) frees_.erase(freed);
-        busy_ = busy + start;
-        if (start > 0) run_primaries(start);
-        timer_.add("step_tracks",
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.0,
-                   static_cast<double>(start));
+        if (untracked_ == next_primary_) {  // none under way: the slot walk's next iteration
+            // slots freed by tracks that ended in the previous one are vacant
+            std::uint64_t const it = iteration_ + 1;
+            auto const freed = frees_.find(it);
+            std::uint64_t const busy = busy_ - (freed == frees_.end() ? 0 : freed->second);
+            std::uint64_t const end = params_.gun.primaries;
+            std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
+            std::uint64_t const vacant = capacity_ - busy;
+            std::uint64_t const start = vacant < left ? vacant : left;
+            if (busy + start == 0) {
+                r.finished = true;
+                return r;
+            }
+            iteration_ = it;
+            if (freed != frees_.end()) frees_.erase(freed);
+            busy_ = busy + start;
+            iteration_first_ = next_primary_;
+            next_primary_ += start;
+        }
+        r.started = next_primary_ - iteration_first_;
+        r.alive = busy_;
+        r.interrupted = !track_primaries();
+        r.tracked = untracked_ - iteration_first_;
+        // timed whether or not a primary starts: the record's calls are the iterations
+        piece_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!r.interrupted) {
+            timer_.add("step_tracks", piece_seconds_, 0.0, static_cast<double>(r.started));
+            piece_seconds_ = 0;
+        }
         return r;
     }
+
+    void set_stop_poll(StopPoll poll) override { poll_ = std::move(poll); }
 
     std::vector<Hit> sorted_hits() override
     {
@@ -113,8 +133,9 @@ class CpuTrackLoop final : public DetectorKernels {
     std::vector<std::uint64_t> tally_counts() override { return tallies_; }
     std::vector<double> tallies() override { return tallies_in_mev(tallies_); }
     std::uint64_t primaries_started() const override { return next_primary_ - params_.gun.first_primary; }
-    //! Between iterations no track is in flight here: the state is what the finished tracks added,
-    //! the next primary and the slot walk's schedule (its iteration, and when its busy slots free).
+    //! Between iterations and at stop points no track is in flight here: the state is what the
+    //! finished tracks added, the next primary to track and the slot walk's schedule (its iteration,
+    //! the primaries it started, and when its busy slots free).
     DetectorLoopState save_state() override
     {
         DetectorLoopState s;
@@ -122,7 +143,7 @@ class CpuTrackLoop final : public DetectorKernels {
         s.arrays.push_back(saved("hits", hits_.data(), hits_.size()));
         s.arrays.push_back(saved("counters", counters_.data(), counters_.size()));
         s.arrays.push_back(saved("tallies", tallies_.data(), tallies_.size()));
-        std::vector<std::uint64_t> schedule = {iteration_, busy_};
+        std::vector<std::uint64_t> schedule = {iteration_, busy_, iteration_first_, untracked_};
         for (auto const& [it, n] : frees_) {
             schedule.push_back(it);
             schedule.push_back(n);
@@ -136,20 +157,29 @@ class CpuTrackLoop final : public DetectorKernels {
         std::vector<std::uint64_t> const counters = restored<std::uint64_t>(s, "counters");
         std::vector<std::uint64_t> const tallies = restored<std::uint64_t>(s, "tallies");
         std::vector<std::uint64_t> const schedule = restored<std::uint64_t>(s, "track_loop_schedule");
-        if (counters.size() != counters_.size() || tallies.size() != tallies_.size() || schedule.size() < 2 ||
+        if (counters.size() != counters_.size() || tallies.size() != tallies_.size() || schedule.size() < 4 ||
             schedule.size() % 2 != 0)
             throw std::runtime_error("the loop state does not match this run's volumes or schedule");
         if (s.next_primary < params_.gun.first_primary || s.next_primary > params_.gun.primaries)
             throw std::runtime_error("the loop state's next primary " + std::to_string(s.next_primary) +
                                      " is not among this run's");
+        if (schedule[2] < params_.gun.first_primary || schedule[2] > schedule[3] ||
+            schedule[3] > s.next_primary)
+            throw std::runtime_error("the loop state's iteration under way (primaries " +
+                                     std::to_string(schedule[2]) + " to " + std::to_string(s.next_primary) +
+                                     ", tracked to " + std::to_string(schedule[3]) +
+                                     ") is not among this run's");
         hits_ = restored<Hit>(s, "hits");
         std::copy(counters.begin(), counters.end(), counters_.begin());
         tallies_ = tallies;
         next_primary_ = s.next_primary;
         iteration_ = schedule[0];
         busy_ = schedule[1];
+        iteration_first_ = schedule[2];
+        untracked_ = schedule[3];
+        piece_seconds_ = 0;
         frees_.clear();
-        for (std::size_t i = 2; i < schedule.size(); i += 2) frees_[schedule[i]] = schedule[i + 1];
+        for (std::size_t i = 4; i < schedule.size(); i += 2) frees_[schedule[i]] = schedule[i + 1];
         while (hit_capacity_ < hits_.size()) hit_capacity_ *= 2;
     }
     int hit_buffer_growths() const override { return growths_; }
@@ -173,32 +203,49 @@ class CpuTrackLoop final : public DetectorKernels {
         return restore_loop_array<T>(s, name, " (written by the other CPU loop, run.cpu_loop?)");
     }
 
-    //! Runs the next `count` primaries to their end, spread over the threads; books their slots.
-    void run_primaries(std::uint64_t count)
+    //! Runs the iteration's primaries from untracked_ on to their end, spread over the threads, until
+    //! all are done (true) or the stop poll asks to stop (false); books their slots' frees.
+    bool track_primaries()
     {
         std::size_t const threads = static_cast<std::size_t>(cpu::thread_count());
         while (workers_.size() < threads) {
             workers_.push_back(std::make_unique<Worker>());
             workers_.back()->tallies.assign(tallies_.size(), 0);
         }
+        std::uint64_t const first = untracked_;
+        std::uint64_t const count = next_primary_ - first;
+        std::uint64_t const tracked_before = first - params_.gun.first_primary;
         lives_.resize(count);
-        std::uint64_t const first = next_primary_;
-        auto const n = static_cast<long long>(count);
-        // dynamic: tracks differ in length by orders of magnitude
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long long j = 0; j < n; ++j) {
+        // One counter hands the primaries out in order (tracks differ in length by orders of
+        // magnitude), and a thread finishes the one it took: at a stop those taken are a prefix.
+        std::atomic<std::uint64_t> next{0}, ended{0};
+        std::atomic<bool> stop{false};
+        std::mutex polling;  // the poll is asked by one thread at a time, by whichever is free
+#pragma omp parallel
+        {
 #ifdef _OPENMP
             Worker& w = *workers_[static_cast<std::size_t>(omp_get_thread_num())];
 #else
             Worker& w = *workers_[0];
 #endif
-            lives_[static_cast<std::size_t>(j)] = run_track(w, first + static_cast<std::uint64_t>(j));
+            while (!stop.load()) {
+                std::uint64_t const j = next.fetch_add(1);
+                if (j >= count) break;
+                lives_[j] = run_track(w, first + j);
+                std::uint64_t const done = ended.fetch_add(1) + 1;
+                if (poll_ && polling.try_lock()) {
+                    if (poll_(tracked_before + done)) stop.store(true);
+                    polling.unlock();
+                }
+            }
         }
-        next_primary_ += count;
+        std::uint64_t const taken = std::min(next.load(), count);
+        untracked_ += taken;
         // a track that lived d iterations frees its slot d iterations after this one (one that
         // started outside the world held its slot for this iteration only)
-        for (std::uint32_t d : lives_) frees_[iteration_ + (d > 0 ? d : 1)] += 1;
+        for (std::uint64_t j = 0; j < taken; ++j) frees_[iteration_ + (lives_[j] > 0 ? lives_[j] : 1)] += 1;
         for (auto& w : workers_) merge(*w);
+        return taken == count;
     }
 
     //! Primary `id` from its start to its end; returns the step iterations it was alive for.
@@ -261,7 +308,11 @@ class CpuTrackLoop final : public DetectorKernels {
     std::vector<std::uint64_t> tallies_;
     std::vector<std::unique_ptr<Worker>> workers_;
     std::vector<std::uint32_t> lives_;  //!< per primary of the iteration: the iterations it lived
-    std::uint64_t next_primary_ = 0;
+    std::uint64_t next_primary_ = 0;     //!< the next primary the slot walk starts
+    std::uint64_t iteration_first_ = 0;  //!< the first primary started in the iteration under way or last
+    std::uint64_t untracked_ = 0;        //!< the next primary to track (next_primary_: none under way)
+    double piece_seconds_ = 0;           //!< [s] the interrupted pieces of the iteration under way
+    StopPoll poll_;
     std::uint64_t busy_ = 0;                        //!< slots of the slot walk holding a track
     std::uint64_t iteration_ = 0;                   //!< step iterations run
     std::map<std::uint64_t, std::uint64_t> frees_;  //!< iteration -> slots that become vacant in it

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -24,7 +25,15 @@ struct IterationResult {
     std::uint64_t alive = 0;    //!< tracks in flight during the iteration (those started included)
     std::uint64_t started = 0;  //!< tracks started in it (secondaries and primaries)
     bool finished = false;      //!< nothing was left to do: no iteration ran
+    //! The stop poll ended it part way (DetectorKernels::set_stop_poll): the loop's state holds it,
+    //! and the next iterate() goes on with it.
+    bool interrupted = false;
+    std::uint64_t tracked = 0;  //!< when interrupted: its tracks run to their end (of `started`)
 };
+
+//! Asked at a backend's stop points inside a step iteration, with the primaries it has run to their
+//! end so far (since the first of the run): true ends the iteration there, to be resumed.
+using StopPoll = std::function<bool(std::uint64_t tracked)>;
 
 //! One array of the stepping loop's state as raw bytes, padded to whole 64-bit words.
 struct LoopStateArray {
@@ -83,6 +92,9 @@ class DetectorKernels {
     virtual void setup(DetectorTables const& tables, std::size_t capacity, std::size_t hit_capacity) = 0;
     //! One step iteration: every action once over all slots.
     virtual IterationResult iterate() = 0;
+    //! A backend whose step iteration can run long (the CPU track loop runs each of its tracks to the
+    //! end) asks `poll` between tracks; the slot walk's iterations are one step each: it ignores it.
+    virtual void set_stop_poll(StopPoll poll) { (void)poll; }
     //! The hits so far, sorted by HitOrder on the backend, copied to the host.
     virtual std::vector<Hit> sorted_hits() = 0;
     //! The Counter values.

@@ -546,6 +546,50 @@ void add_time_code(TableBuilder& table, ElementConfig const& cfg, Params const& 
         table.add(prototype, std::move(info), request.length);
 }
 
+//! How a field map or on-axis profile is tracked: the mode (the element's, else [run] tracking) and
+//! what it resolves to.
+struct MapTracking {
+    std::string mode;
+    TrackingChoice choice;
+};
+
+//! The auto rule's field scale is the map's length [m], and for RF of `frequency` [Hz] > 0 at most a
+//! cell: half the distance the reference travels in one RF period (beta lambda / 2).
+MapTracking map_tracking(ReferenceParticle const& entry, Params const& p, TrackingContext const& tracking,
+                         double length, double frequency)
+{
+    MapTracking how;
+    how.mode = p.tracking.empty() ? tracking.mode : p.tracking;
+    double field_scale = length;
+    if (frequency > 0.0)
+        field_scale = std::min(field_scale, 0.5 * entry.beta * constants::c_light / frequency);
+    how.choice = choose_tracking(how.mode, field_scale, entry.beta * tracking.sigma_t);
+    return how;
+}
+
+//! A built map's entries, each ending with the reference its build tracked: one t-code entry of
+//! `time_request()`, or one per slice, the prototype with `set_slice(element, slice)`.
+template <class TimeRequest, class SetSlice>
+void add_map_entries(TableBuilder& table, ElementConfig const& cfg, Params const& p, Element const& prototype,
+                     std::function<ElementInfo(int, int)> const& info, MapTracking const& how,
+                     std::vector<ReferenceParticle> const& reference_after, TimeRequest const& time_request,
+                     SetSlice const& set_slice)
+{
+    if (how.choice.time) {
+        ElementInfo i = info(0, 1);
+        i.tracking = tracking_note(how.mode, how.choice);
+        add_time_code(table, cfg, p, prototype, std::move(i), time_request(), &reference_after[0]);
+        return;
+    }
+    for (int i = 0; i < p.slices; ++i) {
+        Element e = prototype;
+        set_slice(e, static_cast<std::size_t>(i));
+        ElementInfo in = info(i, p.slices);
+        in.tracking = tracking_note(how.mode, how.choice);
+        table.add_with_reference(e, std::move(in), reference_after[static_cast<std::size_t>(i)]);
+    }
+}
+
 //! A 3D field map: the file read and checked (once per file), the slices built by tracking the
 //! reference through them (one entry, when it is tracked in time).
 void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
@@ -564,15 +608,9 @@ void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Par
     }
     request.frequency = p.frequency > 0.0 ? p.frequency : 0.0;
     if (request.frequency == 0.0) request.frequency = table.field_map_frequency(path);
-    // The auto rule's field scale: the map's length, and for RF at most a cell (beta lambda / 2), as
-    // for a profile cavity.
-    std::string const mode = p.tracking.empty() ? tracking.mode : p.tracking;
     ReferenceParticle const& entry = table.reference();
-    double field_scale = p.length;
-    if (request.frequency > 0.0)
-        field_scale = std::min(field_scale, 0.5 * entry.beta * constants::c_light / request.frequency);
-    TrackingChoice const choice = choose_tracking(mode, field_scale, entry.beta * tracking.sigma_t);
-    request.slices = choice.time ? 1 : p.slices;
+    MapTracking const how = map_tracking(entry, p, tracking, p.length, request.frequency);
+    request.slices = how.choice.time ? 1 : p.slices;
     FieldMap3DSlices built;
     try {
         built = build_field_map_3d(request, grid, entry);
@@ -581,7 +619,7 @@ void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Par
                         fmt::format("{} ('{}', e_scale {:.6g}, b_scale {:.6g})", e.what(), path, p.e_scale,
                                     p.b_scale));
     }
-    if (choice.time) {
+    auto const in_time = [&] {
         GridPeaks const peaks = grid_peaks(grid);
         TimeCodeRequest t;
         t.field = TimeField::grid_map;
@@ -590,18 +628,10 @@ void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Par
         t.peak_e = peaks.e;
         t.peak_b = peaks.b;
         t.profile_dz = request.dz;
-        ElementInfo i = info(0, 1);
-        i.tracking = tracking_note(mode, choice);
-        add_time_code(table, cfg, p, prototype, std::move(i), t, &built.reference_after[0]);
-        return;
-    }
-    for (int i = 0; i < p.slices; ++i) {
-        Element e = prototype;
-        e.field_map_3d = built.slices[static_cast<std::size_t>(i)];
-        ElementInfo in = info(i, p.slices);
-        in.tracking = tracking_note(mode, choice);
-        table.add_with_reference(e, std::move(in), built.reference_after[static_cast<std::size_t>(i)]);
-    }
+        return t;
+    };
+    add_map_entries(table, cfg, p, prototype, info, how, built.reference_after, in_time,
+                    [&](Element& e, std::size_t i) { e.field_map_3d = built.slices[i]; });
 }
 
 //! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
@@ -627,13 +657,9 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
     request.rf = rf;
     request.frequency = p.frequency;
     request.phase = p.phase;
-    std::string const mode = p.tracking.empty() ? tracking.mode : p.tracking;
-    double field_scale = request.profile.length();
-    ReferenceParticle const& entry = table.reference();
-    if (rf && p.frequency > 0.0)  // a cell: half the distance the reference travels in one RF period
-        field_scale = std::min(field_scale, 0.5 * entry.beta * constants::c_light / p.frequency);
-    TrackingChoice const choice = choose_tracking(mode, field_scale, entry.beta * tracking.sigma_t);
-    request.slices = choice.time ? 1 : p.slices;
+    MapTracking const how =
+        map_tracking(table.reference(), p, tracking, request.profile.length(), rf ? p.frequency : 0.0);
+    request.slices = how.choice.time ? 1 : p.slices;
     request.steps_per_slice = p.substeps;
     AxialMapSlices built;
     try {
@@ -642,25 +668,17 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
         throw DeckError(cfg.where, key,
                         fmt::format("{} ('{}', scale {:.6g})", e.what(), path, request.scale));
     }
-    if (choice.time) {
+    auto const in_time = [&] {
         TimeCodeRequest t;
         t.field = TimeField::axial_map;
         t.length = built.slices[0].length;
         t.map = built.slices[0];
         t.peak_field = peak * std::abs(request.scale);
         t.profile_dz = request.profile.dz;
-        ElementInfo i = info(0, 1);
-        i.tracking = tracking_note(mode, choice);
-        add_time_code(table, cfg, p, prototype, std::move(i), t, &built.reference_after[0]);
-        return;
-    }
-    for (int i = 0; i < p.slices; ++i) {
-        Element e = prototype;
-        e.axial_field_map = built.slices[static_cast<std::size_t>(i)];
-        ElementInfo in = info(i, p.slices);
-        in.tracking = tracking_note(mode, choice);
-        table.add_with_reference(e, std::move(in), built.reference_after[static_cast<std::size_t>(i)]);
-    }
+        return t;
+    };
+    add_map_entries(table, cfg, p, prototype, info, how, built.reference_after, in_time,
+                    [&](Element& e, std::size_t i) { e.axial_field_map = built.slices[i]; });
 }
 
 //! The first element of a beam emitted from a cathode (docs/physics.md, "Beams emitted from a

@@ -188,33 +188,42 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     std::uint64_t checkpoints_passed =
         per_checkpoint > 0 ? world.sum(kernels->primaries_started()) / per_checkpoint : 0;
     auto last_checkpoint = std::chrono::steady_clock::now();
+    auto const time_due = [&] {
+        return stop && every.seconds > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
+                   every.seconds;
+    };
+    // A backend whose iteration runs long (the CPU track loop) also stops, or checkpoints by wall time,
+    // inside one, between its tracks; not under MPI, whose ranks agree only between iterations.
+    if (stop && !several)
+        kernels->set_stop_poll(
+            [&](std::uint64_t tracked) { return stop->stop_within(std::int64_t(tracked)) || time_due(); });
     bool done = false;
     for (;;) {
         bool ran = false;
+        IterationResult it;
         if (!done) {
-            IterationResult const it = kernels->iterate();
+            it = kernels->iterate();
             done = it.finished;
             ran = !it.finished;
-            if (ran && ((iterations + 1) & 63) == 0)
+            if (ran && !it.interrupted && ((iterations + 1) & 63) == 0)
                 progress.update(static_cast<double>(kernels->primaries_started()),
                                 static_cast<double>(primaries), fmt::format("{} tracks in flight", it.alive));
         }
         if (!several && !ran) break;
-        bool const asked = stop && stop->stop_here(std::int64_t(iterations + 1));
-        bool const time_due =
-            stop && every.seconds > 0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
-                every.seconds;
+        // an interrupted iteration is not over: the hooks of stop_here count whole ones
+        bool const asked =
+            stop && (it.interrupted ? stop->requested() : stop->stop_here(std::int64_t(iterations + 1)));
         // ran, asked to stop, a wall-time checkpoint due (clocks differ between ranks), primaries started
-        std::array<std::int64_t, 4> agreed = {ran, asked, time_due,
+        std::array<std::int64_t, 4> agreed = {ran, asked, time_due(),
                                               std::int64_t(kernels->primaries_started())};
         if (several) world.sum_in_place(agreed);
         if (agreed[0] == 0) break;  // every rank is done
-        ++iterations;
+        if (!it.interrupted) ++iterations;
         bool const stopping = agreed[1] > 0;
         // every N events: after the iteration in which the primaries of the N-th, 2N-th, ... event started
         std::uint64_t const passed = per_checkpoint > 0 ? std::uint64_t(agreed[3]) / per_checkpoint : 0;
-        bool const due = stopping || agreed[2] > 0 || passed > checkpoints_passed;
+        bool const due = stopping || agreed[2] > 0 || passed > checkpoints_passed || it.interrupted;
         checkpoints_passed = passed;
         if (!due) continue;
         TraceScope const phase("checkpoint");
@@ -234,9 +243,14 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
             r.stopped_by = stop->requested() ? stop->signal_name() : "a signal to another rank";
             r.events_started = std::uint64_t(agreed[3]) / per_event;
             r.iterations = iterations;
+            if (it.interrupted) {
+                r.next_iteration_tracks = it.started;
+                r.next_iteration_tracked = it.tracked;
+            }
             break;
         }
     }
+    kernels->set_stop_poll({});  // it refers to this function's locals
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();
     if (!r.stopped_by.empty()) return r;
@@ -285,10 +299,15 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         if (parallel::Communicator::world().is_root())
             std::fprintf(
                 stderr,
-                "gtrack: stopped by %s after %llu step iterations, with %llu of %llu events started; %s was "
-                "not written. Checkpoint: %s. Resume with the same command and --resume %s (exit status "
-                "%d)\n",
+                "gtrack: stopped by %s after %llu step iterations%s, with %llu of %llu events started; %s "
+                "was not written. Checkpoint: %s. Resume with the same command and --resume %s (exit "
+                "status %d)\n",
                 r.stopped_by.c_str(), static_cast<unsigned long long>(r.iterations),
+                r.next_iteration_tracks == 0
+                    ? ""
+                    : fmt::format(" and {} of the {} tracks of the next", r.next_iteration_tracked,
+                                  r.next_iteration_tracks)
+                          .c_str(),
                 static_cast<unsigned long long>(r.events_started),
                 static_cast<unsigned long long>(cfg.detector.gun.events),
                 (options.output.empty() ? cfg.output.file : options.output).c_str(), r.checkpoint.c_str(),

@@ -44,6 +44,8 @@ struct DetectorRunResult {
     KernelTimer timer;
     std::string stopped_by;            //!< the signal that stopped the run early ("": it ran to the end)
     std::uint64_t events_started = 0;  //!< stopped: events whose primaries had all started (all ranks)
+    std::uint64_t next_iteration_tracks = 0;   //!< stopped inside a step iteration: its tracks (else 0)
+    std::uint64_t next_iteration_tracked = 0;  //!< and those of them run to their end
     std::string checkpoint;            //!< stopped: the checkpoint written
     std::optional<Profile> profile;    //!< with options.profile
 };

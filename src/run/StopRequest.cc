@@ -90,6 +90,7 @@ StopRequest::StopRequest(bool usr1_only) : usr1_only_(usr1_only)
     try {
         test_stop_at_ = test_hook(k_test_stop_variable);
         test_kill_at_ = test_hook(k_test_kill_variable);
+        test_stop_track_at_ = test_hook(k_test_stop_track_variable);
     } catch (...) {
         g_armed.store(false);
         throw;
@@ -127,6 +128,15 @@ bool StopRequest::stop_here(std::int64_t progress)
     if (test_stop_at_ >= 0 && progress >= test_stop_at_) {
         test_stop_at_ = -1;
         ::raise(usr1_only_ ? SIGUSR1 : SIGTERM);  // the real signal path, delivered before raise() returns
+    }
+    return requested();
+}
+
+bool StopRequest::stop_within(std::int64_t tracked)
+{
+    if (test_stop_track_at_ >= 0 && tracked >= test_stop_track_at_) {
+        test_stop_track_at_ = -1;
+        ::raise(usr1_only_ ? SIGUSR1 : SIGTERM);
     }
     return requested();
 }

@@ -17,6 +17,9 @@ inline constexpr int k_exit_stopped = 75;
 inline constexpr char const* k_test_stop_variable = "GTRACK_TEST_STOP_AT";
 //! And GTRACK_TEST_KILL_AT=N raises SIGKILL there: a crash, which only periodic checkpoints survive.
 inline constexpr char const* k_test_kill_variable = "GTRACK_TEST_KILL_AT";
+//! GTRACK_TEST_STOP_AT_TRACK=N raises a real SIGTERM inside a detector step iteration of the CPU track
+//! loop once N primaries have been run to their end (stop_within).
+inline constexpr char const* k_test_stop_track_variable = "GTRACK_TEST_STOP_AT_TRACK";
 
 class StopRequest {
   public:
@@ -33,6 +36,10 @@ class StopRequest {
     //! Polled at each safe point with the run's progress in its own unit: true when a signal asked
     //! to stop. The test hooks fire here.
     bool stop_here(std::int64_t progress);
+    //! Polled at the stop points inside a detector step iteration (the CPU track loop's, between
+    //! tracks) with the primaries run to their end: true when a signal asked to stop. Its test hook
+    //! (GTRACK_TEST_STOP_AT_TRACK) fires here.
+    bool stop_within(std::int64_t tracked);
     //! A signal asked to stop (without polling the test hook).
     bool requested() const;
     //! "SIGTERM", "SIGINT" or "SIGUSR1"; empty while none arrived.
@@ -42,6 +49,7 @@ class StopRequest {
     bool usr1_only_ = false;
     std::int64_t test_stop_at_ = -1;  //!< GTRACK_TEST_STOP_AT, -1: not set
     std::int64_t test_kill_at_ = -1;  //!< GTRACK_TEST_KILL_AT, -1: not set
+    std::int64_t test_stop_track_at_ = -1;  //!< GTRACK_TEST_STOP_AT_TRACK, -1: not set
 };
 
 }  // namespace gt
