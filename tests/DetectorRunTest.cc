@@ -31,20 +31,8 @@ DetectorRunResult run(std::string const& deck, std::vector<std::string> override
     return run_detector_deck(cfg, opt);
 }
 
-bool same_hits(std::vector<Hit> const& a, std::vector<Hit> const& b)
-{
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        Hit const &x = a[i], &y = b[i];
-        if (x.event != y.event || x.track != y.track || x.volume != y.volume || x.replica != y.replica ||
-            x.step != y.step || x.pre.x != y.pre.x || x.pre.y != y.pre.y || x.pre.z != y.pre.z ||
-            x.post.x != y.post.x || x.post.y != y.post.y || x.post.z != y.post.z || x.time != y.time ||
-            x.edep != y.edep || x.momentum.x != y.momentum.x || x.momentum.y != y.momentum.y ||
-            x.momentum.z != y.momentum.z)
-            return false;
-    }
-    return true;
-}
+//! Every hit identical, field by field (identical_hits), and as many.
+bool same_hits(std::vector<Hit> const& a, std::vector<Hit> const& b) { return differing_hits(a, b) == 0; }
 
 std::uint64_t ended(DetectorRunResult const& r)
 {

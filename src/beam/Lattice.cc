@@ -634,17 +634,13 @@ void add_field_map_occurrence(TableBuilder& table, ElementConfig const& cfg, Par
                     [&](Element& e, std::size_t i) { e.field_map_3d = built.slices[i]; });
 }
 
-//! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
-//! by tracking the reference through them (one entry, when it is tracked in time).
-void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
-                            std::string const& path, Element const& prototype,
-                            std::function<ElementInfo(int, int)> const& info, TrackingContext const& tracking)
+//! The on-axis profile of a solenoid or (`rf`) cavity read from `path` and checked, with its scale:
+//! the element's amplitude over the profile's peak when given, else its scale.
+AxialMapRequest profile_request(ElementConfig const& cfg, Params const& p, std::string const& path, bool rf)
 {
-    bool const rf = cfg.type == "rfcavity";
-    std::string const key = "elements." + cfg.name + ".profile";
     AxialMapRequest request;
     request.profile = read_on_axis_profile(path, rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
-                                           key, cfg.where);
+                                           "elements." + cfg.name + ".profile", cfg.where);
     double const peak = request.profile.peak();
     if (p.amplitude > 0.0) {
         if (!(peak > 0.0))
@@ -654,6 +650,19 @@ void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
     } else {
         request.scale = p.scale;
     }
+    return request;
+}
+
+//! A solenoid or cavity given by its on-axis profile: the file read and checked, the slices built
+//! by tracking the reference through them (one entry, when it is tracked in time).
+void add_profile_occurrence(TableBuilder& table, ElementConfig const& cfg, Params const& p,
+                            std::string const& path, Element const& prototype,
+                            std::function<ElementInfo(int, int)> const& info, TrackingContext const& tracking)
+{
+    bool const rf = cfg.type == "rfcavity";
+    std::string const key = "elements." + cfg.name + ".profile";
+    AxialMapRequest request = profile_request(cfg, p, path, rf);
+    double const peak = request.profile.peak();
     request.rf = rf;
     request.frequency = p.frequency;
     request.phase = p.phase;
@@ -736,18 +745,8 @@ void add_cathode_occurrence(TableBuilder& table, ElementConfig const& cfg, Param
         t.profile_dz = dz;
     } else {
         rf = cfg.type == "rfcavity";
-        AxialMapRequest request;
-        request.profile = read_on_axis_profile(path, rf ? ProfileQuantity::electric : ProfileQuantity::magnetic,
-                                               key + ".profile", cfg.where);
+        AxialMapRequest const request = profile_request(cfg, p, path, rf);
         double const peak = request.profile.peak();
-        if (p.amplitude > 0.0) {
-            if (!(peak > 0.0))
-                throw DeckError(cfg.where, key + ".amplitude",
-                                "the profile is zero everywhere: it cannot be scaled to an amplitude");
-            request.scale = p.amplitude / peak;
-        } else {
-            request.scale = p.scale;
-        }
         AxialFieldMap m{};
         m.profile = append_axial_profile(request, table.field_data());
         m.rf = rf;
