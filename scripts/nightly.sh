@@ -3,9 +3,11 @@
 # `gtrack validate` on every deck, where a GPU is present), plot each deck's beam sizes against its
 # reference, and write a markdown report. Exit status 0 only when every step passed.
 #
-# Usage: scripts/nightly.sh [--report DIR] [--build DIR]
-#   --report DIR   where the report goes (default: nightly/<UTC date and time>, under the repository)
-#   --build DIR    build directory (default: build-nightly)
+# Usage: scripts/nightly.sh [--report DIR] [--build DIR] [--no-unit-tests]
+#   --report DIR      where the report goes (default: nightly/<UTC date and time>, under the repository)
+#   --build DIR       build directory (default: build-nightly)
+#   --no-unit-tests   the caller has just run the unit tests on this build (CI: scripts/test.sh);
+#                     the report says they were skipped here
 # The report: DIR/summary.md (open it in any markdown viewer), DIR/plots/<deck>.png, DIR/cpu/ and
 # DIR/gpu/ (outputs, compare tables, validate reports), DIR/*.log.
 #
@@ -18,11 +20,13 @@ origin=$PWD
 root=$(cd "$(dirname "$0")/.." && pwd)
 report=""
 build=build-nightly
+unit_tests=yes
 while [ $# -gt 0 ]; do
     case "$1" in
         --report) report=$(cd "$origin" && realpath -m "$2"); shift 2 ;;
         --build) build=$(cd "$origin" && realpath -m "$2"); shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --no-unit-tests) unit_tests=no; shift ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "nightly.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -57,7 +61,9 @@ if [ $status -eq 0 ]; then
     grep -qE '^gpu: +no GPU' "$report/version.txt" || gpu=yes
 
     # ---- unit tests (the regression decks run below, with their outputs kept) -------------------
-    if ctest --test-dir "$build" --label-exclude regression --output-on-failure --parallel "$(nproc)" \
+    if [ $unit_tests = no ]; then
+        step "unit tests" "skipped (--no-unit-tests: run by the caller on this build)"
+    elif ctest --test-dir "$build" --label-exclude regression --output-on-failure --parallel "$(nproc)" \
             >"$report/unit-tests.log" 2>&1; then
         step "unit tests" "ok: $(grep -E 'tests passed' "$report/unit-tests.log" | tail -1)"
     else
