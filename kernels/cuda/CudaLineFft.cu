@@ -11,14 +11,7 @@
 #include "kernels/core/Buffer.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cuda/Check.cuh"
-
-#define GT_LINE_CUFFT_CHECK(call)                                                                  \
-    do {                                                                                           \
-        cufftResult const gt_res_ = (call);                                                        \
-        if (gt_res_ != CUFFT_SUCCESS)                                                              \
-            throw std::runtime_error(std::string("cuFFT error ") + std::to_string(int(gt_res_)) + \
-                                     " in " #call " at " __FILE__ ":" + std::to_string(__LINE__)); \
-    } while (0)
+#include "kernels/cuda/CufftCheck.cuh"
 
 namespace gt {
 namespace {
@@ -33,7 +26,7 @@ class CufftLineFft final : public LineFft {
     {
         plan(n);
         GT_CUDA_CHECK(cudaMemcpy(real_.data(), real, std::size_t(2 * n) * sizeof(double), cudaMemcpyHostToDevice));
-        GT_LINE_CUFFT_CHECK(cufftExecD2Z(forward_, real_.data(), spectrum_data()));
+        GT_CUFFT_CHECK(cufftExecD2Z(forward_, real_.data(), spectrum_data()));
         GT_CUDA_CHECK(cudaMemcpy(spectrum, spectrum_.data(), std::size_t(n + 1) * sizeof(cufftDoubleComplex),
                                  cudaMemcpyDeviceToHost));
     }
@@ -42,7 +35,7 @@ class CufftLineFft final : public LineFft {
         plan(n);
         GT_CUDA_CHECK(cudaMemcpy(spectrum_.data(), spectrum, std::size_t(n + 1) * sizeof(cufftDoubleComplex),
                                  cudaMemcpyHostToDevice));
-        GT_LINE_CUFFT_CHECK(cufftExecZ2D(inverse_, spectrum_data(), real_.data()));
+        GT_CUFFT_CHECK(cufftExecZ2D(inverse_, spectrum_data(), real_.data()));
         GT_CUDA_CHECK(cudaMemcpy(real, real_.data(), std::size_t(2 * n) * sizeof(double), cudaMemcpyDeviceToHost));
     }
     std::string name() const override { return "cuFFT"; }
@@ -62,8 +55,8 @@ class CufftLineFft final : public LineFft {
         release();
         real_ = Buffer<double>(std::size_t(2 * n), MemSpace::device);
         spectrum_ = Buffer<double>(std::size_t(2 * (n + 1)), MemSpace::device);
-        GT_LINE_CUFFT_CHECK(cufftPlan1d(&forward_, 2 * n, CUFFT_D2Z, 1));
-        GT_LINE_CUFFT_CHECK(cufftPlan1d(&inverse_, 2 * n, CUFFT_Z2D, 1));
+        GT_CUFFT_CHECK(cufftPlan1d(&forward_, 2 * n, CUFFT_D2Z, 1));
+        GT_CUFFT_CHECK(cufftPlan1d(&inverse_, 2 * n, CUFFT_Z2D, 1));
         n_ = n;
     }
     int n_ = 0;

@@ -7,17 +7,10 @@
 #include <string>
 
 #include "kernels/core/Device.hh"
+#include "kernels/cuda/CufftCheck.cuh"
 #include "kernels/cuda/EventTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 #include "kernels/spacecharge/SpaceChargeSolver.hh"
-
-#define GT_CUFFT_CHECK(call)                                                                            \
-    do {                                                                                                \
-        cufftResult const gt_cufft_res_ = (call);                                                       \
-        if (gt_cufft_res_ != CUFFT_SUCCESS)                                                             \
-            throw std::runtime_error(std::string("cuFFT error ") + std::to_string(int(gt_cufft_res_)) + \
-                                     " in " #call " at " __FILE__ ":" + std::to_string(__LINE__));      \
-    } while (0)
 
 namespace gt {
 namespace {
