@@ -164,11 +164,13 @@ void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
         ctx.error(ctx.where(*cathode), "beam.cathode", "[beam.cathode] is only used with distribution = \"cathode\"");
         return;
     }
-    if (from_cathode) {
+    // [beam.twiss] and [beam.sigma] shape a sampled beam; other sources get the shape elsewhere.
+    auto const refuse_shape_tables = [&](char const* why) {
         for (auto const* sub : {twiss, sigma})
-            if (sub)
-                ctx.error(ctx.where(*sub), sub == twiss ? "beam.twiss" : "beam.sigma",
-                          "not used with distribution = \"cathode\" (the beam's shape is in [beam.cathode])");
+            if (sub) ctx.error(ctx.where(*sub), sub == twiss ? "beam.twiss" : "beam.sigma", why);
+    };
+    if (from_cathode) {
+        refuse_shape_tables("not used with distribution = \"cathode\" (the beam's shape is in [beam.cathode])");
         if (cathode)
             read_cathode(ctx, *cathode, beam);
         else if (!t.contains("cathode"))
@@ -176,10 +178,7 @@ void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
         return;
     }
     if (from_file) {
-        for (auto const* sub : {twiss, sigma})
-            if (sub)
-                ctx.error(ctx.where(*sub), sub == twiss ? "beam.twiss" : "beam.sigma",
-                          "not used with distribution = \"file\" (the particles come from the file)");
+        refuse_shape_tables("not used with distribution = \"file\" (the particles come from the file)");
         return;
     }
     if (twiss && sigma) {
