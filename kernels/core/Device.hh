@@ -37,5 +37,8 @@ void copy_to_host(void* dst, void const* src, std::size_t bytes);
 void copy_on_device(void* dst, void const* src, std::size_t bytes);
 void fill_zero(void* dst, std::size_t bytes);
 void synchronize();
+//! How often this process's host has waited for the GPU in gtrack's CUDA layer so far: events
+//! waited on, blocking copies, cudaFree, synchronize() (kernels/cuda/HostWait.cuh). 0 without CUDA.
+long host_waits();
 
 }  // namespace gt::device

@@ -24,7 +24,10 @@ struct KernelRecord {
 
 class KernelTimer {
   public:
-    void add(std::string const& kernel, double seconds, double bytes, double items, double flops = 0)
+    //! One call of `kernel` that took `seconds` and ended `ended_ago` seconds before now (a GPU stage
+    //! read after a later wait, kernels/cuda/DeferredTimer.cuh; 0: it just ended).
+    void add(std::string const& kernel, double seconds, double bytes, double items, double flops = 0,
+             double ended_ago = 0)
     {
         auto& r = records_[kernel];
         if (r.calls == 0) {
@@ -37,7 +40,7 @@ class KernelTimer {
         r.bytes += bytes;
         r.items += items;
         r.flops += flops;
-        trace_log().ended_now(kernel, "kernel", seconds);
+        trace_log().ended_now(kernel, "kernel", seconds, ended_ago);
     }
     std::map<std::string, KernelRecord> const& records() const { return records_; }
     void clear() { records_.clear(); }

@@ -1,6 +1,7 @@
 // The process-wide timeline behind `gtrack run --trace`: host phases and timed kernels as complete
-// events (name, start, duration), kept only while enabled. Kernels are timed synchronously (the CPU
-// stopwatch, or CUDA events waited on), so an event ends when KernelTimer::add records it.
+// events (name, start, duration), kept only while enabled. A kernel's event ends when KernelTimer::add
+// records it (the CPU stopwatch, CUDA events waited on), or the time it is told before that (the beam
+// stages on the GPU, whose events are read at a later wait: kernels/cuda/DeferredTimer.cuh).
 #pragma once
 
 #include <chrono>
@@ -31,11 +32,11 @@ class TraceLog {
     //! [s] since enable().
     double now() const { return std::chrono::duration<double>(Clock::now() - origin_).count(); }
 
-    //! An event that ended just now after `duration` seconds.
-    void ended_now(std::string const& name, char const* category, double duration)
+    //! An event that ended `ago` seconds before now, after `duration` seconds.
+    void ended_now(std::string const& name, char const* category, double duration, double ago = 0)
     {
         if (!enabled_) return;
-        double const end = now();
+        double const end = now() - ago;
         events_.push_back(TraceEvent{name, category, end - duration, duration});
     }
     void add(TraceEvent event)

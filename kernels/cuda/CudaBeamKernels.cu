@@ -1,4 +1,7 @@
 // The beamline operations on the GPU: BeamDriver instantiated with the CUDA executor, timed with events.
+// Nothing here waits for the GPU but the reductions (one wait each, Executor.cuh) and reading the
+// timer: a tracking segment is queued and timed without a wait, and read at the statistics point
+// after it (DeferredTimer.cuh), so a segment and its point cost the host one synchronization.
 #include <string>
 #include <vector>
 
@@ -8,7 +11,7 @@
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/core/NvtxRange.hh"
-#include "kernels/cuda/EventTimer.cuh"
+#include "kernels/cuda/DeferredTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 
 namespace gt {
@@ -25,8 +28,7 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("generate");
         events_.start();
         beam_driver::generate<cuda::Policy>(particles, sampler, first_id);
-        timer_.add("generate", events_.seconds(), double(particles.size) * k_generate_bytes_per_particle,
-                   double(particles.size));
+        events_.stop({"generate", double(particles.size) * k_generate_bytes_per_particle, double(particles.size)});
     }
 
     void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) override
@@ -47,9 +49,9 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("track");
         events_.start();
         beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn, cases_.cases(begin, end));
-        timer_.add("track", events_.seconds(), double(particles.size) * k_track_bytes_per_particle,
-                   double(particles.size) * double(end - begin),
-                   double(particles.size) * work_.flops_per_particle(begin, end));
+        events_.stop({"track", double(particles.size) * k_track_bytes_per_particle,
+                      double(particles.size) * double(end - begin),
+                      double(particles.size) * work_.flops_per_particle(begin, end)});
     }
 
     double time_bunch_begin(ParticleView particles, size_type entry) override
@@ -58,7 +60,7 @@ class CudaBeamKernels final : public BeamKernels {
         events_.start();
         double const k = beam_driver::time_bunch_begin<cuda::Policy>(particles, bunch(particles),
                                                                       bound_[entry], cross_rank());
-        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
+        events_.stop_waited({"time_bunch", 0.0, double(particles.size)}, cuda::reduce_scratch().done());
         return k;
     }
 
@@ -68,7 +70,7 @@ class CudaBeamKernels final : public BeamKernels {
         events_.start();
         auto const c = beam_driver::time_bunch_step<cuda::Policy>(particles, bunch(particles), bound_[entry], k,
                                                                   cross_rank());
-        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
+        events_.stop_waited({"time_bunch", 0.0, double(particles.size)}, cuda::reduce_scratch().done());
         return c;
     }
 
@@ -79,7 +81,7 @@ class CudaBeamKernels final : public BeamKernels {
         events_.start();
         beam_driver::time_bunch_positions<cuda::Policy>(particles, bunch(particles), bound_[entry], k,
                                                         inv_beta_b, out);
-        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
+        events_.stop({"time_bunch", 0.0, double(particles.size)});
     }
 
     void time_bunch_kick(ParticleView kicks, size_type entry, double inv_beta_b) override
@@ -87,7 +89,7 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("time_bunch");
         events_.start();
         beam_driver::time_bunch_kick<cuda::Policy>(bunch(kicks), kicks, bound_[entry], inv_beta_b);
-        timer_.add("time_bunch", events_.seconds(), 0.0, double(kicks.size));
+        events_.stop({"time_bunch", 0.0, double(kicks.size)});
     }
 
     void time_bunch_finish(ParticleView particles, size_type entry, std::int32_t turn) override
@@ -95,7 +97,7 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("time_bunch");
         events_.start();
         beam_driver::time_bunch_finish<cuda::Policy>(particles, bunch(particles), bound_[entry], turn);
-        timer_.add("time_bunch", events_.seconds(), 0.0, double(particles.size));
+        events_.stop({"time_bunch", 0.0, double(particles.size)});
     }
 
     BeamMoments moments(ParticleView particles) override
@@ -103,12 +105,20 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("moments");
         events_.start();
         BeamMoments m = beam_driver::moments<cuda::Policy>(particles, cross_rank());
-        timer_.add("moments", events_.seconds(), double(particles.size) * k_moments_bytes_per_particle,
-                   double(particles.size), double(particles.size) * k_moments_flops_per_particle);
+        // The reduction's wait is the point's one wait; the stage ends at its done event, so the host's
+        // combining of the partials (and, under MPI, their exchange) is not counted as kernel time.
+        events_.stop_waited({"moments", double(particles.size) * k_moments_bytes_per_particle, double(particles.size),
+                             double(particles.size) * k_moments_flops_per_particle},
+                            cuda::reduce_scratch().done());
         return m;
     }
 
-    KernelTimer const& timer() const override { return timer_; }
+    //! Waits for the stages not yet read (none right after a statistics point).
+    KernelTimer const& timer() const override
+    {
+        events_.settle();
+        return timer_;
+    }
 
   private:
     TimeBunchView bunch(ParticleView p) { return bunch_.view(p.size, MemSpace::device); }
@@ -119,8 +129,8 @@ class CudaBeamKernels final : public BeamKernels {
     Buffer<double> field_data_;
     SegmentWork work_;
     SegmentCaseTable cases_;
-    KernelTimer timer_;
-    cuda::EventTimer events_;
+    mutable KernelTimer timer_;
+    mutable cuda::DeferredTimer events_{timer_};  //!< after timer_, which it fills
 };
 
 }  // namespace

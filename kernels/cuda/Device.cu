@@ -1,6 +1,7 @@
 // GPU discovery and raw memory for the host (kernels/core/Device.hh), with every call checked.
 #include "kernels/core/Device.hh"
 #include "kernels/cuda/Check.cuh"
+#include "kernels/cuda/HostWait.cuh"
 
 namespace gt::device {
 
@@ -68,7 +69,8 @@ void* allocate(std::size_t bytes)
 void release(void* ptr) noexcept
 {
     // Destructors must not throw; a failure here means the context is already broken and the
-    // next checked call reports it.
+    // next checked call reports it. cudaFree waits for the device.
+    cuda::note_host_wait();
     (void)cudaFree(ptr);
 }
 
@@ -81,13 +83,17 @@ void* allocate_pinned(std::size_t bytes)
 
 void release_pinned(void* ptr) noexcept { (void)cudaFreeHost(ptr); }
 
+// From and to pageable host memory cudaMemcpy waits for the work queued before it (device to device
+// it does not).
 void copy_to_device(void* dst, void const* src, std::size_t bytes)
 {
+    cuda::note_host_wait();
     GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
 }
 
 void copy_to_host(void* dst, void const* src, std::size_t bytes)
 {
+    cuda::note_host_wait();
     GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
 }
 
@@ -98,6 +104,12 @@ void copy_on_device(void* dst, void const* src, std::size_t bytes)
 
 void fill_zero(void* dst, std::size_t bytes) { GT_CUDA_CHECK(cudaMemset(dst, 0, bytes)); }
 
-void synchronize() { GT_CUDA_CHECK(cudaDeviceSynchronize()); }
+void synchronize()
+{
+    cuda::note_host_wait();
+    GT_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+long host_waits() { return cuda::host_wait_count().load(); }
 
 }  // namespace gt::device

@@ -1,9 +1,11 @@
-// Times work queued on the default stream with a pair of CUDA events (created once, reused).
+// Times work queued on the default stream with a pair of CUDA events (created once, reused), waiting
+// for it at once. The beam kernels, which should not wait per stage, use DeferredTimer.cuh instead.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/Check.cuh"
+#include "kernels/cuda/HostWait.cuh"
 
 namespace gt::cuda {
 
@@ -29,7 +31,7 @@ class EventTimer {
     double seconds()
     {
         GT_CUDA_CHECK(cudaEventRecord(stop_));
-        GT_CUDA_CHECK(cudaEventSynchronize(stop_));
+        wait(stop_, "the timed work");
         float ms = 0;
         GT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
         return 1e-3 * double(ms);

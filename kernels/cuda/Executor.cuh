@@ -8,6 +8,7 @@
 #include "kernels/core/Reduction.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/cuda/Check.cuh"
+#include "kernels/cuda/HostWait.cuh"
 #include "kernels/cuda/ReduceScratch.cuh"
 
 namespace gt::cuda {
@@ -87,8 +88,10 @@ __global__ void __launch_bounds__(reduce::k_lanes) reduce_kernel(size_type n, F 
 }
 
 //! The CUDA twin of cpu::reduce_chunks_of: per-chunk partials on the host, in chunk order. One
-//! kernel into persistent device scratch, one copy into pinned memory, one synchronization; no
-//! allocation once the scratch has grown (ReduceScratch.cuh).
+//! kernel into persistent device scratch, one copy into pinned memory, one host wait (for the
+//! scratch's done event, which a caller's timer may take as its stop: CudaBeamKernels.cu); no
+//! allocation once the scratch has grown (ReduceScratch.cuh). With no items it still records and
+//! waits, so that done() always marks this reduction.
 template<class R, class F>
 std::vector<double> reduce_chunks_of(size_type n, F const& f, cudaStream_t stream = nullptr)
 {
@@ -96,14 +99,16 @@ std::vector<double> reduce_chunks_of(size_type n, F const& f, cudaStream_t strea
     static_assert(N <= reduce::k_lanes, "one lane writes each value of a chunk");
     size_type const chunks = reduce::chunk_count(n);
     std::vector<double> host(chunks * N);
-    if (chunks == 0) return host;
     ReduceScratch& scratch = reduce_scratch();
     scratch.reserve(host.size());
-    reduce_kernel<R><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, scratch.device_data());
-    GT_CUDA_CHECK_LAUNCH();
-    GT_CUDA_CHECK(cudaMemcpyAsync(scratch.host_data(), scratch.device_data(), host.size() * sizeof(double),
-                                  cudaMemcpyDeviceToHost, stream));
-    GT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (chunks > 0) {
+        reduce_kernel<R><<<static_cast<unsigned>(chunks), reduce::k_lanes, 0, stream>>>(n, f, scratch.device_data());
+        GT_CUDA_CHECK_LAUNCH();
+        GT_CUDA_CHECK(cudaMemcpyAsync(scratch.host_data(), scratch.device_data(), host.size() * sizeof(double),
+                                      cudaMemcpyDeviceToHost, stream));
+    }
+    GT_CUDA_CHECK(cudaEventRecord(scratch.done(), stream));
+    wait(scratch.done(), "a reduction");
     std::copy(scratch.host_data(), scratch.host_data() + host.size(), host.begin());
     return host;
 }

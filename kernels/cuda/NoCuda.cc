@@ -28,6 +28,7 @@ void copy_to_host(void*, void const*, std::size_t) { no_cuda(); }
 void copy_on_device(void*, void const*, std::size_t) { no_cuda(); }
 void fill_zero(void*, std::size_t) { no_cuda(); }
 void synchronize() {}
+long host_waits() { return 0; }
 }  // namespace device
 
 }  // namespace gt

@@ -1,0 +1,113 @@
+// Times stages of work queued on the default stream without waiting for each: a stage's start and
+// stop are CUDA events recorded as it is queued, and its time is read once the host waits anyway,
+// for a reduction's partials (stop_waited) or when the times are read (settle). A tracking segment
+// and the statistics point after it then cost the host one wait, where a wait per stage cost three
+// (issue 12). Stage times are the device's time from start to stop event, as before; in the trace a
+// stage ends where its stop event lies before the wait that read it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "kernels/core/KernelTimer.hh"
+#include "kernels/cuda/Check.cuh"
+#include "kernels/cuda/HostWait.cuh"
+
+namespace gt::cuda {
+
+class DeferredTimer {
+  public:
+    //! What a stage is recorded as in the KernelTimer (KernelTimer::add's arguments).
+    struct Stage {
+        std::string kernel;
+        double bytes = 0;
+        double items = 0;
+        double flops = 0;
+    };
+
+    explicit DeferredTimer(KernelTimer& out) : out_(out) {}
+    ~DeferredTimer()
+    {
+        // Unchecked: at exit the runtime may already be gone. Stages still pending are dropped.
+        for (Pair const& p : pairs_) {
+            (void)cudaEventDestroy(p.start);
+            (void)cudaEventDestroy(p.stop);
+        }
+    }
+    DeferredTimer(DeferredTimer const&) = delete;
+    DeferredTimer& operator=(DeferredTimer const&) = delete;
+
+    //! Marks the start of a stage. With k_max_pending stages unread it waits and reads them first.
+    void start()
+    {
+        if (pending_.size() == k_max_pending) settle();
+        if (pairs_.size() == pending_.size()) {
+            Pair p{};
+            GT_CUDA_CHECK(cudaEventCreate(&p.start));
+            GT_CUDA_CHECK(cudaEventCreate(&p.stop));
+            pairs_.push_back(p);
+        }
+        GT_CUDA_CHECK(cudaEventRecord(pairs_[pending_.size()].start));
+    }
+
+    //! Ends the stage after the work queued since start(), without waiting for it.
+    void stop(Stage stage)
+    {
+        cudaEvent_t const stop = pairs_[pending_.size()].stop;
+        GT_CUDA_CHECK(cudaEventRecord(stop));
+        pending_.push_back(Pending{std::move(stage), stop});
+    }
+
+    //! Ends the stage at `done`, an event recorded after its work that the host has just waited for
+    //! (a reduction's, ReduceScratch::done): this stage and every pending one are read, no new wait.
+    void stop_waited(Stage stage, cudaEvent_t done)
+    {
+        pending_.push_back(Pending{std::move(stage), done});
+        read(done);
+    }
+
+    //! Waits for the last pending stage and reads them all (nothing to do when none is pending).
+    void settle()
+    {
+        if (pending_.empty()) return;
+        cudaEvent_t const last = pending_.back().stop;
+        wait(last, "the timed GPU stages");
+        read(last);
+    }
+
+  private:
+    //! Unread stages at most: the host runs at most this many stages ahead of a wait.
+    static constexpr std::size_t k_max_pending = 64;
+
+    struct Pair {
+        cudaEvent_t start;
+        cudaEvent_t stop;
+    };
+    struct Pending {
+        Stage stage;
+        cudaEvent_t stop;  //!< pairs_[i].stop, or the done event of stop_waited
+    };
+
+    //! All pending stop events precede `last` on the stream, which has completed: none waits.
+    void read(cudaEvent_t last)
+    {
+        for (std::size_t i = 0; i < pending_.size(); ++i) {
+            Pending const& p = pending_[i];
+            float ms = 0, ago_ms = 0;
+            GT_CUDA_CHECK(cudaEventElapsedTime(&ms, pairs_[i].start, p.stop));
+            GT_CUDA_CHECK(cudaEventElapsedTime(&ago_ms, p.stop, last));
+            out_.add(p.stage.kernel, 1e-3 * double(ms), p.stage.bytes, p.stage.items, p.stage.flops,
+                     1e-3 * double(ago_ms));
+        }
+        pending_.clear();
+    }
+
+    KernelTimer& out_;
+    std::vector<Pair> pairs_;  //!< pending stage i started at pairs_[i].start; reused once read
+    std::vector<Pending> pending_;
+};
+
+}  // namespace gt::cuda
