@@ -1,51 +1,207 @@
-// The element switch per segment: a segment holding a t-code or 3D-map entry must get the full
-// switch (the smaller one marks a particle reaching such an entry lost); any other segment the
-// smaller one, which pushes each entry with the same code, so the same bits.
+// The element switch per segment: the linear-map switch for a segment of markers, monitors and linear
+// drifts and quadrupoles only; the full switch for a segment holding a t-code or 3D-map entry (the
+// smaller ones mark a particle reaching an entry they lack lost); the switch without integrators for
+// the rest. Each switch pushes an entry with the same code, so the same bits.
 #include <doctest/doctest.h>
 
+#include <random>
+#include <string>
 #include <vector>
 
 #include "ElementTestSupport.hh"
+#include "beam/Lattice.hh"
+#include "deck/DeckReader.hh"
+#include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentCases.hh"
+#include "kernels/beam/TrackSegment.hh"
+#include "kernels/cpu/Executor.hh"
 #include "kernels/elements/Element.hh"
+#include "run/BeamRun.hh"
 
 using namespace gt;
 using namespace gt::test;
 
-TEST_CASE("the full switch only for segments holding a t-code or 3D field-map entry")
+namespace {
+
+Element drift_entry(DriftModel model)
 {
-    std::vector<Element> table;
-    for (ElementKind kind : {ElementKind::drift, ElementKind::quadrupole, ElementKind::time_code, ElementKind::drift,
-                             ElementKind::axial_field_map, ElementKind::field_map_3d, ElementKind::marker})
-        table.push_back(Element::make(kind));
-    SegmentCaseTable const cases(table);
-    CHECK(cases.cases(0, 2) == ElementCases::without_integrators);
-    CHECK(cases.cases(0, 3) == ElementCases::all);
-    CHECK(cases.cases(2, 3) == ElementCases::all);
-    CHECK(cases.cases(3, 5) == ElementCases::without_integrators);  // the on-axis map is in both
-    CHECK(cases.cases(4, 6) == ElementCases::all);
-    CHECK(cases.cases(6, 7) == ElementCases::without_integrators);
-    CHECK(cases.cases(0, 7) == ElementCases::all);
-    CHECK(cases.cases(3, 3) == ElementCases::without_integrators);  // an empty segment
+    Element e = Element::make(ElementKind::drift);
+    e.drift = Drift::make(1.3, model, proton(100.0));
+    return e;
 }
 
-TEST_CASE("the smaller switch pushes every other entry to the same bits, and refuses the integrators")
+Element quadrupole_entry(QuadrupoleModel model)
 {
-    Element drift = Element::make(ElementKind::drift);
-    drift.drift = Drift::make(1.3, DriftModel::exact, proton(100.0));
-    Particle p{1e-3, 2e-4, -5e-4, 1e-4, 3e-4, 1e-3};
-    Particle q = p;
-    CHECK(track_element<ElementCases::all>(drift, p));
-    CHECK(track_element<ElementCases::without_integrators>(drift, q));
-    CHECK(p.x == q.x);
-    CHECK(p.px == q.px);
-    CHECK(p.y == q.y);
-    CHECK(p.py == q.py);
-    CHECK(p.t == q.t);
-    CHECK(p.pt == q.pt);
-    CHECK(p.x != 1e-3);  // it moved
+    Element e = Element::make(ElementKind::quadrupole);
+    e.quadrupole = Quadrupole::make(0.4, 1.1, model, 4, proton(100.0));
+    return e;
+}
+
+//! The FODO of inputs/fodo.toml with every drift and quadrupole on the linear model, one QD entry
+//! misaligned (the enter/leave path runs in every switch).
+std::vector<Element> linear_fodo()
+{
+    std::vector<std::string> const linear = {"elements.QFH.model=\"linear\"", "elements.QD.model=\"linear\"",
+                                             "elements.D.model=\"linear\""};
+    DeckConfig const deck = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/fodo.toml", linear, std::nullopt);
+    std::vector<Element> table = build_lattice(deck, initial_reference(deck)).elements;
+    for (Element& e : table)
+        if (e.kind == ElementKind::quadrupole && e.quadrupole.k1 < 0) {
+            e.misaligned = true;
+            e.misalignment = Misalignment::make(2e-4, -1e-4, 0.01);
+            break;
+        }
+    return table;
+}
+
+//! 1003 particles (not a multiple of the CPU's block of 4): a spread beam, one already lost (left
+//! alone), one whose px overflows to infinity within a few entries (lost there by the finite check).
+ParticleState beam()
+{
+    size_type const n = 1003;
+    ParticleState s(n, MemSpace::host);
+    ParticleView v = s.view();
+    std::mt19937_64 rng(7);
+    std::normal_distribution<double> g(0.0, 1.0);
+    for (size_type i = 0; i < n; ++i) {
+        v.store(i, Particle{1e-3 * g(rng), 1e-4 * g(rng), 1e-3 * g(rng), 1e-4 * g(rng), 1e-3 * g(rng), 1e-3 * g(rng)});
+        v.id[i] = i;
+        v.lost_element[i] = -1;
+        v.lost_turn[i] = -1;
+    }
+    v.lost_element[17] = 3;
+    v.lost_turn[17] = 0;
+    v.px[500] = 1e308;
+    return s;
+}
+
+//! Three turns over the table in two segments, each particle pushed by `F` (TrackSegment or
+//! TrackSegmentBlock) with the switch `Cases`.
+template<template<ElementCases> class F, ElementCases Cases>
+ParticleState track_forced(std::vector<Element> const& table)
+{
+    ParticleState s = beam();
+    ParticleView const v = s.view();
+    size_type const half = table.size() / 2;
+    for (std::int32_t turn = 0; turn < 3; ++turn)
+        for (auto [begin, end] : {std::pair{size_type(0), half}, std::pair{half, size_type(table.size())}}) {
+            F<Cases> const f{v, table.data(), begin, end, turn};
+            if constexpr (requires { F<Cases>::blocks(v.size); }) cpu::for_each(F<Cases>::blocks(v.size), f);
+            else cpu::for_each(v.size, f);
+        }
+    return s;
+}
+
+template<ElementCases Cases>
+using Block = TrackSegmentBlock<4, Cases>;
+
+void check_same_bits(ParticleState& a, ParticleState& b)
+{
+    ParticleView const u = a.view(), v = b.view();
+    REQUIRE(u.size == v.size);
+    int differ = 0;
+    for (size_type i = 0; i < u.size; ++i)
+        differ += u.x[i] != v.x[i] || u.px[i] != v.px[i] || u.y[i] != v.y[i] || u.py[i] != v.py[i] ||
+                  u.t[i] != v.t[i] || u.pt[i] != v.pt[i] || u.lost_element[i] != v.lost_element[i] ||
+                  u.lost_turn[i] != v.lost_turn[i];
+    CHECK(differ == 0);
+}
+
+}  // namespace
+
+TEST_CASE("the linear-map switch only for segments of markers, monitors and linear drifts and quadrupoles")
+{
+    std::vector<Element> table = {
+        drift_entry(DriftModel::linear),                // 0
+        quadrupole_entry(QuadrupoleModel::linear),      // 1
+        Element::make(ElementKind::marker),             // 2
+        Element::make(ElementKind::monitor),            // 3
+        drift_entry(DriftModel::exact),                 // 4
+        quadrupole_entry(QuadrupoleModel::exact),       // 5: chromatic
+        quadrupole_entry(QuadrupoleModel::kick),        // 6
+        Element::make(ElementKind::sector_bend),        // 7
+        Element::make(ElementKind::time_code),          // 8
+        drift_entry(DriftModel::linear),                // 9
+        Element::make(ElementKind::axial_field_map),    // 10
+        Element::make(ElementKind::field_map_3d),       // 11
+        Element::make(ElementKind::marker),             // 12
+        Element::make(ElementKind::multipole),          // 13
+    };
+    table[1].misaligned = true;  // a misalignment is handled outside the switch: it still qualifies
+    table[1].misalignment = Misalignment::make(1e-4, 0.0, 0.0);
+    SegmentCaseTable const cases(table);
+    CHECK(cases.cases(0, 4) == ElementCases::linear_maps);
+    CHECK(cases.cases(1, 2) == ElementCases::linear_maps);
+    CHECK(cases.cases(0, 5) == ElementCases::without_integrators);  // an exact drift
+    CHECK(cases.cases(4, 5) == ElementCases::without_integrators);
+    CHECK(cases.cases(5, 6) == ElementCases::without_integrators);  // a chromatic quadrupole
+    CHECK(cases.cases(6, 7) == ElementCases::without_integrators);  // a kick quadrupole
+    CHECK(cases.cases(7, 8) == ElementCases::without_integrators);  // a bend
+    CHECK(cases.cases(7, 9) == ElementCases::all);
+    CHECK(cases.cases(8, 9) == ElementCases::all);
+    CHECK(cases.cases(9, 10) == ElementCases::linear_maps);
+    CHECK(cases.cases(9, 11) == ElementCases::without_integrators);  // the on-axis map is not linear
+    CHECK(cases.cases(10, 12) == ElementCases::all);
+    CHECK(cases.cases(12, 13) == ElementCases::linear_maps);
+    CHECK(cases.cases(12, 14) == ElementCases::without_integrators);  // a thin multipole
+    CHECK(cases.cases(0, 14) == ElementCases::all);
+    CHECK(cases.cases(3, 3) == ElementCases::linear_maps);  // an empty segment
+}
+
+TEST_CASE("the smaller switches push their entries to the same bits, and refuse the others")
+{
+    Particle const p0{1e-3, 2e-4, -5e-4, 1e-4, 3e-4, 1e-3};
+    for (Element const& e : {drift_entry(DriftModel::linear), quadrupole_entry(QuadrupoleModel::linear)}) {
+        Particle p = p0, q = p0, r = p0;
+        CHECK(track_element<ElementCases::all>(e, p));
+        CHECK(track_element<ElementCases::without_integrators>(e, q));
+        CHECK(track_element<ElementCases::linear_maps>(e, r));
+        CHECK(to_vec(p) == to_vec(q));
+        CHECK(to_vec(p) == to_vec(r));
+        CHECK(p.x != p0.x);  // it moved
+    }
+    Element const exact = drift_entry(DriftModel::exact);
+    Particle p = p0, q = p0;
+    CHECK(track_element<ElementCases::all>(exact, p));
+    CHECK(track_element<ElementCases::without_integrators>(exact, q));
+    CHECK(to_vec(p) == to_vec(q));
 
     Particle r{};
     CHECK_FALSE(track_element<ElementCases::without_integrators>(Element::make(ElementKind::time_code), r));
     CHECK_FALSE(track_element<ElementCases::without_integrators>(Element::make(ElementKind::field_map_3d), r));
+    for (Element const& e :
+         {exact, quadrupole_entry(QuadrupoleModel::exact), quadrupole_entry(QuadrupoleModel::kick),
+          Element::make(ElementKind::sector_bend), Element::make(ElementKind::time_code)}) {
+        Particle s = p0;
+        CHECK_FALSE(track_element<ElementCases::linear_maps>(e, s));
+    }
+}
+
+TEST_CASE("the linear FODO through the linear-map switch: the bits of the switch without integrators")
+{
+    std::vector<Element> const table = linear_fodo();
+    REQUIRE(SegmentCaseTable(table).cases(0, table.size()) == ElementCases::linear_maps);
+
+    ParticleState reference = track_forced<Block, ElementCases::without_integrators>(table);
+    ParticleView const r = reference.view();
+    CHECK(r.lost_element[17] == 3);                    // left alone
+    CHECK(r.lost_element[500] >= 0);                   // overflowed: lost at an entry
+    CHECK(r.x[0] != beam().view().x[0]);               // tracked
+    CHECK(r.lost_element[0] == -1);
+
+    ParticleState linear = track_forced<Block, ElementCases::linear_maps>(table);
+    check_same_bits(reference, linear);
+    ParticleState one_by_one = track_forced<TrackSegment, ElementCases::linear_maps>(table);  // the GPU's form
+    check_same_bits(reference, one_by_one);
+
+    // The CPU backend picks the linear-map switch itself.
+    ParticleState picked = beam();
+    std::unique_ptr<BeamKernels> kernels = make_cpu_beam_kernels();
+    kernels->set_elements(table, {});
+    size_type const half = table.size() / 2;
+    for (std::int32_t turn = 0; turn < 3; ++turn) {
+        kernels->track(picked.view(), 0, half, turn);
+        kernels->track(picked.view(), half, table.size(), turn);
+    }
+    check_same_bits(reference, picked);
 }

@@ -20,11 +20,22 @@ template<class Policy>
 void track(ParticleView particles, Element const* elements, size_type begin, size_type end, std::int32_t turn,
            ElementCases cases)
 {
-    if (cases == ElementCases::all)
-        Policy::for_each(particles.size, TrackSegment<ElementCases::all>{particles, elements, begin, end, turn});
-    else  // two blocks per SM: 128 registers, not the 132 ptxas would take for one (sm_90)
-        Policy::template for_each_resident<2>(
-            particles.size, TrackSegment<ElementCases::without_integrators>{particles, elements, begin, end, turn});
+    switch (cases) {
+        // sm_90, ptxas -v: 46 registers and no spills unbounded, so five 256-thread blocks per SM (40 warps);
+        // held to six blocks it takes 39 and spills 40 bytes, to eight 32 and spills 80 (stores) / 104 (loads).
+        case ElementCases::linear_maps:
+            Policy::template for_each_resident<5>(
+                particles.size, TrackSegment<ElementCases::linear_maps>{particles, elements, begin, end, turn});
+            break;
+        // two blocks per SM: 128 registers, not the 132 ptxas would take for one (sm_90)
+        case ElementCases::without_integrators:
+            Policy::template for_each_resident<2>(
+                particles.size, TrackSegment<ElementCases::without_integrators>{particles, elements, begin, end, turn});
+            break;
+        case ElementCases::all:
+            Policy::for_each(particles.size, TrackSegment<ElementCases::all>{particles, elements, begin, end, turn});
+            break;
+    }
 }
 
 //! A reduction over the whole beam when this process holds a chunk-aligned share of it: the chunk

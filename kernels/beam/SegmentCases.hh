@@ -1,5 +1,6 @@
-// Which element switch (ElementCases) each segment of the table needs: a prefix count of the
-// entries only the full switch tracks, so any [begin, end) costs two lookups on the host.
+// Which element switch (ElementCases) each segment of the table needs: prefix counts of the entries
+// only the full switch tracks and of those the linear-map switch does not, so any [begin, end) costs
+// four lookups on the host.
 #pragma once
 
 #include <vector>
@@ -12,20 +13,25 @@ namespace gt {
 class SegmentCaseTable {
   public:
     SegmentCaseTable() = default;
-    explicit SegmentCaseTable(std::vector<Element> const& elements) : prefix_(elements.size() + 1, 0)
+    explicit SegmentCaseTable(std::vector<Element> const& elements)
+        : needs_all_(elements.size() + 1, 0), not_linear_(elements.size() + 1, 0)
     {
-        for (std::size_t i = 0; i < elements.size(); ++i)
-            prefix_[i + 1] = prefix_[i] + (needs_all_cases(elements[i].kind) ? 1 : 0);
+        for (std::size_t i = 0; i < elements.size(); ++i) {
+            needs_all_[i + 1] = needs_all_[i] + (needs_all_cases(elements[i].kind) ? 1 : 0);
+            not_linear_[i + 1] = not_linear_[i] + (is_linear_map(elements[i]) ? 0 : 1);
+        }
     }
 
     //! The smallest switch that tracks every entry of [begin, end).
     ElementCases cases(size_type begin, size_type end) const
     {
-        return prefix_[end] == prefix_[begin] ? ElementCases::without_integrators : ElementCases::all;
+        if (not_linear_[end] == not_linear_[begin]) return ElementCases::linear_maps;
+        return needs_all_[end] == needs_all_[begin] ? ElementCases::without_integrators : ElementCases::all;
     }
 
   private:
-    std::vector<size_type> prefix_;
+    std::vector<size_type> needs_all_;
+    std::vector<size_type> not_linear_;
 };
 
 }  // namespace gt

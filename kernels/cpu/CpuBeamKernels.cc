@@ -41,10 +41,17 @@ class CpuBeamKernels final : public BeamKernels {
     {
         cpu::Stopwatch w;
         // Four particles side by side (TrackSegmentBlock): the same bits as TrackSegment.
-        if (cases_.cases(begin, end) == ElementCases::all)
-            track_blocks<ElementCases::all>(particles, begin, end, turn);
-        else
-            track_blocks<ElementCases::without_integrators>(particles, begin, end, turn);
+        switch (cases_.cases(begin, end)) {
+            case ElementCases::linear_maps:
+                track_blocks<ElementCases::linear_maps>(particles, begin, end, turn);
+                break;
+            case ElementCases::without_integrators:
+                track_blocks<ElementCases::without_integrators>(particles, begin, end, turn);
+                break;
+            case ElementCases::all:
+                track_blocks<ElementCases::all>(particles, begin, end, turn);
+                break;
+        }
         timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
                    double(particles.size) * double(end - begin),
                    double(particles.size) * work_.flops_per_particle(begin, end));

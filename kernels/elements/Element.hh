@@ -85,12 +85,17 @@ struct Element {
 
 static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the device as bytes");
 
-//! Which cases of the element switch a segment kernel compiles. The entries integrated in time or
-//! through a 3D grid (t-code, 3D field maps) have deep call trees: with them in the switch the GPU's
-//! fused segment kernel needs 254 registers per thread (sm_90, ptxas -v), which halves its occupancy
-//! for every lattice, also for those without such an entry. A segment without them (SegmentCaseTable
-//! says which) runs the kernel compiled without their cases; each entry still runs the same code.
-enum class ElementCases { without_integrators, all };
+//! Which cases of the element switch a segment kernel compiles; SegmentCaseTable picks the smallest that
+//! tracks every entry of a segment, and each entry runs the same code in every switch that holds it (the
+//! same bits). The switch's deepest case sets the GPU kernel's registers for every lattice it tracks:
+//! - `all`: every kind. The t-code and 3D field-map entries (integrated in time or through a grid) take
+//!   it to 254 registers per thread (sm_90, ptxas -v), one 256-thread block per SM.
+//! - `without_integrators`: all but those two; 128 registers with two blocks per SM (BeamDriver.hh).
+//! - `linear_maps`: markers, monitors, and drifts and quadrupoles of the linear model only (the paraxial
+//!   drift and the thick linear quadrupole, each a few multiply-adds with no square root or division):
+//!   a lattice of first-order maps runs without the registers of the exact maps, bends, RF, multipoles
+//!   and profile elements (launch bound and ptxas numbers in BeamDriver.hh).
+enum class ElementCases { linear_maps, without_integrators, all };
 
 //! True for the kinds only the `all` switch tracks.
 GT_HOST_DEVICE constexpr bool needs_all_cases(ElementKind kind)
@@ -98,63 +103,107 @@ GT_HOST_DEVICE constexpr bool needs_all_cases(ElementKind kind)
     return kind == ElementKind::time_code || kind == ElementKind::field_map_3d;
 }
 
+//! True for the entries the `linear_maps` switch tracks: the kind and, for a drift or quadrupole, the
+//! model (an exact drift or a chromatic or kick quadrupole does not qualify). Host: reads the union
+//! member of the entry's kind only.
+inline bool is_linear_map(Element const& e)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+            return true;
+        case ElementKind::drift:
+            return e.drift.model == DriftModel::linear;
+        case ElementKind::quadrupole:
+            return e.quadrupole.model == QuadrupoleModel::linear;
+        default:
+            return false;
+    }
+}
+
+//! The `linear_maps` switch: the calls Drift and Quadrupole make for their linear model. Any other entry
+//! is refused (false: the particle is marked lost); the host never picks this switch for a segment that
+//! holds one.
+GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& p)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+            return true;
+        case ElementKind::drift:
+            if (e.drift.model != DriftModel::linear) return false;
+            drift_linear(p, e.drift.length, e.drift.inv_beta_gamma2);
+            return true;
+        case ElementKind::quadrupole:
+            if (e.quadrupole.model != QuadrupoleModel::linear) return false;
+            return e.quadrupole.track_linear(p);
+        default:
+            return false;
+    }
+}
+
 //! Pushes one particle through one entry; false when the particle is lost there (aperture, an
 //! unphysical momentum, or a coordinate that became NaN or infinite). With `without_integrators` the
-//! t-code and 3D-map entries are not compiled: the host never picks that switch for a segment that
-//! holds one (SegmentCaseTable), and a particle reaching one there would be marked lost, not pushed.
+//! t-code and 3D-map entries are not compiled, with `linear_maps` only track_linear_map's: the host never
+//! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching one
+//! there would be marked lost, not pushed.
 template<ElementCases Cases = ElementCases::all>
 GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
 {
     if (e.misaligned) e.misalignment.enter(p);
     bool ok = true;
-    switch (e.kind) {
-        case ElementKind::marker:
-        case ElementKind::monitor:
-            break;
-        case ElementKind::drift:
-            ok = e.drift(p);
-            break;
-        case ElementKind::quadrupole:
-            ok = e.quadrupole(p);
-            break;
-        case ElementKind::sector_bend:
-            ok = e.sector_bend(p);
-            break;
-        case ElementKind::dipole_edge:
-            ok = e.dipole_edge(p);
-            break;
-        case ElementKind::multipole:
-            ok = e.multipole(p);
-            break;
-        case ElementKind::thick_multipole:
-            ok = e.thick_multipole(p);
-            break;
-        case ElementKind::solenoid:
-            ok = e.solenoid(p);
-            break;
-        case ElementKind::rf_cavity:
-            ok = e.rf_cavity(p);
-            break;
-        case ElementKind::kicker:
-            ok = e.kicker(p);
-            break;
-        case ElementKind::aperture:
-            ok = e.aperture(p);
-            break;
-        case ElementKind::collimator:
-            ok = e.collimator(p);
-            break;
-        case ElementKind::axial_field_map:
-            ok = e.axial_field_map(p);
-            break;
-        case ElementKind::time_code:
-            if constexpr (Cases == ElementCases::all) ok = e.time_code(p);
-            else ok = false;
-            break;
-        case ElementKind::field_map_3d:
-            if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
-            else ok = false;
-            break;
+    if constexpr (Cases == ElementCases::linear_maps) {
+        ok = track_linear_map(e, p);
+    } else {
+        switch (e.kind) {
+            case ElementKind::marker:
+            case ElementKind::monitor:
+                break;
+            case ElementKind::drift:
+                ok = e.drift(p);
+                break;
+            case ElementKind::quadrupole:
+                ok = e.quadrupole(p);
+                break;
+            case ElementKind::sector_bend:
+                ok = e.sector_bend(p);
+                break;
+            case ElementKind::dipole_edge:
+                ok = e.dipole_edge(p);
+                break;
+            case ElementKind::multipole:
+                ok = e.multipole(p);
+                break;
+            case ElementKind::thick_multipole:
+                ok = e.thick_multipole(p);
+                break;
+            case ElementKind::solenoid:
+                ok = e.solenoid(p);
+                break;
+            case ElementKind::rf_cavity:
+                ok = e.rf_cavity(p);
+                break;
+            case ElementKind::kicker:
+                ok = e.kicker(p);
+                break;
+            case ElementKind::aperture:
+                ok = e.aperture(p);
+                break;
+            case ElementKind::collimator:
+                ok = e.collimator(p);
+                break;
+            case ElementKind::axial_field_map:
+                ok = e.axial_field_map(p);
+                break;
+            case ElementKind::time_code:
+                if constexpr (Cases == ElementCases::all) ok = e.time_code(p);
+                else ok = false;
+                break;
+            case ElementKind::field_map_3d:
+                if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
+                else ok = false;
+                break;
+        }
     }
     if (e.misaligned) e.misalignment.leave(p);
     return ok && is_finite(p);
