@@ -258,7 +258,7 @@ class CpuTrackLoop final : public DetectorKernels {
         t.vacancy_rank[0] = 0;
         InitializeTracks{params_, t, id, nullptr, 0, 0, counters, energy}(0);
         LimitStep const limit{params_, t};
-        Propagate const propagate{params_, t, counters};
+        Propagate<> const propagate{params_, t, counters};
         AlongStep const along{params_, t};
         ScoreHits score{params_, t, w.hits.data(), w.hits.size(), counters, w.tallies.data(), energy};
         CrossBoundary const cross{params_, t};

@@ -29,12 +29,26 @@ void copy_last(A* a, A const* device_a, B* b, B const* device_b)
     GT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
 
+//! Field propagation (Propagate, also over the live slots): the one step action whose registers the
+//! file's cap of 96 (CMakeLists.txt) spills heavily (ptxas -v, sm_90: 560-640 bytes of stack, 0.8 kB
+//! of spill stores). At 256 threads a block, 96 and 128 registers both leave 2 blocks resident per
+//! SM (65536 / (256 x 96) = 2.7): 128 spills less at the same occupancy.
+template <class F>
+inline constexpr bool k_is_propagation = false;
+template <class Field>
+inline constexpr bool k_is_propagation<Propagate<Field>> = true;
+template <class Field>
+inline constexpr bool k_is_propagation<OnSlots<Propagate<Field>>> = true;
+
 struct CudaDetectorOps {
     static constexpr MemSpace space = MemSpace::device;
     template <class F>
     static void for_each(std::size_t n, F const& f)
     {
-        cuda::for_each(n, f);
+        if constexpr (k_is_propagation<F>)
+            cuda::for_each_resident<2>(n, f);
+        else
+            cuda::for_each(n, f);
     }
     static std::string describe() { return "gpu (" + device::name() + ")"; }
     static std::uint64_t scan_vacancies(std::int32_t const* status, std::uint32_t* rank, std::size_t n)

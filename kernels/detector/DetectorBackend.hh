@@ -87,7 +87,9 @@ class DetectorBackend final : public DetectorKernels {
         stack_count_ -= from_stack;
         if (track_order_ != TrackOrder::slots) active_ = timed("order_tracks", [&] { return order_tracks(t); });
         run("limit_step", LimitStep{params_, t});
-        run("propagate", Propagate{params_, t, counters});
+        visit_field_kind(params_.field, [&](auto kind) {
+            run("propagate", Propagate<decltype(kind)>{params_, t, counters});
+        });
         run("along_step", AlongStep{params_, t});
         if (params_.physics.showers) interact(t, counters);
         run("score_hits",

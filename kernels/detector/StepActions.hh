@@ -209,6 +209,10 @@ struct LimitStep {
     }
 };
 
+//! Field is the kind the deck's field is (field_of): the backend launches the one that matches, so
+//! that the kernel holds that field's code only, not the switch over every kind (which the finite
+//! solenoid's elliptic integrals make the register demand of all). MagneticField: any kind.
+template <class Field = MagneticField>
 struct Propagate {
     DetectorParamsView params;
     TrackView t;
@@ -224,7 +228,7 @@ struct Propagate {
             double const p = pmath::sqrt(T * (T + 2.0 * pt.mass));
             PropState st{t.remaining[i], t.h_next[i], t.h_limit[i]};
             Vec3 pos = t.pos[i], dir = t.dir[i];
-            FieldPropagator<MagneticField> const prop(params.field, params.propagation, nav);
+            FieldPropagator<Field> const prop(field_of<Field>(params.field), params.propagation, nav);
             PropagationResult const r = prop(pos, dir, pt.charge, p, t.volume[i], st);
             t.pos[i] = pos;
             t.dir[i] = dir;

@@ -60,16 +60,34 @@ struct RzFieldMap {
         if (i > nr - 2) i = nr - 2;
         if (k > nz - 2) k = nz - 2;
         double const fu = u - i, fv = v - k;
+        // the four corners' records first (two 32-byte runs: (i, k), (i, k + 1) and the same at
+        // i + 1), then the sums in corner order
+        long const node0 = long(i) * nz + k;
+        double rec[4][2];
+        for (int c = 0; c < 4; ++c) load_node(node0 + (c >> 1) * long(nz) + (c & 1), rec[c]);
         double br = 0, bz = 0;
         for (int c = 0; c < 4; ++c) {
             int const di = c >> 1, dk = c & 1;
             double const w = (di ? fu : 1 - fu) * (dk ? fv : 1 - fv);
-            long const node = long(i + di) * nz + (k + dk);
-            br += w * values[2 * node];
-            bz += w * values[2 * node + 1];
+            br += w * rec[c][0];
+            bz += w * rec[c][1];
         }
         if (r == 0) return {0, 0, bz};
         return {br * x / r, br * y / r, bz};
+    }
+
+    //! (Br, Bz) of a node: on the device one 16-byte load through the read-only data cache (the
+    //! values are a device allocation, 256-byte aligned; node n's record is the 16 bytes from byte 16 n).
+    GT_HOST_DEVICE void load_node(long node, double out[2]) const
+    {
+#if GT_ON_DEVICE
+        double2 const v = __ldg(reinterpret_cast<double2 const*>(values) + node);
+        out[0] = v.x;
+        out[1] = v.y;
+#else
+        out[0] = values[2 * node];
+        out[1] = values[2 * node + 1];
+#endif
     }
 };
 

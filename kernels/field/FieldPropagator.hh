@@ -51,6 +51,7 @@ class FieldPropagator {
         PropagationResult res;
         DormandPrince<Field> const stepper{field_, q, p};
         double const tiny = params_.min_substep;
+        Vec3 b_pos = field_(pos);  // the field at pos, kept while pos does not move
         while (res.substeps < params_.max_substeps) {
             if (st.remaining <= tiny) {
                 // the leftover is below any meaningful length: the step is complete here
@@ -61,15 +62,16 @@ class FieldPropagator {
             double h = st.remaining;
             if (st.h_limit < h) h = st.h_limit;
             if (st.h_next < h) h = st.h_next;
-            double const h_chord = chord_limit(pos, dir, q, p);
+            double const h_chord = chord_limit(dir, b_pos, q, p);
             if (h_chord < h) h = h_chord;
             if (h < tiny) h = tiny;
 
             // error-controlled substep: shrink until accepted (bounded number of tries)
             OdeState y{pos, p * dir}, y1, err;
+            Vec3 b_end;
             double h_done = h;
             for (int attempt = 0;; ++attempt) {
-                y1 = stepper.step(y, h_done, err);
+                y1 = stepper.step(y, h_done, err, b_pos, b_end);
                 double const e_pos = norm(err.pos) / (params_.epsilon * h_done);
                 double const e_mom = norm(err.mom) / (params_.epsilon * p);
                 double const e = e_pos > e_mom ? e_pos : e_mom;
@@ -97,6 +99,7 @@ class FieldPropagator {
                 nav_.find_next_step(volume, pos, chord_dir, chord_len + params_.delta_intersection);
             if (!ns.boundary) {
                 pos = y1.pos;
+                b_pos = b_end;
                 dir = new_dir;
                 st.remaining -= h_done;
                 res.length += h_done;
@@ -125,9 +128,10 @@ class FieldPropagator {
 
   private:
     //! Longest path whose sagitta stays within delta_chord: s^2 kappa / 8 <= delta_chord.
-    GT_HOST_DEVICE double chord_limit(Vec3 pos, Vec3 dir, double q, double p) const
+    //! b: the field at the track's position.
+    GT_HOST_DEVICE double chord_limit(Vec3 dir, Vec3 b, double q, double p) const
     {
-        Vec3 const f = cross(dir, field_(pos));
+        Vec3 const f = cross(dir, b);
         double const kappa = field::k_mev_per_tm * fabs(q) * norm(f) / p;  // curvature [1/m]
         if (kappa <= 0) return HUGE_VAL;
         return pmath::sqrt(8.0 * params_.delta_chord / kappa);

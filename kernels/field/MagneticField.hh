@@ -36,4 +36,51 @@ struct MagneticField {
     }
 };
 
+//! The part of f that is a field of kind Field (f itself for MagneticField); f.type must match.
+template <class Field>
+GT_HOST_DEVICE inline Field const& field_of(MagneticField const& f);
+template <>
+GT_HOST_DEVICE inline MagneticField const& field_of<MagneticField>(MagneticField const& f)
+{
+    return f;
+}
+template <>
+GT_HOST_DEVICE inline UniformField const& field_of<UniformField>(MagneticField const& f)
+{
+    return f.uniform;
+}
+template <>
+GT_HOST_DEVICE inline SolenoidField const& field_of<SolenoidField>(MagneticField const& f)
+{
+    return f.solenoid;
+}
+template <>
+GT_HOST_DEVICE inline CartesianFieldMap const& field_of<CartesianFieldMap>(MagneticField const& f)
+{
+    return f.cartesian;
+}
+template <>
+GT_HOST_DEVICE inline RzFieldMap const& field_of<RzFieldMap>(MagneticField const& f)
+{
+    return f.rz;
+}
+
+//! Calls visit(Field{}) with the kind of f's field (a type tag: MagneticField for none).
+template <class Visit>
+auto visit_field_kind(MagneticField const& f, Visit&& visit)
+{
+    switch (f.type) {
+        case FieldType::uniform:
+            return visit(UniformField{});
+        case FieldType::solenoid:
+            return visit(SolenoidField{});
+        case FieldType::cartesian_map:
+            return visit(CartesianFieldMap{});
+        case FieldType::rz_map:
+            return visit(RzFieldMap{});
+        default:
+            return visit(MagneticField{});
+    }
+}
+
 }  // namespace gt
