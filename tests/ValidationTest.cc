@@ -148,6 +148,26 @@ TEST_CASE("validate: two identical backends agree bit for bit at every slice")
     CHECK(contains(validation_verdict(r), "bit for bit"));
 }
 
+TEST_CASE("validate: the totals also without each kernel's first call")
+{
+    DeckConfig const deck = test_deck();
+    auto a = make_cpu_beam_kernels();
+    PerturbedBeamKernels b(PerturbedBeamKernels::What::nothing, 0, 0);
+    ValidationResult r = validate_beamline(deck, *a, b, ValidationOptions{});
+    // Planted times: 0.5 s in 5 calls of which the first took 0.3 s, against 0.4 s with a 0.1 s first
+    // call: 0.2 s and 0.3 s after the first calls.
+    r.reference_kernels = {{"track", KernelRecord{.seconds = 0.5, .calls = 5, .first_seconds = 0.3}}};
+    r.candidate_kernels = {{"track", KernelRecord{.seconds = 0.4, .calls = 5, .first_seconds = 0.1}}};
+    r.reference_seconds = 0.5;
+    r.candidate_seconds = 0.4;
+    std::string const summary = validation_summary(r);
+    INFO(summary);
+    CHECK(contains(summary, "totals: 0.5 s on"));
+    CHECK(contains(summary, "after the first calls: 0.2 s on"));
+    CHECK(contains(summary, ", 0.3 s on"));
+    CHECK(contains(summary, "(the first calls, 0.3 s and 0.1 s, left out)"));
+}
+
 TEST_CASE("validate: one ulp on one particle after one element fails, at that stage")
 {
     DeckConfig const deck = test_deck();

@@ -603,6 +603,15 @@ std::vector<StageComparison const*> worst_stages(ValidationResult const& r, std:
     return v;
 }
 
+//! [s] the first call of every kernel of one backend: the one-time part of its time (loading the GPU
+//! module of each kernel on its first launch, first touch of memory, thread start).
+double first_calls_seconds(std::map<std::string, KernelRecord> const& kernels)
+{
+    double sum = 0;
+    for (auto const& [name, k] : kernels) sum += k.first_seconds;
+    return sum;
+}
+
 std::string totals_line(ValidationResult const& r)
 {
     return fmt::format(
@@ -612,15 +621,28 @@ std::string totals_line(ValidationResult const& r)
         speedup(r.reference_seconds, r.candidate_seconds));
 }
 
+//! The same totals without each kernel's first call: what a longer run of the deck would see per call.
+std::string steady_totals_line(ValidationResult const& r)
+{
+    double const ref_first = first_calls_seconds(r.reference_kernels);
+    double const cand_first = first_calls_seconds(r.candidate_kernels);
+    double const ref = std::max(0.0, r.reference_seconds - ref_first);
+    double const cand = std::max(0.0, r.candidate_seconds - cand_first);
+    return fmt::format("{:.4g} s on {}, {:.4g} s on {}: speedup {} (the first calls, {:.4g} s and {:.4g} s, "
+                       "left out)",
+                       ref, r.reference_name, cand, r.candidate_name, speedup(ref, cand), ref_first, cand_first);
+}
+
 TextTable kernel_table(ValidationResult const& r)
 {
     auto const [ref, cand] = backend_labels(r);
-    TextTable t({"kernel", "calls", ref + " [s]", cand + " [s]", "speedup", cand + " GB/s"});
+    TextTable t({"kernel", "calls", ref + " [s]", cand + " [s]", "speedup", ref + " first call [s]",
+                 cand + " first call [s]", cand + " GB/s"});
     for (auto const& [name, a] : r.reference_kernels) {
         auto it = r.candidate_kernels.find(name);
         KernelRecord const b = it == r.candidate_kernels.end() ? KernelRecord{} : it->second;
         t.add_row({name, std::to_string(a.calls), seconds(a.seconds), seconds(b.seconds),
-                   speedup(a.seconds, b.seconds),
+                   speedup(a.seconds, b.seconds), seconds(a.first_seconds), seconds(b.first_seconds),
                    b.seconds > 0 ? fmt::format("{:.3g}", b.bytes / b.seconds / 1e9) : "-"});
     }
     return t;
@@ -655,6 +677,7 @@ std::string validation_summary(ValidationResult const& r, std::size_t max_rows)
     }
     out += "\nper kernel:\n" + kernel_table(r).text();
     out += "totals: " + totals_line(r) + "\n";
+    out += "after the first calls: " + steady_totals_line(r) + "\n";
     out += "verdict: " + validation_verdict(r) + "\n";
     return out;
 }
@@ -674,7 +697,7 @@ std::string validation_report(ValidationResult const& r)
     out += "\n";
     out += "## Per quantity, over all stages\n\n" + quantity_table(r).markdown() + "\n";
     out += "## By deck element\n\n" + element_table(r).markdown() + "\n";
-    out += "## Totals\n\n" + totals_line(r) + "\n\n";
+    out += "## Totals\n\n" + totals_line(r) + "\n\nAfter the first calls: " + steady_totals_line(r) + "\n\n";
     out += "Per kernel:\n\n" + kernel_table(r).markdown() + "\n";
     out += "## Every stage\n\n";
     out +=
