@@ -5,11 +5,8 @@
 #include <cstring>
 #include <string>
 
-#include "beam/Lattice.hh"
-#include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
-#include "run/BeamRun.hh"
-#include "run/BeamTracker.hh"
+#include "tests/gpu/BackendPair.hh"
 
 using namespace gt;
 
@@ -34,21 +31,16 @@ void compare(double const* a, double const* b, std::size_t n, Difference& d)
 //! particle at the end.
 void check_deck(std::string const& deck_path, std::vector<std::string> const& overrides)
 {
-    DeckConfig deck = read_deck(std::string(GTRACK_SOURCE_DIR) + "/" + deck_path, overrides);
-    deck.output.stats = StatsWhere::every_slice;
-    Lattice const lattice = build_lattice(deck, initial_reference(deck));
-    auto cpu = make_cpu_beam_kernels();
-    auto gpu = make_cuda_beam_kernels();
-    ParticleState cs = initial_beam(deck, *cpu), gs = initial_beam(deck, *gpu);
-    cpu->set_elements(lattice.elements, *lattice.field_data);
-    gpu->set_elements(lattice.elements, *lattice.field_data);
-    BeamTracker ct(lattice, deck.output, deck.lattice.turns, *cpu, cs.view());
-    BeamTracker gt(lattice, deck.output, deck.lattice.turns, *gpu, gs.view());
+    test::BackendPair run(deck_path, overrides);
+    ParticleState& cs = run.cpu_beam;
+    ParticleState& gs = run.gpu_beam;
+    BeamTracker& ct = run.cpu_tracker;
+    BeamTracker& gt = run.gpu_tracker;
     Difference moments;
     int points = 0;
     while (ct.advance()) {
         REQUIRE(gt.advance());
-        BeamMoments const a = cpu->moments(cs.view()), b = gpu->moments(gs.view());
+        BeamMoments const a = run.cpu->moments(cs.view()), b = run.gpu->moments(gs.view());
         compare(&a.alive, &b.alive, 1, moments);
         compare(a.mean, b.mean, 6, moments);
         compare(&a.cov[0][0], &b.cov[0][0], 36, moments);

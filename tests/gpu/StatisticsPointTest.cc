@@ -14,6 +14,7 @@
 #include "kernels/core/Device.hh"
 #include "run/BeamRun.hh"
 #include "run/BeamTracker.hh"
+#include "tests/gpu/BackendPair.hh"
 
 using namespace gt;
 
@@ -31,30 +32,27 @@ bool same_bits(BeamMoments const& a, BeamMoments const& b)
 TEST_CASE("a statistics point and the tracking segment before it wait for the GPU once")
 {
     // The deck of the issue's `gtrack validate` figure: every slice a point.
-    DeckConfig deck = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/chicane.toml", {"beam.macroparticles=20000"});
-    deck.output.stats = StatsWhere::every_slice;
-    Lattice const lattice = build_lattice(deck, initial_reference(deck));
-    auto cpu = make_cpu_beam_kernels();
-    auto gpu = make_cuda_beam_kernels();
-    ParticleState cs = initial_beam(deck, *cpu), gs = initial_beam(deck, *gpu);
-    cpu->set_elements(lattice.elements, *lattice.field_data);
-    gpu->set_elements(lattice.elements, *lattice.field_data);
-    BeamTracker ct(lattice, deck.output, deck.lattice.turns, *cpu, cs.view());
-    BeamTracker gt(lattice, deck.output, deck.lattice.turns, *gpu, gs.view());
+    test::BackendPair run("inputs/chicane.toml", {"beam.macroparticles=20000"});
+    BeamKernels& cpu = *run.cpu;
+    BeamKernels& gpu = *run.gpu;
+    ParticleState& cs = run.cpu_beam;
+    ParticleState& gs = run.gpu_beam;
+    BeamTracker& ct = run.cpu_tracker;
+    BeamTracker& gt = run.gpu_tracker;
     // The first point grows the reduction's scratch; counting starts after it.
     REQUIRE(ct.advance());
     REQUIRE(gt.advance());
-    CHECK(same_bits(cpu->moments(cs.view()), gpu->moments(gs.view())));
+    CHECK(same_bits(cpu.moments(cs.view()), gpu.moments(gs.view())));
     int points = 0, differing = 0;
     long most = 0, least = 1L << 40;
     while (ct.advance()) {
         long const before = device::host_waits();
         REQUIRE(gt.advance());
-        BeamMoments const b = gpu->moments(gs.view());
+        BeamMoments const b = gpu.moments(gs.view());
         long const waits = device::host_waits() - before;
         most = std::max(most, waits);
         least = std::min(least, waits);
-        differing += !same_bits(cpu->moments(cs.view()), b);
+        differing += !same_bits(cpu.moments(cs.view()), b);
         ++points;
     }
     MESSAGE(points, " statistics points, host waits per point (segment + moments): ", least, " to ", most);
@@ -67,14 +65,14 @@ TEST_CASE("a statistics point and the tracking segment before it wait for the GP
     // Right after a point every stage has been read: the times cost no wait. A segment queued
     // since is read with one wait, and counted once.
     long before = device::host_waits();
-    KernelRecord const tracked = gpu->timer().records().at("track");
+    KernelRecord const tracked = gpu.timer().records().at("track");
     CHECK(device::host_waits() == before);
     CHECK(tracked.calls >= points);
     CHECK(tracked.seconds > 0);
-    CHECK(gpu->timer().records().at("moments").calls == points + 1);
-    gpu->track(gs.view(), 0, 1, 0);
+    CHECK(gpu.timer().records().at("moments").calls == points + 1);
+    gpu.track(gs.view(), 0, 1, 0);
     before = device::host_waits();
-    KernelRecord const after = gpu->timer().records().at("track");
+    KernelRecord const after = gpu.timer().records().at("track");
     CHECK(device::host_waits() == before + 1);
     CHECK(after.calls == tracked.calls + 1);
     CHECK(after.seconds > tracked.seconds);
