@@ -14,6 +14,20 @@
 
 using namespace gt;
 
+namespace {
+
+//! The bunch frame of the kick tests: 150 MeV electrons, 1 nC in 5e5 macroparticles.
+BeamFrame kick_frame()
+{
+    return test::collective_frame(constants::electron_mass_mev, -1, 150.0, 1e-9, 500000.0);
+}
+
+//! The kick tests' resonator wakes (Q = 3): longitudinal at 1.3 GHz, transverse at 2.5 GHz.
+WakeFunction longitudinal_wake() { return resonator_wake(WakePlane::longitudinal, 1e4, 3.0, 1.3e9); }
+WakeFunction transverse_wake() { return resonator_wake(WakePlane::transverse, 1e6, 3.0, 2.5e9); }
+
+}  // namespace
+
 TEST_CASE("the deterministic line histogram is bit-identical on the GPU, for 1 and 3 channels")
 {
     ParticleState host = test::noisy_bunch(1000000, 5);
@@ -85,9 +99,9 @@ TEST_CASE("a collective kick (wakes, LSC, CSR) on the GPU equals the CPU's bit f
     // the same functor (no FMA contraction on either side).
     ParticleState host = test::noisy_bunch(500000, 9);
     ParticleState device(host, MemSpace::device);
-    BeamFrame const frame = test::collective_frame(constants::electron_mass_mev, -1, 150.0, 1e-9, 500000.0);
-    WakeFunction const wl = resonator_wake(WakePlane::longitudinal, 1e4, 3.0, 1.3e9);
-    WakeFunction const wt = resonator_wake(WakePlane::transverse, 1e6, 3.0, 2.5e9);
+    BeamFrame const frame = kick_frame();
+    WakeFunction const wl = longitudinal_wake();
+    WakeFunction const wt = transverse_wake();
     CollectiveKickSpec spec;
     spec.wakes = {&wl, &wt};
     spec.lsc = true;
@@ -123,7 +137,7 @@ TEST_CASE("CSR entrance transient and drift wake kicks on the GPU equal the CPU'
     // The transients run on the host from the same histogram bits (CsrTransient.hh): only the
     // histogram and the kick are on the backend, so every momentum must agree bit for bit.
     ParticleState const start = test::noisy_bunch(500000, 11);
-    BeamFrame const frame = test::collective_frame(constants::electron_mass_mev, -1, 150.0, 1e-9, 500000.0);
+    BeamFrame const frame = kick_frame();
     CollectiveSettings settings;
     for (double exit : {-1.0, 0.0, 0.5}) {
         CAPTURE(exit);
@@ -185,7 +199,7 @@ TEST_CASE("cuFFT convolutions and filters equal FFTW's to 1e-12 of the maximum")
         }
         double const hs = 1e-5;
         auto const csr = line_kernel([](double u) { return u > 0 ? 1.0 / std::cbrt(u) : 0.0; }, hs, n, false);
-        WakeFunction const wake = resonator_wake(WakePlane::longitudinal, 1e4, 3.0, 1.3e9);
+        WakeFunction const wake = longitudinal_wake();
         auto const wk = line_kernel(wake.w, hs, n, true);
         LineConvolver fftw, cufft(make_cufft_line_fft());
         CHECK(cufft.fft().name() == "cuFFT");
@@ -216,9 +230,9 @@ TEST_CASE("a collective kick with cuFFT on the GPU is within 1e-12 of the CPU's 
     // an interpolation of two nodes with weights <= 1, by at most that times the table's maximum.
     ParticleState host = test::noisy_bunch(500000, 9);
     ParticleState device(host, MemSpace::device);
-    BeamFrame const frame = test::collective_frame(constants::electron_mass_mev, -1, 150.0, 1e-9, 500000.0);
-    WakeFunction const wl = resonator_wake(WakePlane::longitudinal, 1e4, 3.0, 1.3e9);
-    WakeFunction const wt = resonator_wake(WakePlane::transverse, 1e6, 3.0, 2.5e9);
+    BeamFrame const frame = kick_frame();
+    WakeFunction const wl = longitudinal_wake();
+    WakeFunction const wt = transverse_wake();
     for (int kind = 0; kind < 2; ++kind) {
         CAPTURE(kind);
         CollectiveKickSpec spec;
