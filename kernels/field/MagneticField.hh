@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/field/FieldMap.hh"
 #include "kernels/field/SolenoidField.hh"
@@ -38,31 +39,20 @@ struct MagneticField {
 
 //! The part of f that is a field of kind Field (f itself for MagneticField); f.type must match.
 template <class Field>
-GT_HOST_DEVICE inline Field const& field_of(MagneticField const& f);
-template <>
-GT_HOST_DEVICE inline MagneticField const& field_of<MagneticField>(MagneticField const& f)
+GT_HOST_DEVICE inline Field const& field_of(MagneticField const& f)
 {
-    return f;
-}
-template <>
-GT_HOST_DEVICE inline UniformField const& field_of<UniformField>(MagneticField const& f)
-{
-    return f.uniform;
-}
-template <>
-GT_HOST_DEVICE inline SolenoidField const& field_of<SolenoidField>(MagneticField const& f)
-{
-    return f.solenoid;
-}
-template <>
-GT_HOST_DEVICE inline CartesianFieldMap const& field_of<CartesianFieldMap>(MagneticField const& f)
-{
-    return f.cartesian;
-}
-template <>
-GT_HOST_DEVICE inline RzFieldMap const& field_of<RzFieldMap>(MagneticField const& f)
-{
-    return f.rz;
+    if constexpr (std::is_same_v<Field, UniformField>)
+        return f.uniform;
+    else if constexpr (std::is_same_v<Field, SolenoidField>)
+        return f.solenoid;
+    else if constexpr (std::is_same_v<Field, CartesianFieldMap>)
+        return f.cartesian;
+    else if constexpr (std::is_same_v<Field, RzFieldMap>)
+        return f.rz;
+    else {
+        static_assert(std::is_same_v<Field, MagneticField>, "a kind of MagneticField");
+        return f;
+    }
 }
 
 //! Calls visit(Field{}) with the kind of f's field (a type tag: MagneticField for none).
