@@ -107,6 +107,29 @@ def frame(sample):
     return float(lo - pad), float(hi + pad)
 
 
+def bin_index(v, edges):
+    """The bin of each value among equally spaced edges as numpy.histogram counts it ([e_i, e_i+1), the
+    last bin closed), −1 outside: arithmetic first, then corrected against the edges themselves, so that
+    values on an edge fall as numpy's searchsorted puts them."""
+    n = len(edges) - 1
+    with np.errstate(invalid="ignore"):  # NaN: any index here, −1 below
+        i = np.floor((v - edges[0]) * (n / (edges[-1] - edges[0]))).astype(np.int64)
+    np.clip(i, 0, n - 1, out=i)
+    i -= v < edges[i]
+    i += (v >= edges[np.minimum(i + 1, n)]) & (i < n - 1)
+    i[(v < edges[0]) | (v > edges[-1]) | np.isnan(v)] = -1
+    return i
+
+
+def histogram2d(a, b, edges_a, edges_b, weights=None):
+    """numpy.histogram2d over equally spaced edges, as one bincount (several times faster on 10^6 rows)."""
+    na, nb = len(edges_a) - 1, len(edges_b) - 1
+    ia, ib = bin_index(a, edges_a), bin_index(b, edges_b)
+    ok = (ia >= 0) & (ib >= 0)
+    flat = np.bincount(ia[ok] * nb + ib[ok], weights=None if weights is None else weights[ok], minlength=na * nb)
+    return flat.reshape(na, nb).astype(float)
+
+
 # --------------------------------------------------------------------------------------- drawing aids
 
 
@@ -184,12 +207,15 @@ def file_lattice(f):
 
 
 def turn_axis(st):
-    """Rows of more than one turn are drawn against the turn number when the file has one row per turn."""
-    turns = st.get("turn")
+    """Rows of several turns, one per turn (all after the same element; output.stats = "turn"), are drawn
+    against the number of turns completed (0: the initial beam, element −1); others against s."""
+    turns, element = st.get("turn"), st.get("element")
     if turns is None or len(turns) < 2 or turns.max() <= 0:
         return "s", st["s"], "s [m]"
-    if len(np.unique(turns)) == len(turns):
-        return "turn", turns, "turn"
+    if element is not None:
+        after = element >= 0
+        if len(np.unique(element[after])) == 1 and len(np.unique(turns[after])) == after.sum():
+            return "turn", turns + after, "turns completed"
     return "s", st["s"], "s [m] (path length over all turns)"
 
 
@@ -285,7 +311,7 @@ def phase_space(species, max_points, bins):
         cols = dict(zip(present, block))
         for i, ((a, _, _), (b, _, _)) in enumerate(PHASE_PAIRS):
             if hists[i] is not None:
-                hists[i] += np.histogram2d(cols[a], cols[b], bins=edges[i])[0]
+                hists[i] += histogram2d(cols[a], cols[b], *edges[i])
     return "density", n, [(h, e) for h, e in zip(hists, edges)], bins
 
 
@@ -320,10 +346,13 @@ def plot_snapshots(f, name, outdir, fmt, written, records, max_points, bins):
                     m = ax.pcolormesh(e[0] * asc, e[1] * bsc, h.T, norm=LogNorm(vmin=1, vmax=max(h.max(), 1)),
                                       cmap="viridis", rasterized=True)
                     fig.colorbar(m, ax=ax, label="macroparticles per bin")
+                    outside = n - int(h.sum())
+                    if outside:
+                        ax.set_title(f"{outside:,} of {n:,} outside this frame", fontsize=8)
                     used[(a, b)] = (h, e)
                 ax.grid(alpha=0.2)
-            how = (f"all {n} particles" if mode == "scatter" else
-                   f"density of all {n} particles, {nbins}×{nbins} bins (core: 0.05–99.95 % quantiles)")
+            how = (f"all {n:,} particles" if mode == "scatter" else
+                   f"density of all {n:,} particles, {nbins}×{nbins} bins (frame: 0.05–99.95 % quantiles + 10 %)")
             fig.suptitle(f"{name}: phase space of '{sp}' at snapshot {it}, after {where}, s = {s_ref:.6g} m, "
                          f"E_kin = {ek:.6g} MeV\n{how}", fontsize=10)
             fig.tight_layout()
@@ -359,7 +388,7 @@ def plot_losses(f, name, outdir, fmt, written, records, max_points):
     ax_s.set_title(f"{n} macroparticles lost", fontsize=9)
     ax_s.grid(alpha=0.3)
     if st is not None and "alive" in st and st["alive"].shape[0]:
-        axis, xs, xlabel = turn_axis(table(st, ["s", "turn", "alive"]))
+        axis, xs, xlabel = turn_axis(table(st, ["s", "turn", "element", "alive"]))
         alive = st["alive"][:]
         ax_alive.plot(xs, alive / max(alive[0], 1) * 100, "-", color="tab:green", lw=1.5)
         ax_alive.set_xlabel(xlabel)
@@ -411,7 +440,8 @@ def plot_losses(f, name, outdir, fmt, written, records, max_points):
 DIAGNOSTICS = {  # group: (file stem, title, [(columns, labels, scale, axis label, log)])
     "space_charge": ("space_charge", "space-charge kicks", [
         (["field_energy"], ["rest-frame field energy"], 1.0, "field energy [J]", False),
-        (["inside", "outside"], ["on the grid", "outside (point charge)"], 1.0, "macroparticles", False),
+        (["outside"], ["outside the grid"], 1.0, "macroparticles outside the grid\n(they felt a point charge)",
+         False),
         (["hx", "hy", "hz"], ["hx", "hy", "hz (along the motion)"], 1e3, "grid spacing, rest frame [mm]", False),
         (["t_sort", "t_deposit", "t_green", "t_solve", "t_field", "t_gather", "t_kick"],
          ["sort", "deposit", "Green", "solve", "field", "gather", "kick"], 1.0, "time per kick [s]", True)]),
@@ -495,7 +525,7 @@ def plot_tallies(f, name, outdir, fmt, written, records):
     if edep.max(initial=0) > 0 and edep[edep > 0].min() < 1e-3 * edep.max():
         ax.set_yscale("log")
     for i, e in enumerate(edep):
-        ax.annotate(f"{e:.4g}", (i, e), ha="center", va="bottom", fontsize=7)
+        ax.annotate(f"{e:.6g} MeV", (i, e), ha="center", va="bottom", fontsize=7)
     ax.grid(alpha=0.3, axis="y")
     det = f.get("detector")
     counts = ""
@@ -562,7 +592,9 @@ def plot_hit_maps(f, name, outdir, fmt, written, records, max_points, bins):
     pairs = [(axis, others[0]), (axis, others[1]), (others[0], others[1])]  # the shower axis horizontal
     maps = {p: np.zeros((bins, bins)) for p in pairs}
     centre = {a: float(np.average(sample[a], weights=w)) if w.sum() > 0 else 0.0 for a in others}
-    longitudinal = np.zeros(bins)
+    # coarse longitudinal bins: a sampling calorimeter's layers, finer than a bin, would alias into stripes
+    long_edges = np.linspace(*frames[axis], min(bins, 40) + 1)
+    longitudinal = np.zeros(len(long_edges) - 1)
     r_max = 3 * max(np.hypot(*(sample[a] - centre[a] for a in others)).max(initial=0) / 3, 1e-9)
     r_edges = np.linspace(0, r_max, bins // 2 + 1)
     lateral = np.zeros(bins // 2)
@@ -570,8 +602,8 @@ def plot_hit_maps(f, name, outdir, fmt, written, records, max_points, bins):
         c = dict(zip(cols, block))
         mid = {a: (c[f"pre_{a}"] + c[f"post_{a}"]) / 2 for a in "xyz"}
         for a, b in pairs:
-            maps[(a, b)] += np.histogram2d(mid[a], mid[b], bins=(edges[a], edges[b]), weights=c["edep"])[0]
-        longitudinal += np.histogram(mid[axis], bins=edges[axis], weights=c["edep"])[0]
+            maps[(a, b)] += histogram2d(mid[a], mid[b], edges[a], edges[b], weights=c["edep"])
+        longitudinal += np.histogram(mid[axis], bins=long_edges, weights=c["edep"])[0]
         r = np.hypot(*(mid[a] - centre[a] for a in others))
         lateral += np.histogram(r, bins=r_edges, weights=c["edep"])[0]
     fig, axes = new_figure("hit_map", 1, 3)
@@ -590,24 +622,30 @@ def plot_hit_maps(f, name, outdir, fmt, written, records, max_points, bins):
     records[save(fig, outdir, "hit_map", fmt, written)] = {"maps": maps, "edges": edges}
 
     fig, (ax_l, ax_r) = new_figure("detector", 1, 2)
-    width = edges[axis][1] - edges[axis][0]
-    ax_l.stairs(longitudinal / (width * 1e2), edges[axis] * 1e2, color="tab:red", lw=1.5)
+    width = long_edges[1] - long_edges[0]
+    ax_l.stairs(longitudinal / (width * 1e2), long_edges * 1e2, color="tab:red", lw=1.5, label="dE/d" + axis)
     ax_l.set_xlabel(f"{axis} [cm] (the axis of largest spread)")
-    ax_l.set_ylabel("dE/d" + axis + " [MeV/cm]")
+    ax_l.set_ylabel("dE/d" + axis + f" [MeV/cm], in {width * 1e2:.3g} cm bins", color="tab:red")
     ax_l.set_title(f"longitudinal profile along {axis}", fontsize=9)
     ax_l.grid(alpha=0.3)
+    contained = ax_l.twinx()
+    total = longitudinal.sum()
+    contained.plot(long_edges * 1e2, np.concatenate([[0], np.cumsum(longitudinal)]) / (total if total > 0 else 1)
+                   * 100, "-", color="black", lw=1.0)
+    contained.set_ylabel("energy deposited before this depth [%]")
+    contained.set_ylim(0, 105)
     ring = np.pi * (r_edges[1:] ** 2 - r_edges[:-1] ** 2) * 1e4
     ax_r.stairs(lateral / ring, r_edges * 1e2, color="tab:blue", lw=1.5)
     ax_r.set_yscale("log") if (lateral > 0).sum() > 1 else None
     ax_r.set_xlabel(f"r = distance from the shower axis [cm]")
     ax_r.set_ylabel("energy per area [MeV/cm²]")
-    ax_r.set_title(f"lateral profile around the {axis} axis through ({others[0]}, {others[1]}) = "
+    ax_r.set_title(f"lateral profile around the {axis} axis at ({others[0]}, {others[1]}) = "
                    f"({centre[others[0]] * 1e2:.3g}, {centre[others[1]] * 1e2:.3g}) cm", fontsize=9)
     ax_r.grid(alpha=0.3)
     fig.suptitle(f"{name}: shower profile, energy deposited in sensitive volumes", fontsize=10)
     fig.tight_layout()
     records[save(fig, outdir, "shower_profile", fmt, written)] = {
-        "axis": axis, "longitudinal": longitudinal, "edges": edges[axis], "lateral": lateral, "r_edges": r_edges}
+        "axis": axis, "longitudinal": longitudinal, "edges": long_edges, "lateral": lateral, "r_edges": r_edges}
 
 
 def plot_energy_balance(f, name, outdir, fmt, written, records):
@@ -616,7 +654,7 @@ def plot_energy_balance(f, name, outdir, fmt, written, records):
     if "primary" not in t or len(t["primary"]) == 0:
         return
     total = {c: float(t[c].sum()) for c in ["primary"] + parts}
-    fig, (ax_t, ax_h) = new_figure("balance", 1, 2)
+    fig, (ax_t, ax_h) = new_figure("balance", 1, 2, gridspec_kw={"width_ratios": [1.2, 1]})
     bottom = 0.0
     colours = {"deposited": "tab:red", "below_cut": "tab:orange", "escaped": "tab:blue", "lost": "tab:grey"}
     for c in parts:
@@ -624,8 +662,9 @@ def plot_energy_balance(f, name, outdir, fmt, written, records):
         bottom += total[c]
     ax_t.bar(1, total["primary"], color="tab:green", label=f"primary: {total['primary']:.6g} MeV")
     ax_t.set_xticks([0, 1], ["where it went", "primary energy"])
+    ax_t.set_xlim(-0.6, 3.2)
     ax_t.set_ylabel("energy, all events [MeV]")
-    ax_t.legend(fontsize=7, loc="lower center")
+    ax_t.legend(fontsize=7, loc="center right")
     ax_t.set_title(f"sum over {len(t['primary'])} events; unaccounted "
                    f"{total['primary'] - bottom:.3g} MeV", fontsize=9)
     frac = np.divide(t["deposited"] + t.get("below_cut", 0), t["primary"], out=np.zeros_like(t["primary"]),
@@ -633,6 +672,7 @@ def plot_energy_balance(f, name, outdir, fmt, written, records):
     ax_h.hist(frac, bins=min(50, max(5, len(frac) // 5)), color="tab:red", alpha=0.8)
     ax_h.set_xlabel("(deposited + below cut) / primary energy, per event [1]")
     ax_h.set_ylabel("events")
+    ax_h.yaxis.get_major_locator().set_params(integer=True)
     ax_h.grid(alpha=0.3)
     ax_h.set_title("fraction of each event's energy left in the world", fontsize=9)
     fig.suptitle(f"{name}: energy balance", fontsize=10)
