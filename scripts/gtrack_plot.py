@@ -373,6 +373,12 @@ def plot_losses(f, name, outdir, fmt, written, records, max_points):
     (ax_s, ax_alive), (ax_xy, ax_turn) = axes
     s = lost["s"][:]
     used = {"s": s}
+    lattice = f.get("lattice")
+    ring = lattice.attrs.get("length") if lattice is not None else None
+    s_label = "s where lost [m]"
+    if ring is not None and ring > 0 and "turn" in cols and n and lost["turn"][:].max() > 0:
+        s = np.mod(s, ring)  # a ring: where in it, over all turns
+        s_label = f"s in the ring where lost [m] (circumference {ring:.6g} m, all turns)"
     positions, counts = np.unique(s, return_counts=True)
     if len(positions) <= 200:  # losses at a few places (apertures, element ends): one bar each
         ax_s.vlines(positions, 0, counts, color="tab:red", lw=2)
@@ -384,7 +390,7 @@ def plot_losses(f, name, outdir, fmt, written, records, max_points):
         ax_s.stairs(h, e, color="tab:red", fill=True, alpha=0.7)
         ax_s.set_ylabel(f"macroparticles lost per {e[1] - e[0]:.3g} m")
         used["positions"], used["counts"] = e, h
-    ax_s.set_xlabel("s where lost [m]")
+    ax_s.set_xlabel(s_label)
     ax_s.set_title(f"{n} macroparticles lost", fontsize=9)
     ax_s.grid(alpha=0.3)
     if st is not None and "alive" in st and st["alive"].shape[0]:
@@ -415,11 +421,12 @@ def plot_losses(f, name, outdir, fmt, written, records, max_points):
         ax_turn.stairs(per_turn, np.arange(len(per_turn) + 1), color="tab:purple", fill=True, alpha=0.7)
         ax_turn.set_xlabel("turn")
         ax_turn.set_ylabel("macroparticles lost per turn")
+        if per_turn.max() > 100 * per_turn[per_turn > 0].min():
+            ax_turn.set_yscale("log")
         ax_turn.grid(alpha=0.3)
         used["per_turn"] = per_turn
     elif "element" in cols and n:
         element = lost["element"][:].astype(np.int64)
-        lattice = f.get("lattice")
         per = np.bincount(element)
         where = np.flatnonzero(per)
         names = texts(lattice.attrs["names"]) if lattice is not None and "names" in lattice.attrs else None
@@ -536,11 +543,6 @@ def plot_tallies(f, name, outdir, fmt, written, records):
     records[save(fig, outdir, "energy_per_volume", fmt, written)] = {"volume": volume, "edep": edep}
 
 
-def hit_columns(f, wanted):
-    h = f["hits"]
-    return [h[c] for c in wanted]
-
-
 def plot_layers(f, name, outdir, fmt, written, records):
     """Energy per copy (replica) of every volume that has hits in more than one copy: the layers."""
     h = f["hits"]
@@ -548,7 +550,7 @@ def plot_layers(f, name, outdir, fmt, written, records):
         return
     names = texts(h.attrs["volume_names"]) if "volume_names" in h.attrs else None
     per = {}  # volume -> energy per replica
-    for volume, replica, edep in chunks(hit_columns(f, ["volume", "replica", "edep"])):
+    for volume, replica, edep in chunks([h[c] for c in ("volume", "replica", "edep")]):
         for v in np.unique(volume):
             sel = volume == v
             add = np.bincount(replica[sel].astype(np.int64), weights=edep[sel])
@@ -580,6 +582,7 @@ def plot_hit_maps(f, name, outdir, fmt, written, records, max_points, bins):
     if n == 0:
         return
     cols = ["pre_x", "pre_y", "pre_z", "post_x", "post_y", "post_z", "edep"]
+    bins = int(np.clip(2 * np.sqrt(n), 50, bins))  # few hits: bigger bins, so that they show
     sample = {a: (strided(h[f"pre_{a}"], max_points) + strided(h[f"post_{a}"], max_points)) / 2 for a in "xyz"}
     frames = {a: frame(sample[a]) for a in "xyz"}
     edges = {a: np.linspace(*frames[a], bins + 1) for a in "xyz"}
@@ -595,10 +598,10 @@ def plot_hit_maps(f, name, outdir, fmt, written, records, max_points, bins):
     # coarse longitudinal bins: a sampling calorimeter's layers, finer than a bin, would alias into stripes
     long_edges = np.linspace(*frames[axis], min(bins, 40) + 1)
     longitudinal = np.zeros(len(long_edges) - 1)
-    r_max = 3 * max(np.hypot(*(sample[a] - centre[a] for a in others)).max(initial=0) / 3, 1e-9)
+    r_max = max(1.05 * np.hypot(*(sample[a] - centre[a] for a in others)).max(initial=0), 1e-9)
     r_edges = np.linspace(0, r_max, bins // 2 + 1)
     lateral = np.zeros(bins // 2)
-    for block in chunks(hit_columns(f, cols)):
+    for block in chunks([h[c] for c in cols]):
         c = dict(zip(cols, block))
         mid = {a: (c[f"pre_{a}"] + c[f"post_{a}"]) / 2 for a in "xyz"}
         for a, b in pairs:
