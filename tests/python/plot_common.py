@@ -52,7 +52,8 @@ def run(gtrack, *a):
 def plot(gtrack, h5, outdir, *extra, env=None):
     """gtrack plot H5 -o OUTDIR: the files it printed and {picture|quantity: array} it drew."""
     record = os.path.join(outdir + "_record.npz")
-    e = dict(os.environ, GTRACK_PLOT_RECORD=record, **(env or {}))
+    # the interpreter running the tests has the packages; python3 on the PATH may be another one
+    e = {**os.environ, "GTRACK_PLOT_RECORD": record, "GTRACK_PYTHON": sys.executable, **(env or {})}
     p = subprocess.run([gtrack, "plot", h5, "-o", outdir, *extra], capture_output=True, text=True, env=e)
     print(p.stdout + p.stderr, end="")
     expect(f"gtrack plot {os.path.basename(h5)} exits 0", p.returncode == 0, f"status {p.returncode}")

@@ -41,7 +41,7 @@ def write_optics(path):
         g["name"] = np.array([b"start"] + [b"E%d" % i for i in range(1, n)], dtype="S8")
         g["type"] = np.array([b"marker"] + [b"drift"] * (n - 1), dtype="S8")
         cols = dict(beta_x=17 + 6 * np.cos(cell), beta_y=17 - 6 * np.cos(cell), alpha_x=np.sin(cell),
-                    alpha_y=-np.sin(cell), mu_x=s / 80 * 6.25, mu_y=s / 80 * 5.88, D_x=1.5 + 0.3 * np.cos(cell),
+                    alpha_y=-np.sin(cell), mu_x=s / 80 * 6.25, mu_y=s / 80 * 5.88, D_x=1.5 + 0.3 * np.cos(cell + 1),
                     Dp_x=np.zeros(n), D_y=np.zeros(n), Dp_y=np.zeros(n), x_co=1e-4 * np.sin(cell / 4),
                     px_co=np.zeros(n), y_co=np.zeros(n), py_co=np.zeros(n), pt_co=np.zeros(n))
         for k, v in cols.items():
@@ -58,7 +58,8 @@ def write_optics(path):
 
 
 def gtrack_plot(*a, env=None):
-    return subprocess.run([gtrack, "plot", *a], capture_output=True, text=True, env=dict(os.environ, **(env or {})))
+    return subprocess.run([gtrack, "plot", *a], capture_output=True, text=True,
+                          env={**os.environ, "GTRACK_PYTHON": sys.executable, **(env or {})})
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -137,7 +138,7 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(installed, "a") as f:
             f.write("\nprint('the installed copy')\n")
         p = subprocess.run([os.path.join(prefix, "bin/gtrack"), "plot", optics, "-o", os.path.join(tmp, "inst")],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=dict(os.environ, GTRACK_PYTHON=sys.executable))
         expect("installed gtrack runs the installed program", p.returncode == 0 and "the installed copy" in p.stdout,
                p.stdout + p.stderr)
     else:
