@@ -808,8 +808,9 @@ SCAN_STATISTICS = ["sigma_x", "sigma_y", "sigma_t", "emittance_xn", "emittance_y
                    "alive", "kinetic_energy"]
 
 
-def plot_summary(f, name, outdir, fmt, written, records):
-    params, stats, complete = summary_from_group(f["summary"])
+def plot_summary(summary, name, outdir, fmt, written, records):
+    """Each of SCAN_STATISTICS against the first parameter, a line per value of the others."""
+    params, stats, complete = summary
     if not params:
         return
     x = next(iter(params))
@@ -909,7 +910,7 @@ def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
         if "optics" in f:
             plot_optics(f, name, outdir, fmt, written, records)
         if "summary" in f:
-            plot_summary(f, name, outdir, fmt, written, records)
+            plot_summary(summary_from_group(f["summary"]), name, outdir, fmt, written, records)
         if "stats" in f:
             plot_along_s(f, name, outdir, fmt, written, records)
         if "data" in f:
@@ -957,12 +958,18 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not os.path.isfile(args.file):
         sys.exit(f"gtrack plot: {args.file}: no such file")
-    try:
-        h5py.File(args.file, "r").close()
-    except OSError as e:
-        sys.exit(f"gtrack plot: {args.file}: not an HDF5 file gtrack can read ({e})")
     outdir = args.output or os.path.splitext(os.path.basename(args.file))[0] + "_plots"
-    written, records = plot_file(args.file, outdir, args.format, args.max_points, args.bins)
+    if args.file.endswith(".csv"):  # the summary of gtrack collect --csv
+        written, records = [], {}
+        os.makedirs(outdir, exist_ok=True)
+        plot_summary(read_summary_csv(args.file), os.path.basename(args.file), outdir, args.format, written,
+                     records)
+    else:
+        try:
+            h5py.File(args.file, "r").close()
+        except OSError as e:
+            sys.exit(f"gtrack plot: {args.file}: not an HDF5 file gtrack can read ({e})")
+        written, records = plot_file(args.file, outdir, args.format, args.max_points, args.bins)
     for p in written:
         print(p)
     if os.environ.get("GTRACK_PLOT_RECORD"):  # tests: the arrays each picture drew, to compare with the file

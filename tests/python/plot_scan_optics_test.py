@@ -84,6 +84,14 @@ with tempfile.TemporaryDirectory() as tmp:
         key = f"scan_sigma_x.png|elements.QD.k1 = {qd:g}"
         same(f"scan line QD.k1 = {qd}: the QFH.k1 values", rec[f"{key}|0"], t["elements_QFH_k1"][sel][order])
         same(f"scan line QD.k1 = {qd}: the final sigma_x", rec[f"{key}|1"], t["sigma_x"][sel][order])
+    # the CSV table of the same scan draws the same lines
+    subprocess.run([gtrack, "collect", "fodo_scan_*.h5", "--csv", "summary.csv"], cwd=tmp, capture_output=True)
+    files_csv, rec_csv = plot(gtrack, os.path.join(tmp, "summary.csv"), os.path.join(tmp, "scan_csv"))
+    expect("scan from CSV: the same pictures", names(files_csv) == names(files))
+    for qd in (-1.2, -1.0):
+        key = f"scan_sigma_x.png|elements.QD.k1 = {qd:g}|1"
+        # the CSV holds 17 significant digits: the same doubles
+        same(f"scan from CSV, QD.k1 = {qd}: the same sigma_x", rec_csv[key], rec[key])
     # scripts/plot_scan.py, the same code with its own axes
     png = os.path.join(tmp, "scan_cli.png")
     p = subprocess.run([sys.executable, os.path.join(source, "scripts/plot_scan.py"), summary, "--x",
