@@ -163,7 +163,8 @@ int main(int argc, char** argv)
     CLI::App* plot = app.add_subcommand(
         "plot",
         "draw an output file as PNG pictures: beam along s, phase space, losses, detector, scan, optics");
-    plot->add_option("file", plot_options.file, "a gtrack output file (run, collect summary .h5/.csv, optics)")
+    plot->add_option("file", plot_options.file,
+                     "a gtrack output file (run, collect summary .h5/.csv, optics)")
         ->required();
     plot->add_option("-o,--output", plot_options.output,
                      "folder for the pictures (default: <file stem>_plots)");
