@@ -7,77 +7,16 @@
 
 One line per combination of the other scan parameters (or only those named with --by). Points that
 are missing or broken in the scan are left out of the lines and counted in the title.
+`gtrack plot summary.h5` draws the usual statistics against the first parameter with the same code
+(scripts/gtrack_plot.py: read_summary, plot_scan); this script chooses the axes.
 Needs h5py (for .h5), numpy and matplotlib: scripts/install-deps.sh --python.
 """
 import argparse
-import csv
+import os
 import sys
 
-import numpy as np
-
-
-def read_h5(path):
-    import h5py
-
-    with h5py.File(path, "r") as f:
-        if "summary" not in f:
-            sys.exit(f"{path}: no /summary table (make one with gtrack collect ... -o {path})")
-        g = f["summary"]
-        text = lambda a: [x.decode() if isinstance(x, bytes) else str(x) for x in a]
-        columns = text(g.attrs["columns"])
-        data = {c: g[c][:] for c in columns}
-        units = {c: (g[c].attrs["unit"].decode() if isinstance(g[c].attrs["unit"], bytes) else g[c].attrs["unit"])
-                 for c in columns}
-        keys = text(g.attrs["parameters"])
-        param_columns = text(g.attrs["parameter_columns"])
-        params = {}
-        for key, col in zip(keys, param_columns):
-            labels = text(g.attrs[f"labels_{col}"])
-            values = data.pop(col)
-            unit = units.pop(col)
-            if np.issubdtype(values.dtype, np.integer):  # not numbers: indices into the labels
-                params[key] = dict(values=values.astype(float), unit="", labels=[labels[i] for i in values],
-                                   ticks=labels)
-            else:
-                params[key] = dict(values=values.astype(float), unit=unit, labels=None, ticks=None)
-        complete = data.pop("complete").astype(bool)
-        data.pop("index")
-        stats = {c: dict(values=v.astype(float), unit=units[c]) for c, v in data.items()}
-    return params, stats, complete
-
-
-def split_header(h):
-    if h.endswith("]") and " [" in h:
-        name, unit = h[:-1].split(" [", 1)
-        return name, unit
-    return h, ""
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    header, rows = rows[0], rows[1:]
-    state = header.index("state")
-    first_stat = next(i for i, h in enumerate(header) if split_header(h)[0] == "s")
-    complete = np.array([r[state] == "complete" for r in rows])
-    params, stats = {}, {}
-    for i in range(header.index("file") + 1, first_stat):
-        key, unit = split_header(header[i])
-        col = [r[i] for r in rows]
-        try:
-            params[key] = dict(values=np.array(col, dtype=float), unit=unit, labels=None, ticks=None)
-        except ValueError:  # not numbers: names, booleans, lists
-            ticks = sorted(set(col), key=col.index)
-            params[key] = dict(values=np.array([ticks.index(c) for c in col], dtype=float), unit="", labels=col,
-                               ticks=ticks)
-    for i in range(first_stat, len(header)):
-        name, unit = split_header(header[i])
-        stats[name] = dict(values=np.array([float(r[i]) if r[i] else np.nan for r in rows]), unit=unit)
-    return params, stats, complete
-
-
-def axis_label(name, unit):
-    return f"{name} [{unit}]" if unit and unit != "1" else name
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gtrack_plot import plot_scan, read_summary  # noqa: E402
 
 
 def main():
@@ -93,7 +32,7 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the parameters and statistics, and exit")
     args = ap.parse_args()
 
-    params, stats, complete = (read_csv if args.summary.endswith(".csv") else read_h5)(args.summary)
+    params, stats, complete = read_summary(args.summary)
     if args.list:
         print("parameters:", ", ".join(params))
         print("statistics:", ", ".join(stats))
@@ -108,49 +47,8 @@ def main():
     for b in by:
         if b not in params or b == x:
             sys.exit(f"--by {b}: not another scan parameter; the parameters are: {', '.join(params)}")
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    def label(key, i):
-        p = params[key]
-        if p["labels"] is not None:
-            return p["labels"][i]
-        return f"{p['values'][i]:g}" + (f" {p['unit']}" if p["unit"] else "")
-
-    groups = {}
-    for i in range(len(complete)):
-        groups.setdefault(tuple(label(b, i) for b in by), []).append(i)
-    px, py = params[x], stats[args.y]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name, members in groups.items():
-        members = [i for i in members if complete[i]]
-        if not members:
-            continue
-        members.sort(key=lambda i: px["values"][i])
-        text = ", ".join(f"{b} = {v}" for b, v in zip(by, name)) or None
-        ax.plot(px["values"][members], py["values"][members], "o-", label=text)
-    if px["ticks"] is not None:
-        ax.set_xticks(range(len(px["ticks"])), px["ticks"])
-    ax.set_xlabel(axis_label(x, px["unit"]))
-    ax.set_ylabel(axis_label(args.y, py["unit"]))
-    if args.logx:
-        ax.set_xscale("log")
-    if args.logy:
-        ax.set_yscale("log")
-    missing = int((~complete).sum())
-    title = f"final {args.y} against {x}"
-    if missing:
-        title += f"\n({missing} of {len(complete)} points missing or broken, not shown)"
-    ax.set_title(title, fontsize=10)
-    if len(groups) > 1:
-        ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
-    print(f"wrote {args.output}: {int(complete.sum())} points in {len(groups)} line(s)")
+    lines = plot_scan(params, stats, complete, x, args.y, by, args.output, args.logx, args.logy)
+    print(f"wrote {args.output}: {int(complete.sum())} points in {len(lines)} line(s)")
 
 
 if __name__ == "__main__":

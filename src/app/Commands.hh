@@ -69,6 +69,17 @@ struct ValidateOptions {
 //! gtrack validate DECK: 0 agree, 1 disagree, 77 no GPU (nothing compared), 2 deck errors.
 int validate_command(CommandOptions const& options, ValidateOptions const& validate);
 
+//! What `gtrack plot OUT.h5` takes (passed on to scripts/gtrack_plot.py).
+struct PlotOptions {
+    std::string file;    //!< the output file to draw
+    std::string output;  //!< folder for the pictures ("": the script's default, <file stem>_plots)
+    std::string format;  //!< png, pdf or svg ("": png)
+    int max_points = 0;  //!< scatter plots of at most this many points (0: the script's default)
+    int bins = 0;        //!< bins per axis of the 2D histograms (0: the script's default)
+};
+//! gtrack plot OUT.h5 [-o DIR]: runs the plotting program shipped with gtrack; its exit status.
+int plot_command(PlotOptions const& options);
+
 //! What `gtrack compare A B` takes.
 struct CompareCommandOptions {
     std::string a, b;

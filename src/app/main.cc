@@ -159,6 +159,23 @@ int main(int argc, char** argv)
                          "calibration file (default: ~/.cache/gtrack/calibration.toml)");
     forecast->add_option("--scan-index", options.scan_index, "the point of the deck's [scan] to forecast");
 
+    gt::PlotOptions plot_options;
+    CLI::App* plot = app.add_subcommand(
+        "plot",
+        "draw an output file as PNG pictures: beam along s, phase space, losses, detector, scan, optics");
+    plot->add_option("file", plot_options.file,
+                     "a gtrack output file (run, collect summary .h5/.csv, optics)")
+        ->required();
+    plot->add_option("-o,--output", plot_options.output,
+                     "folder for the pictures (default: <file stem>_plots)");
+    plot->add_option("--format", plot_options.format, "png (default), pdf or svg")
+        ->check(CLI::IsMember({"png", "pdf", "svg"}));
+    plot->add_option("--max-points", plot_options.max_points,
+                     "snapshots with more particles are drawn as 2D histograms of all (default 20000)")
+        ->check(CLI::PositiveNumber);
+    plot->add_option("--bins", plot_options.bins, "bins per axis of the 2D histograms (default 200)")
+        ->check(CLI::PositiveNumber);
+
     try {
         app.parse(argc, argv);
     } catch (CLI::ParseError const& e) {
@@ -183,6 +200,7 @@ int main(int argc, char** argv)
         if (*collect) return gt::collect_command(options);
         if (*calibrate) return gt::calibrate_command(calibrate_options);
         if (*forecast) return gt::forecast_command(options);
+        if (*plot) return gt::plot_command(plot_options);
     } catch (gt::parallel::FailedElsewhere const& e) {
         return e.exit_code();  // the rank that failed has said why
     } catch (gt::DeckError const& e) {
