@@ -56,10 +56,16 @@ void read_twiss(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
     std::string const path = "beam.twiss";
     ctx.check_keys(t, path,
                    {"beta_x", "alpha_x", "emittance_x", "beta_y", "alpha_y", "emittance_y", "sigma_t",
-                    "sigma_pt", "chirp"});
+                    "sigma_pt", "chirp", "periodic"});
+    if (auto periodic = ctx.bool_at(t, path, "periodic")) beam.twiss_periodic = *periodic;
     auto plane = [&](TwissPlane& p, std::string_view axis) {
+        // periodic = true: the ring gives beta and alpha (a value given as well would be ignored: refused).
+        for (char const* k : {"beta_", "alpha_"})
+            if (beam.twiss_periodic && t.contains(fmt::format("{}{}", k, axis)))
+                ctx.error(ctx.where(*t.get(fmt::format("{}{}", k, axis))), fmt::format("{}.{}{}", path, k, axis),
+                          "periodic = true takes beta and alpha from the ring's periodic solution: remove this key");
         if (auto b = ctx.quantity_at(t, path, fmt::format("beta_{}", axis), quantity::length, Bound::positive,
-                                     true))
+                                     !beam.twiss_periodic))
             p.beta = *b;
         if (auto a = ctx.quantity_at(t, path, fmt::format("alpha_{}", axis), quantity::dimensionless,
                                      Bound::any, false))
