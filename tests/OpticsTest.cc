@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "beam/Lattice.hh"
+#include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "optics/Optics.hh"
 #include "run/BeamRun.hh"
@@ -96,6 +97,60 @@ TEST_CASE("a line takes its start from [beam.twiss]: beta(s) = beta0 - 2 alpha0 
     CHECK(r.rows[2].beta_x == doctest::Approx(b0 - 2 * a0 * s + g0 * s * s).epsilon(1e-7));
     CHECK(r.rows[2].alpha_x == doctest::Approx(a0 - g0 * s).epsilon(1e-7));
     CHECK(r.rows[2].mu_x == doctest::Approx(std::atan2(s, b0 - a0 * s) / (2 * constants::pi)).epsilon(1e-7));
+}
+
+TEST_CASE("synchrotron tune of a ring with a thin cavity at the zero crossing")
+{
+    // Linear one-turn map of (t, pt): the ring t += b pt with b = L / (beta gamma)^2 (drifts and thin
+    // lenses on the axis), then the cavity at phase -90 deg pt -= a t with a = |q| V / (p c) 2 pi f / c
+    // (RfCavity.hh): cos(2 pi Qs) = 1 - a b / 2 (stable below transition, eta = -1/gamma^2 < 0).
+    double const f_lens = 2.5, l = 2.0, volts = 2e5;
+    int const cells = 10;
+    std::string text = fodo_deck(f_lens, l, cells);
+    double const length = 4 * l * cells;
+    ReferenceParticle const ref = initial_reference(read_deck_text(text, "fodo.toml"));
+    double const frequency = 8 * ref.beta * constants::c_light / length;  // harmonic 8
+    text.replace(
+        text.find("[lattice]"), 9,
+        fmt::format("rf = {{ type = \"rfcavity\", voltage = {}, frequency = {}, phase = -90.0 }}\n[lattice]",
+                    volts, frequency));
+    text.replace(text.find("line = [\"cell*10\"]"), 18, "line = [\"cell*10\", \"rf\"]");
+    auto const r = optics_of(text, true);
+    double const a = volts * 1e-6 / ref.pc_mev * constants::two_pi * frequency / constants::c_light;
+    double const b = length / (ref.beta_gamma * ref.beta_gamma);
+    REQUIRE(r.synchrotron_tune.has_value());
+    // Differences of a map linear in (t, pt) up to the cavity's cosine: ~1e-10 relative to Qs ~ 1e-3.
+    CHECK(*r.synchrotron_tune == doctest::Approx(std::acos(1 - a * b / 2) / constants::two_pi).epsilon(1e-7));
+    CHECK(r.rf_on);
+    double const mu = 2.0 * std::asin(l / (2.0 * f_lens));
+    CHECK(r.tune_x == doctest::Approx(cells * mu / (2 * constants::pi)).epsilon(1e-9));
+}
+
+TEST_CASE("[beam.twiss] periodic = true takes beta and alpha from the ring")
+{
+    double const f = 2.5, l = 2.0;
+    std::string const text = fodo_deck(f, l, 10, "periodic = true");
+    DeckConfig const deck = read_deck_text(text, "fodo.toml");
+    double const mu = 2.0 * std::asin(l / (2.0 * f));
+    CHECK(deck.beam.x.beta == doctest::Approx(2 * l * (1 + std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
+    CHECK(deck.beam.y.beta == doctest::Approx(2 * l * (1 - std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
+    CHECK_FALSE(deck.beam.sigma_matrix.has_value());  // no dispersion at the start
+    // beta given as well: refused, naming the key.
+    std::string message;
+    try {
+        read_deck_text(fodo_deck(f, l, 10, "periodic = true\nbeta_x = 2.0"), "fodo.toml");
+    } catch (DeckError const& e) {
+        message = e.what();
+    }
+    CHECK(message.find("beta_x") != std::string::npos);
+    // An unstable ring: a deck error at beam.twiss.periodic.
+    message.clear();
+    try {
+        read_deck_text(fodo_deck(0.9, l, 4, "periodic = true"), "fodo.toml");
+    } catch (DeckError const& e) {
+        message = e.what();
+    }
+    CHECK(message.find("no periodic solution in the x plane") != std::string::npos);
 }
 
 TEST_CASE("an unstable ring is refused, naming the plane")

@@ -24,8 +24,9 @@ void apply_periodic_twiss(DeckConfig& deck)
     } catch (DeckError const&) {
         throw;
     } catch (std::runtime_error const& e) {
-        throw DeckError(beam.where, "beam.twiss.periodic",
-                        std::string("periodic = true: the ring's periodic solution could not be found: ") + e.what());
+        throw DeckError(
+            beam.where, "beam.twiss.periodic",
+            std::string("periodic = true: the ring's periodic solution could not be found: ") + e.what());
     }
     OpticsRow const& start = r.rows.front();
     beam.x.beta = start.beta_x;
