@@ -118,7 +118,11 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             return
 
     if kind in MARKERS:
-        if kind == "placeholder" and length > 0:
+        if length > 0:
+            # A placeholder or an instrument of some length (gtrack's markers and monitors are thin):
+            # a drift of its length, so that nothing downstream moves.
+            if kind != "placeholder":
+                context.notes.append(f"{name}: a {kind} of length {length} m imported as a drift of that length")
             lattice.add(Element(name, "drift", {"length": length}))
         else:
             lattice.add(Element(name, MARKERS[kind] or "marker", {}))
@@ -206,6 +210,10 @@ def convert(e, lattice: Lattice, context: Context | None = None):
         if freq <= 0 and attr(e, "harmon"):
             # frequency = h x the revolution frequency of the reference around this sequence
             freq = attr(e, "harmon") * context.revolution_frequency
+        if freq <= 0 and not attr(e, "volt"):
+            # No voltage and no frequency: MAD-X tracks a drift of its length.
+            lattice.add(Element(name, "drift", {"length": length}) if length else Element(name, "marker", {}))
+            return
         if freq <= 0:
             lattice.unconvertible(name, kind, "no frequency (freq = 0 and no harmon)", length)
             return
