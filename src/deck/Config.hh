@@ -62,9 +62,6 @@ struct BeamConfig {
     std::uint64_t macroparticles = 0;
     std::string distribution = "gaussian";  //!< gaussian | kv | waterbag | semigaussian | kurth | file | cathode
     TwissPlane x, y;
-    //! [beam.twiss] periodic = true: beta, alpha (and dispersion) from the ring's periodic solution at the
-    //! start, filled in by the deck reader (optics/PeriodicTwiss.hh).
-    bool twiss_periodic = false;
     double sigma_t = 0;    //!< [m] rms of c (t - t_ref)
     double sigma_pt = 0;   //!< [1] rms of pt
     double chirp = 0;      //!< [1/m] d<pt>/dt correlation: <t pt> = chirp sigma_t^2

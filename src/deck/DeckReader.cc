@@ -220,7 +220,7 @@ DeckConfig read_deck_text(std::string const& text, std::string const& name,
                           std::vector<std::string> const& overrides, std::optional<std::uint64_t> scan_index)
 {
     DeckConfig cfg = DeckParser(name).parse(text, overrides, scan_index);
-    if (cfg.beam.twiss_periodic) optics::apply_periodic_twiss(cfg);  // [beam.twiss] periodic = true
+    if (optics::wants_periodic_twiss(cfg)) optics::apply_periodic_twiss(cfg);  // [beam.twiss] periodic = true
     return cfg;
 }
 

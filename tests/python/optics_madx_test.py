@@ -168,5 +168,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check("closed orbit px at every exit", orbit["px_co"][1:], t.px[inner], 1e-9)
     check("closed orbit py at every exit", orbit["py_co"][1:], t.py[inner], 1e-9)
 
+    # ---- a coupled ring: a skew quadrupole (K1S) and a tilted one --------------------------------
+    # The importer makes both tilted quadrupoles; MAD-X's Q1, Q2 are then eigen-tunes, as gtrack's.
+    coupled = RING.format(hk=0.0, vk=0.0).replace("m1: monitor;", "m1: monitor;\nsq: quadrupole, l=0.2, k1s=0.05;\n"
+                                                  "tq: quadrupole, l=0.2, k1=0.03, k1s=0.02, tilt=0.1;").replace(
+        "ring: line=(8*cell);", "ring: line=(8*cell, sq, d, tq);")
+    m, t = madx_twiss(coupled)
+    h5, _ = gtrack_optics(tmp, coupled, "coupled")
+    with h5py.File(h5, "r") as f:
+        a = dict(f["optics"].attrs)
+    check("coupled ring: coupled flag", a["coupled"], 1, 0)
+    check("coupled ring: eigen-tune 1", a["tune_x"], m.table.summ.q1[0], 1e-8)
+    check("coupled ring: eigen-tune 2", a["tune_y"], m.table.summ.q2[0], 1e-8)
+
 print("FAILED: " + ", ".join(failures) if failures else "all checks passed")
 sys.exit(1 if failures else 0)
