@@ -107,7 +107,7 @@ TEST_CASE("synchrotron tune of a ring with a thin cavity at the zero crossing")
     double const f_lens = 2.5, l = 2.0, volts = 2e5;
     int const cells = 10;
     std::string text = fodo_deck(f_lens, l, cells);
-    double const length = 4 * l * cells;
+    double const length = 2 * l * cells;
     ReferenceParticle const ref = initial_reference(read_deck_text(text, "fodo.toml"));
     double const frequency = 8 * ref.beta * constants::c_light / length;  // harmonic 8
     text.replace(

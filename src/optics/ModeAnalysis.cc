@@ -104,7 +104,7 @@ Mode plane_mode(RMat const& m, int plane)
     return mode;
 }
 
-std::vector<Mode> normal_modes(RMat const& m, int n)
+std::vector<Mode> normal_modes(RMat const& m, int n, bool distinct)
 {
     // Characteristic polynomial by Faddeev-LeVerrier: p(l) = l^n + c1 l^(n-1) + ... For a symplectic
     // matrix it is palindromic, so u = l + 1/l = 2 cos mu solves a polynomial of degree n/2:
@@ -120,7 +120,10 @@ std::vector<Mode> normal_modes(RMat const& m, int n)
         // Depressed cubic u = w - c1/3, w^3 + p w + q = 0; three real roots when stable.
         double const a = c1, b = c2 - 3.0, c = c3 - 2.0 * c1;
         double const p = b - a * a / 3.0, q = 2.0 * a * a * a / 27.0 - a * b / 3.0 + c;
-        if (p < 0.0 && 4.0 * p * p * p + 27.0 * q * q <= 0.0) {
+        // Three real roots: 4 p^3 + 27 q^2 <= 0; a double root (two planes of equal tune) makes it zero,
+        // to rounding, so a small positive value relative to its terms is still taken as real.
+        double const disc = 4.0 * p * p * p + 27.0 * q * q;
+        if (p < 0.0 && disc <= 1e-9 * (std::abs(4.0 * p * p * p) + 27.0 * q * q)) {
             double const r = 2.0 * std::sqrt(-p / 3.0);
             double const phi = std::acos(std::clamp(3.0 * q / (p * r), -1.0, 1.0)) / 3.0;
             for (int k = 0; k < 3; ++k) us.emplace_back(r * std::cos(phi - two_pi * k / 3.0) - a / 3.0, 0.0);
@@ -181,7 +184,7 @@ std::vector<Mode> normal_modes(RMat const& m, int n)
         modes.push_back(mode);
     }
     std::sort(modes.begin(), modes.end(), [](Mode const& a, Mode const& b) { return a.plane < b.plane; });
-    for (std::size_t k = 1; k < modes.size(); ++k)
+    for (std::size_t k = 1; distinct && k < modes.size(); ++k)
         if (modes[k].plane == modes[k - 1].plane)
             throw std::runtime_error(fmt::format(
                 "the one-turn matrix's modes cannot be told apart (two modes mostly in the {} plane: "

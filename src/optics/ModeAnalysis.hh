@@ -25,8 +25,9 @@ struct Mode {
 };
 
 //! The n/2 modes of the leading n x n block of `m`, ordered by plane. Throws std::runtime_error naming
-//! the plane when a mode is not stable (|eigenvalue| != 1), as "no periodic solution ...".
-std::vector<Mode> normal_modes(RMat const& m, int n);
+//! the plane when a mode is not stable (|eigenvalue| != 1), as "no periodic solution ...", and, with
+//! `distinct`, when two modes live mostly in one plane (equal tunes with coupling).
+std::vector<Mode> normal_modes(RMat const& m, int n, bool distinct = true);
 
 //! The mode of one 2x2 block (plane p): the Courant-Snyder solution. Throws when |cos mu| >= 1.
 Mode plane_mode(RMat const& m, int plane);

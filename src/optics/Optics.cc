@@ -438,8 +438,13 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
 
     if (res.rf_on) {
         Mat6 const m6 = tr6.matrix(res.closed_orbit, h);
-        auto const modes = normal_modes(m6, 6);
-        double const mu = modes[2].mu;
+        // The longitudinal mode: the one carrying most of its action in (t, pt). The transverse modes may
+        // be degenerate here (equal tunes), which does not matter for it.
+        auto const modes = normal_modes(m6, 6, false);
+        if (modes.back().plane != 2)
+            throw std::runtime_error(
+                "the 6D one-turn matrix has no mode mostly in (t, pt): no synchrotron tune");
+        double const mu = modes.back().mu;
         res.synchrotron_tune = std::min(mu, two_pi - mu) / two_pi;
     }
     return res;
