@@ -51,6 +51,16 @@ def attr(e, name, default=0.0):
     return default if v is None else v
 
 
+def base_type(e) -> str:
+    """The element's MAD-X base type ("quadrupole", ...). cpymad's Element.base_type looks the base
+    element up through MAD-X (one round trip per call, most of the import time of a large ring); the
+    name is in the element's own data."""
+    try:
+        return str(e._attr["base_type"])
+    except (AttributeError, KeyError, TypeError):
+        return e.base_type.name
+
+
 def common(e, keys):
     tilt = attr(e, "tilt")
     if tilt:
@@ -107,7 +117,7 @@ def aperture_shape(name, apertype, aperture, context):
 def convert(e, lattice: Lattice, context: Context | None = None):
     """Adds one expanded MAD-X element to the lattice (converted or listed as unconvertible)."""
     context = context or Context()
-    name, kind, length = e.name, e.base_type.name, float(attr(e, "l"))
+    name, kind, length = e.name, base_type(e), float(attr(e, "l"))
     bad = [a for a in UNSUPPORTED.get(kind, []) if attr(e, a)]
     if kind == "sbend" and attr(e, "k0") and not math.isclose(attr(e, "k0"), attr(e, "angle") / length, rel_tol=1e-12):
         bad.append("k0 != angle / l")
@@ -308,10 +318,11 @@ def main(argv=None):
     element_apertures = []
     for e in seq.expanded_elements:
         # MAD-X's own sequence-boundary markers (NAME$start, NAME$end) are not the user's elements.
-        if e.base_type.name == "marker" and e.name.endswith(("$start", "$end")):
+        kind = base_type(e)
+        if kind == "marker" and e.name.endswith(("$start", "$end")):
             continue
         convert(e, lattice, context)
-        if e.base_type.name not in COLLIMATORS and any(float(x) for x in attr(e, "aperture", [])):
+        if kind not in COLLIMATORS and any(float(x) for x in attr(e, "aperture", [])):
             element_apertures.append(e.name)
     if element_apertures:
         context.notes.append(f"{len(element_apertures)} element(s) carry a MAD-X aperture that is not imported "
