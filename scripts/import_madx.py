@@ -328,7 +328,7 @@ def main(argv=None):
         context.notes.append(f"{len(element_apertures)} element(s) carry a MAD-X aperture that is not imported "
                              f"(first: {element_apertures[0]}): gtrack's apertures are elements of their own "
                              "or [lattice] global_half_x/y")
-    for note in context.notes:
+    for note in dict.fromkeys(context.notes):  # once each, in order (an element repeats in the line)
         print(f"import_madx: note: {note}", file=sys.stderr)
     if not settle_unconverted(lattice, args.replace_with_drifts, "import_madx"):
         return 1

@@ -197,5 +197,69 @@ with tempfile.TemporaryDirectory() as tmp:
     check("coupled ring: eigen-tune 1", a["tune_x"], m.table.summ.q1[0], 1e-8)
     check("coupled ring: eigen-tune 2", a["tune_y"], m.table.summ.q2[0], 1e-8)
 
+    # ---- importer coverage: option rbarc = false, zero-length magnets, K1S, MAD-X aperture types,
+    # a monitor with a length, a cavity by HARMON, MAD-X's default emittances --------------------------
+    cover = """
+option, rbarc=false;
+beam, particle=proton, pc=2.0;
+qf: quadrupole, l=0.5, k1=0.4;
+qd: quadrupole, l=0.5, k1=-0.4;
+b: sbend, l=2, angle=2*pi/16;
+r: rbend, l=1.2, angle=2*pi/32;
+q0: quadrupole, l=0, k1=0.3;
+s0: sextupole, l=0, k2=1;
+o0: octupole, l=0, k3=2;
+sk: quadrupole, l=0.2, k1s=0.02;
+c1: rcollimator, l=0.1, apertype=rectellipse, aperture={0.05, 0.04, 0.08, 0.08};
+c2: ecollimator, l=0.1, apertype=racetrack, aperture={0.05, 0.04, 0.01};
+c3: rcollimator, l=0.1, apertype=octagon, aperture={0.05, 0.04, 0.5, 0.5};
+c4: rcollimator, l=0.1, apertype=rectangle, aperture={0, 0};
+bpm: monitor, l=0.3;
+cav: rfcavity, l=0.2, volt=0.05, harmon=4, lag=0.5;
+d: drift, l=1;
+cell: line=(qf, d, b, d, qd, q0, s0, o0, c1, c2, c3, c4, bpm, d, r, d);
+ring: line=(8*cell, sk, cav);
+"""
+    madx_file, deck = os.path.join(tmp, "cover.madx"), os.path.join(tmp, "cover.toml")
+    with open(madx_file, "w") as f:
+        f.write(cover)
+    r = subprocess.run([sys.executable, importer, madx_file, "--sequence", "ring", "--twiss", "-o", deck],
+                       capture_output=True, text=True)
+    check("importer coverage: imports", r.returncode, 0, 0)
+    print(r.stderr)
+    with open(deck) as f:
+        body = f.read()
+    for what, text in (("rbarc = false: the rbend's l is the arc", 'r = { type = "sbend", length = 1.2,'),
+                       ("a zero-length quadrupole: an empty multipole", 'q0 = { type = "multipole" }'),
+                       ("k1s: a tilted quadrupole", 'sk = { type = "quadrupole", length = 0.2, k1 = 0.02, '
+                                                    'tilt = -0.7853981633974483 }'),
+                       ("rectellipse, ellipse enclosing the rectangle: the rectangle", 'c1 = { type = "collimator", '
+                                                                                       'shape = "rectangle"'),
+                       ("zero aperture sizes: a drift", 'c4 = { type = "drift", length = 0.1 }'),
+                       ("a monitor with a length: a drift", 'bpm = { type = "drift", length = 0.3 }'),
+                       ("default BEAM emittances replaced", "emittance_x = 1e-09"),
+                       ("harmon: frequency = h f_rev", '"rfcavity"')):
+        check(f"importer coverage: {what}", 0 if text in body else 1, 0, 0)
+    check("importer coverage: approximations named", 0 if "racetrack" in r.stderr and "octagon" in r.stderr else 1,
+          0, 0)
+    m, t = madx_twiss(cover)
+    beam = m.sequence.ring.beam
+    freq = [float(line.split("frequency = ")[1].split(",")[0]) for line in body.splitlines() if "frequency" in line]
+    check("importer coverage: harmon 4 x beta c / C [Hz]", freq[0], 4 * beam.beta * 299792458.0 / m.table.summ.length[0],
+          1e-6)
+    h5, _ = gtrack_optics(tmp, cover, "cover2")
+    with h5py.File(h5, "r") as f:
+        a = dict(f["optics"].attrs)
+    check("importer coverage: length", a["length"], m.table.summ.length[0], 1e-9)
+    check("importer coverage: tune 1", a["tune_x"], m.table.summ.q1[0], 1e-8)
+    check("importer coverage: tune 2", a["tune_y"], m.table.summ.q2[0], 1e-8)
+    check("importer coverage: synchrotron tune with RF on", 0 if "synchrotron_tune" in a else 1, 0, 0)
+    # The cavity on the other side of the zero crossing: above transition (gamma 2.35 > gamma_t 1.87)
+    # that is longitudinally unstable, and gtrack says which plane.
+    r = subprocess.run([gtrack, "optics", os.path.join(tmp, "cover2.toml"), "--ring", "--set",
+                        "elements.cav.phase=-90.0"], capture_output=True, text=True)
+    check("unstable RF phase: refused naming the longitudinal plane",
+          0 if r.returncode != 0 and "no periodic solution in the longitudinal plane" in r.stderr else 1, 0, 0)
+
 print("FAILED: " + ", ".join(failures) if failures else "all checks passed")
 sys.exit(1 if failures else 0)
