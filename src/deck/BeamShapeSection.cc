@@ -66,8 +66,10 @@ void read_twiss(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
         // periodic = true: the ring gives beta and alpha (a value given as well would be ignored: refused).
         for (char const* k : {"beta_", "alpha_"})
             if (periodic && t.contains(fmt::format("{}{}", k, axis)))
-                ctx.error(ctx.where(*t.get(fmt::format("{}{}", k, axis))), fmt::format("{}.{}{}", path, k, axis),
-                          "periodic = true takes beta and alpha from the ring's periodic solution: remove this key");
+                ctx.error(ctx.where(*t.get(fmt::format("{}{}", k, axis))),
+                          fmt::format("{}.{}{}", path, k, axis),
+                          "periodic = true takes beta and alpha from the ring's periodic solution: remove "
+                          "this key");
         if (auto b = ctx.quantity_at(t, path, fmt::format("beta_{}", axis), quantity::length, Bound::positive,
                                      !periodic))
             p.beta = *b;

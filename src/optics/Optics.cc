@@ -349,7 +349,7 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
         for (int i = 0; i < 4; ++i) {
             d[i] = r[i][5];
             for (int j = 0; j < 4; ++j) d[i] += r[i][j] * d_pt[j];
-            d[i] *= dpt_ddelta;
+            d[i] = d[i] * dpt_ddelta + 0.0;  // + 0.0: no negative zero where there is no dispersion
         }
         row.d_x = d[0];
         row.dp_x = d[1];
