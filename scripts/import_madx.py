@@ -198,6 +198,12 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             keys[order + "s"] = ks
         lattice.add(Element(name, kind, common(e, keys)))
     elif kind == "multipole":
+        if attr(e, "angle"):
+            # MAD-X bends its reference through a thin multipole with ANGLE (makethin's thin dipoles);
+            # gtrack's knl_0 is a plain kick with the reference going straight on.
+            lattice.unconvertible(name, kind, "a thin dipole that bends the reference (angle): gtrack's thin "
+                                  "multipole does not", 0.0)
+            return
         knl = [float(x) for x in attr(e, "knl", [])]
         ksl = [float(x) for x in attr(e, "ksl", [])]
         while knl and knl[-1] == 0:
