@@ -153,6 +153,27 @@ TEST_CASE("[beam.twiss] periodic = true takes beta and alpha from the ring")
     CHECK(message.find("no periodic solution in the x plane") != std::string::npos);
 }
 
+TEST_CASE("periodic = true with dispersion at the start: x correlated with pt as D says")
+{
+    // The FODO ring with a sector bend after each drift: dispersion everywhere. The beam's <x pt> / <pt pt>
+    // must be dx/dpt = D / (-beta) of the ring's periodic solution at the start (PeriodicTwiss.cc).
+    std::string text = fodo_deck(2.5, 2.0, 10, "periodic = true\nsigma_pt = 1e-3\nsigma_t = 0.01");
+    text.replace(text.find("[lattice]"), 9,
+                 "b = { type = \"sbend\", length = 1.0, angle = 0.3141592653589793 }\n[lattice]");
+    text.replace(text.find("cell = [\"qf\", \"d\", \"qd\", \"d\"]"), 29,
+                 "cell = [\"qf\", \"d\", \"b\", \"qd\", \"d\", \"b\"]");
+    DeckConfig const deck = read_deck_text(text, "fodo.toml");
+    REQUIRE(deck.beam.sigma_matrix.has_value());
+    auto const& m = *deck.beam.sigma_matrix;
+    auto const r = optics_of(text, true);
+    double const d_pt = r.rows[0].d_x / -r.beta;
+    CHECK(std::abs(r.rows[0].d_x) > 0.1);
+    CHECK(m[5] / m[35] == doctest::Approx(d_pt).epsilon(1e-12));  // <x pt> / <pt pt>
+    CHECK(deck.beam.x.beta == doctest::Approx(r.rows[0].beta_x).epsilon(1e-12));
+    // <x x> = eps beta + D^2 sigma_pt^2 (dispersion adds to the betatron size)
+    CHECK(m[0] == doctest::Approx(1e-9 * r.rows[0].beta_x + d_pt * d_pt * m[35]).epsilon(1e-12));
+}
+
 TEST_CASE("an unstable ring is refused, naming the plane")
 {
     // f < L / 2: |cos mu| = |1 - L^2 / (2 f^2)| > 1 in both planes; x is found first.
