@@ -184,11 +184,8 @@ double pt_of_delta(double delta, double beta, double beta_gamma)
 }
 
 //! The fractional tunes [0, 1) of the 4x4 block of m: plane by plane when uncoupled, else normal modes.
-std::array<double, 2> fractional_tunes(Mat6 const& m)
+std::array<double, 2> fractional_tunes(Mat6 const& m, bool coupled)
 {
-    bool coupled = false;
-    for (int i = 0; i < 2; ++i)
-        for (int j = 2; j < 4; ++j) coupled = coupled || m[i][j] != 0.0 || m[j][i] != 0.0;
     if (!coupled) return {plane_mode(m, 0).mu / two_pi, plane_mode(m, 1).mu / two_pi};
     auto const modes = normal_modes(m, 4);
     return {modes[0].mu / two_pi, modes[1].mu / two_pi};
@@ -273,13 +270,9 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
             res.matrix_error = std::max(res.matrix_error, std::abs(m[i][j] - m2[i][j]) / 15.0);
     res.one_turn = m;
 
-    bool coupled_exactly = false;
     double offdiag = 0;
     for (int i = 0; i < 2; ++i)
-        for (int j = 2; j < 4; ++j) {
-            coupled_exactly = coupled_exactly || m[i][j] != 0.0 || m[j][i] != 0.0;
-            offdiag = std::max({offdiag, std::abs(m[i][j]), std::abs(m[j][i])});
-        }
+        for (int j = 2; j < 4; ++j) offdiag = std::max({offdiag, std::abs(m[i][j]), std::abs(m[j][i])});
     // Coupled when the x-y blocks stand out of the difference noise.
     res.coupled = offdiag > std::max(1e-9, 100.0 * res.matrix_error);
 
@@ -287,7 +280,7 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
     CVec6 v1{}, v2{};
     std::array<double, 6> d_pt{};  // (x, px, y, py) per unit pt at the start
     if (res.periodic) {
-        if (!coupled_exactly) {
+        if (!res.coupled) {  // x-y terms zero, or within the differences' noise: plane by plane
             v1 = plane_mode(m, 0).v;
             v2 = plane_mode(m, 1).v;
         } else {
@@ -411,7 +404,7 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
     // Chromaticity dQ/d delta: the 4D closed orbit and tunes at delta = +-dd, +-2 dd (five-point
     // stencil, error dd^4 Q^(5) / 30).
     double const dd = options.delta_step;
-    auto const q0 = fractional_tunes(m);
+    auto const q0 = fractional_tunes(m, res.coupled);
     std::array<std::array<double, 2>, 4> dq{};
     std::array<double, 4> const deltas{-2.0 * dd, -dd, dd, 2.0 * dd};
     for (int k = 0; k < 4; ++k) {
@@ -420,7 +413,7 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
         for (int i = 0; i < 4; ++i) g[i] += d_pt[i] * (pt - start[5]);
         g[5] = pt;
         Orbit const o = closed_orbit(tr4, g, 4, h);
-        auto const q = fractional_tunes(tr4.matrix(o.z, h));
+        auto const q = fractional_tunes(tr4.matrix(o.z, h), res.coupled);
         for (int p = 0; p < 2; ++p) dq[k][p] = wrap_half(q[p] - q0[p]);
     }
     double chroma[2];
