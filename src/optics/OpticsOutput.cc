@@ -94,7 +94,8 @@ std::string summary(OpticsResult const& r, std::size_t rows)
             r.rf_on ? "6D, RF on" : "4D", z[0], z[1], z[2], z[3],
             r.rf_on ? fmt::format(", t = {:.6g} m, pt = {:.6g}", z[4], z[5]) : std::string());
         t += fmt::format(
-            "accuracy: one-turn matrix entries to about {:.1g} (centred differences, step halving); "
+            "accuracy: one-turn matrix entries to about {:.1g} (Richardson-extrapolated centred differences, "
+            "h and 2h); "
             "orbit residual {:.1g} after {} Newton steps\n",
             r.matrix_error, r.orbit_residual, r.orbit_iterations);
     } else {
