@@ -262,7 +262,16 @@ def convert(name, kind, params, lattice: Lattice):
     if role == "drift":
         lattice.add(Element(name, "drift", {"length": length}))
     elif role in ("marker", "monitor"):
-        lattice.add(Element(name, role, {}))
+        # gtrack's markers and monitors are thin: one with a length (MONI, L=...) is a drift of it, so that
+        # nothing downstream moves.
+        if length > 0:
+            print(f"import_elegant: note: {name}: a {kind} of length {length} m imported as a drift of that length",
+                  file=sys.stderr)
+            lattice.add(Element(name, "drift", {"length": length}))
+        else:
+            lattice.add(Element(name, role, {}))
+    elif role == "quad" and length == 0:
+        lattice.unconvertible(name, kind, "zero length (K1 L = 0): give a thin quadrupole as a MULT", 0.0)
     elif role == "quad":
         lattice.add(Element(name, "quadrupole", {"length": length, "k1": p("K1"), **misalign}))
     elif role in ("sbend", "rbend"):

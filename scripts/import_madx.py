@@ -9,7 +9,10 @@ given (then each becomes a drift of its length).
     scripts/import_madx.py ring.madx --sequence ring -o ring.toml [--twiss] [--turns N]
 
 With --twiss, [beam.twiss] is MAD-X's periodic solution at the start of the sequence and the
-emittances of its BEAM command (ex, ey); otherwise a placeholder to fill in.
+emittances of its BEAM command (ex, ey; MAD-X's defaults ex = ey = 1 m are not a beam: a placeholder
+then, with a message); otherwise a placeholder to fill in. After converting, the positions of all
+elements and the total length are checked against MAD-X's SURVEY: any difference beyond round-off fails
+the import.
 Install: pip install cpymad (scripts/install-deps.sh --python does).
 """
 from __future__ import annotations
@@ -24,13 +27,13 @@ from lattice_deck import Element, Lattice, beam_section, deck, settle_unconverte
 
 # Attributes gtrack has no counterpart for: a non-zero value makes the element unconvertible.
 UNSUPPORTED = {
-    "quadrupole": ["k1s", "ktap", "k0", "k0s"],
+    "quadrupole": ["ktap", "k0", "k0s"],
     "sbend": ["k0s", "k1s", "k2", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
     "rbend": ["k0s", "k1s", "k2", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
     "sextupole": ["ktap"],
     "octupole": ["ktap"],
     "solenoid": ["ksi"],
-    "rfcavity": ["harmon", "volt_err", "freq_err"] ,
+    "rfcavity": ["volt_err", "freq_err"],
 }
 MARKERS = {"marker": "marker", "monitor": "monitor", "hmonitor": "monitor", "vmonitor": "monitor",
            "instrument": "monitor", "placeholder": None}
@@ -48,6 +51,16 @@ def attr(e, name, default=0.0):
     return default if v is None else v
 
 
+def base_type(e) -> str:
+    """The element's MAD-X base type ("quadrupole", ...). cpymad's Element.base_type looks the base
+    element up through MAD-X (one round trip per call, most of the import time of a large ring); the
+    name is in the element's own data."""
+    try:
+        return str(e._attr["base_type"])
+    except (AttributeError, KeyError, TypeError):
+        return e.base_type.name
+
+
 def common(e, keys):
     tilt = attr(e, "tilt")
     if tilt:
@@ -55,9 +68,56 @@ def common(e, keys):
     return keys
 
 
-def convert(e, lattice: Lattice):
+class Context:
+    """What conversions need besides the element: MAD-X options and the ring's revolution frequency."""
+
+    def __init__(self, rbarc=True, revolution_frequency=0.0):
+        self.rbarc = rbarc
+        self.revolution_frequency = revolution_frequency  # [Hz] of the reference around the sequence
+        self.notes: list[str] = []  # what was approximated or read in a way worth saying
+
+
+# MAD-X aperture types, and what gtrack's rectangle or ellipse makes of them (docs/lattice-import.md).
+APERTURES = {"circle", "ellipse", "rectangle", "rectellipse", "lhcscreen", "racetrack", "octagon"}
+
+
+def aperture_shape(name, apertype, aperture, context):
+    """(shape, half_x, half_y) of a MAD-X aperture, or None for no aperture (all sizes zero).
+    Raises ValueError for a type gtrack cannot represent at all."""
+    a = [float(x) for x in aperture] + [0.0] * 4
+    if apertype not in APERTURES:
+        raise ValueError(f"aperture type '{apertype}' has no gtrack counterpart")
+    if not any(a[:4]):
+        return None  # MAD-X: zero sizes are no aperture
+    if apertype == "circle":
+        return ("ellipse", a[0], a[0])
+    if apertype == "ellipse":
+        return ("ellipse", a[0], a[1] or a[0])
+    if apertype == "rectangle":
+        return ("rectangle", a[0], a[1] or a[0])
+    if apertype in ("rectellipse", "lhcscreen"):
+        rx, ry, ex, ey = a[0], a[1], a[2], a[3] or a[2]
+        if ex <= 0 or ry <= 0 and rx <= 0:
+            return ("rectangle", rx, ry) if ex <= 0 else ("ellipse", ex, ey)
+        if (rx / ex) ** 2 + (ry / ey) ** 2 <= 1.0:
+            return ("rectangle", rx, ry)  # the ellipse encloses the rectangle: exact
+        if ex <= rx and ey <= ry:
+            return ("ellipse", ex, ey)  # the rectangle encloses the ellipse: exact
+        context.notes.append(f"{name}: {apertype} {a[:4]} approximated by its rectangle (the ellipse's cut "
+                             "corners are not modelled: gtrack has one shape per aperture)")
+        return ("rectangle", rx, ry)
+    if apertype == "racetrack":
+        context.notes.append(f"{name}: racetrack {a[:3]} approximated by its rectangle (rounded corners of "
+                             f"radius {a[2]} m not modelled)")
+        return ("rectangle", a[0], a[1])
+    context.notes.append(f"{name}: octagon {a[:4]} approximated by its rectangle (the cut corners not modelled)")
+    return ("rectangle", a[0], a[1])
+
+
+def convert(e, lattice: Lattice, context: Context | None = None):
     """Adds one expanded MAD-X element to the lattice (converted or listed as unconvertible)."""
-    name, kind, length = e.name, e.base_type.name, float(attr(e, "l"))
+    context = context or Context()
+    name, kind, length = e.name, base_type(e), float(attr(e, "l"))
     bad = [a for a in UNSUPPORTED.get(kind, []) if attr(e, a)]
     if kind == "sbend" and attr(e, "k0") and not math.isclose(attr(e, "k0"), attr(e, "angle") / length, rel_tol=1e-12):
         bad.append("k0 != angle / l")
@@ -68,7 +128,11 @@ def convert(e, lattice: Lattice):
             return
 
     if kind in MARKERS:
-        if kind == "placeholder" and length > 0:
+        if length > 0:
+            # A placeholder or an instrument of some length (gtrack's markers and monitors are thin):
+            # a drift of its length, so that nothing downstream moves.
+            if kind != "placeholder":
+                context.notes.append(f"{name}: a {kind} of length {length} m imported as a drift of that length")
             lattice.add(Element(name, "drift", {"length": length}))
         else:
             lattice.add(Element(name, MARKERS[kind] or "marker", {}))
@@ -76,16 +140,32 @@ def convert(e, lattice: Lattice):
         lattice.add(Element(name, "drift", {"length": length}))
     elif kind == "quadrupole":
         if length == 0:
-            lattice.unconvertible(name, kind, "a thin quadrupole: use a multipole", 0.0)
+            # MAD-X gives a zero-length quadrupole no integrated strength (k1 l = 0; checked with its
+            # twiss): an empty thin multipole tracks what MAD-X tracks.
+            if attr(e, "k1") or attr(e, "k1s"):
+                context.notes.append(f"{name}: a quadrupole of zero length has no integrated strength in MAD-X "
+                                     "(k1 l = 0): imported as an empty thin multipole")
+            lattice.add(Element(name, "multipole", {}))
             return
-        lattice.add(Element(name, "quadrupole", common(e, {"length": length, "k1": attr(e, "k1")})))
+        k1, k1s, tilt = attr(e, "k1"), attr(e, "k1s"), attr(e, "tilt")
+        if k1s:
+            # A skew component: the field of (k1, k1s) is a normal quadrupole of strength |k| rolled by
+            # -atan2(k1s, k1)/2 (MAD-X: k1s alone equals k1 with tilt = -pi/4; checked in the tests).
+            tilt -= math.atan2(k1s, k1) / 2
+            k1 = math.hypot(k1, k1s)
+        keys = {"length": length, "k1": k1}
+        if tilt:
+            keys["tilt"] = tilt
+        lattice.add(Element(name, "quadrupole", keys))
     elif kind in ("sbend", "rbend"):
         angle = attr(e, "angle")
         e1, e2, arc = attr(e, "e1"), attr(e, "e2"), length
         if kind == "rbend":
             # MAD-X (option rbarc, its default): l is the chord; the faces are parallel, i.e. a sector
             # bend with angle/2 added to each pole-face angle.
-            arc = length * (angle / 2) / math.sin(angle / 2) if angle else length
+            # With option, rbarc = false the length is the arc already.
+            if context.rbarc:
+                arc = length * (angle / 2) / math.sin(angle / 2) if angle else length
             e1, e2 = e1 + angle / 2, e2 + angle / 2
         keys = {"length": arc, "angle": angle}
         if e1:
@@ -107,14 +187,23 @@ def convert(e, lattice: Lattice):
         order = "k2" if kind == "sextupole" else "k3"
         k, ks = attr(e, order), attr(e, order + "s")
         if length == 0:
-            n = 2 if kind == "sextupole" else 3
-            lattice.unconvertible(name, kind, f"zero length: give it as a multipole with knl[{n}]", 0.0)
+            # As for quadrupoles: MAD-X's integrated strength k l is zero.
+            if k or ks:
+                context.notes.append(f"{name}: a {kind} of zero length has no integrated strength in MAD-X "
+                                     f"({order} l = 0): imported as an empty thin multipole")
+            lattice.add(Element(name, "multipole", {}))
             return
         keys = {"length": length, order: k}
         if ks:
             keys[order + "s"] = ks
         lattice.add(Element(name, kind, common(e, keys)))
     elif kind == "multipole":
+        if attr(e, "angle"):
+            # MAD-X bends its reference through a thin multipole with ANGLE (makethin's thin dipoles);
+            # gtrack's knl_0 is a plain kick with the reference going straight on.
+            lattice.unconvertible(name, kind, "a thin dipole that bends the reference (angle): gtrack's thin "
+                                  "multipole does not", 0.0)
+            return
         knl = [float(x) for x in attr(e, "knl", [])]
         ksl = [float(x) for x in attr(e, "ksl", [])]
         while knl and knl[-1] == 0:
@@ -134,8 +223,15 @@ def convert(e, lattice: Lattice):
         lattice.add(Element(name, "solenoid", {"length": length, "ks": attr(e, "ks")}))
     elif kind == "rfcavity":
         freq = attr(e, "freq") * 1e6  # MHz -> Hz
+        if freq <= 0 and attr(e, "harmon"):
+            # frequency = h x the revolution frequency of the reference around this sequence
+            freq = attr(e, "harmon") * context.revolution_frequency
+        if freq <= 0 and not attr(e, "volt"):
+            # No voltage and no frequency: MAD-X tracks a drift of its length.
+            lattice.add(Element(name, "drift", {"length": length}) if length else Element(name, "marker", {}))
+            return
         if freq <= 0:
-            lattice.unconvertible(name, kind, "no frequency (freq = 0; harmon needs the ring's revolution)", length)
+            lattice.unconvertible(name, kind, "no frequency (freq = 0 and no harmon)", length)
             return
         # MAD-X: dE = q V sin(2 pi lag - omega t); gtrack's phase is 0 on crest: phase = 360 lag - 90 deg.
         keys = {"length": length, "voltage": attr(e, "volt") * 1e6, "frequency": freq,
@@ -157,17 +253,39 @@ def convert(e, lattice: Lattice):
     elif kind in COLLIMATORS:
         apertype = str(attr(e, "apertype", "circle")).lower()
         aperture = [float(x) for x in attr(e, "aperture", [])]
-        shape = {"rectangle": "rectangle", "ellipse": "ellipse", "circle": "ellipse"}.get(apertype)
-        if shape is None or not aperture or aperture[0] <= 0:
-            lattice.unconvertible(name, kind, f"aperture type '{apertype}' {aperture} is not a rectangle or ellipse",
-                                  length)
+        try:
+            shape = aperture_shape(name, apertype, aperture, context)
+        except ValueError as why:
+            lattice.unconvertible(name, kind, str(why), length)
             return
-        half_x = aperture[0]
-        half_y = aperture[0] if apertype == "circle" or len(aperture) < 2 else aperture[1]
-        lattice.add(Element(name, "collimator", {"shape": shape, "half_x": half_x, "half_y": half_y,
+        if shape is None:  # zero sizes: no aperture, a drift of its length
+            lattice.add(Element(name, "drift", {"length": length}) if length else Element(name, "marker", {}))
+            return
+        lattice.add(Element(name, "collimator", {"shape": shape[0], "half_x": shape[1], "half_y": shape[2],
                                                  "length": length}))
     else:
         lattice.unconvertible(name, kind, "no gtrack element of this type", length)
+
+
+C_LIGHT = 299792458.0  # [m/s]
+
+
+def check_positions(lattice: Lattice, survey, rel=1e-12):
+    """'' when every element of the deck ends where MAD-X's survey puts it (to round-off: 1e-12 of the
+    position, at least 1e-9 m), else the first difference, named."""
+    rows = [(str(n).split(":")[0], float(s)) for n, s in zip(survey.name, survey.s)
+            if not str(n).split(":")[0].endswith(("$start", "$end"))]
+    if len(rows) != len(lattice.line):
+        return f"{len(lattice.line)} elements in the deck, {len(rows)} in MAD-X's survey"
+    s = 0.0
+    for k, (name, (madx_name, madx_s)) in enumerate(zip(lattice.line, rows)):
+        s += float(lattice.elements[name].keys.get("length", 0.0))
+        if name != madx_name:
+            return f"element {k} is '{name}' in the deck, '{madx_name}' in MAD-X"
+        if abs(s - madx_s) > max(1e-9, rel * abs(madx_s)):
+            return (f"element {k} ('{name}') ends at s = {s!r} m in the deck, {madx_s!r} m in MAD-X "
+                    f"(difference {s - madx_s:.3g} m)")
+    return ""
 
 
 def main(argv=None):
@@ -195,17 +313,36 @@ def main(argv=None):
         print(f"import_madx: {args.madx}: MAD-X has no sequence or line '{args.sequence}' to use", file=sys.stderr)
         return 1
     seq = madx.sequence[args.sequence]
+    beam = seq.beam
+    # MAD-X's own positions: the survey of the expanded sequence (every element's exit s and length).
+    survey = madx.survey(sequence=args.sequence)
+    circumference = float(survey.s[-1])
+    context = Context(rbarc=bool(madx.options.rbarc),
+                      revolution_frequency=float(beam.beta) * C_LIGHT / circumference if circumference > 0 else 0.0)
 
     lattice = Lattice()
+    element_apertures = []
     for e in seq.expanded_elements:
         # MAD-X's own sequence-boundary markers (NAME$start, NAME$end) are not the user's elements.
-        if e.base_type.name == "marker" and e.name.endswith(("$start", "$end")):
+        kind = base_type(e)
+        if kind == "marker" and e.name.endswith(("$start", "$end")):
             continue
-        convert(e, lattice)
+        convert(e, lattice, context)
+        if kind not in COLLIMATORS and any(float(x) for x in attr(e, "aperture", [])):
+            element_apertures.append(e.name)
+    if element_apertures:
+        context.notes.append(f"{len(element_apertures)} element(s) carry a MAD-X aperture that is not imported "
+                             f"(first: {element_apertures[0]}): gtrack's apertures are elements of their own "
+                             "or [lattice] global_half_x/y")
+    for note in dict.fromkeys(context.notes):  # once each, in order (an element repeats in the line)
+        print(f"import_madx: note: {note}", file=sys.stderr)
     if not settle_unconverted(lattice, args.replace_with_drifts, "import_madx"):
         return 1
+    problem = check_positions(lattice, survey)
+    if problem:
+        print(f"import_madx: {args.madx}: the deck does not reproduce MAD-X's positions: {problem}", file=sys.stderr)
+        return 1
 
-    beam = seq.beam
     particle = str(beam.particle).lower()
     if particle in PARTICLES:
         pkeys = {"particle": PARTICLES[particle]}
@@ -216,6 +353,11 @@ def main(argv=None):
         t = madx.twiss(sequence=args.sequence)
         twiss = {"beta_x": float(t.betx[0]), "alpha_x": float(t.alfx[0]), "beta_y": float(t.bety[0]),
                  "alpha_y": float(t.alfy[0]), "emittance_x": float(beam.ex), "emittance_y": float(beam.ey)}
+        if float(beam.ex) == 1.0 and float(beam.ey) == 1.0:
+            # MAD-X's defaults (ex = ey = 1 m): not a beam anyone means; such a deck loses every particle.
+            print("import_madx: note: BEAM has MAD-X's default emittances ex = ey = 1 m: the deck gets a "
+                  "placeholder of 1e-9 m; set [beam.twiss] emittance_x, emittance_y", file=sys.stderr)
+            twiss["emittance_x"] = twiss["emittance_y"] = 1e-9
     header = (f"Imported from the MAD-X file {os.path.basename(args.madx)}, sequence {args.sequence},\n"
               f"by scripts/import_madx.py ({len(lattice.line)} elements).")
     text = deck(header, args.sequence, beam_section(pkeys, float(beam.pc) * 1e3, twiss), lattice, args.turns)

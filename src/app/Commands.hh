@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace gt {
 
 struct CommandOptions {
@@ -89,5 +93,17 @@ struct CompareCommandOptions {
 };
 //! gtrack compare A B: 0 within tolerance, 1 values outside tolerance, 2 not comparable.
 int compare_command(CompareCommandOptions const& options);
+
+//! What `gtrack optics` takes besides the deck options (src/app/OpticsCommand.cc).
+struct OpticsCommandOptions {
+    std::string csv;    //!< --csv FILE
+    bool ring = false;  //!< --ring: the periodic solution
+    bool line = false;  //!< --line: from [beam.twiss]
+    int rows = 20;      //!< rows of the printed table
+};
+//! Adds the `optics` sub-command to `app`.
+CLI::App* add_optics_command(CLI::App& app, CommandOptions& options, OpticsCommandOptions& optics);
+//! gtrack optics DECK: 0, or an exception with the reason (no closed orbit, unstable plane, ...).
+int optics_command(CommandOptions const& options, OpticsCommandOptions const& optics);
 
 }  // namespace gt

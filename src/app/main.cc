@@ -175,13 +175,15 @@ int main(int argc, char** argv)
         ->check(CLI::PositiveNumber);
     plot->add_option("--bins", plot_options.bins, "bins per axis of the 2D histograms (default 200)")
         ->check(CLI::PositiveNumber);
+    gt::OpticsCommandOptions optics_options;
+    CLI::App* optics = gt::add_optics_command(app, options, optics_options);
 
     try {
         app.parse(argc, argv);
     } catch (CLI::ParseError const& e) {
         return app.exit(e);
     }
-    for (CLI::App const* cmd : {run, check, validate, scan, collect, forecast})
+    for (CLI::App const* cmd : {run, check, validate, scan, collect, forecast, optics})
         if (*cmd) options.overrides = gt::overrides_in_order(*cmd);
     if (version) {
         std::string const report = gt::version_report();
@@ -201,6 +203,7 @@ int main(int argc, char** argv)
         if (*calibrate) return gt::calibrate_command(calibrate_options);
         if (*forecast) return gt::forecast_command(options);
         if (*plot) return gt::plot_command(plot_options);
+        if (*optics) return gt::optics_command(options, optics_options);
     } catch (gt::parallel::FailedElsewhere const& e) {
         return e.exit_code();  // the rank that failed has said why
     } catch (gt::DeckError const& e) {

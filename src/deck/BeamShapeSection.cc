@@ -56,10 +56,22 @@ void read_twiss(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
     std::string const path = "beam.twiss";
     ctx.check_keys(t, path,
                    {"beta_x", "alpha_x", "emittance_x", "beta_y", "alpha_y", "emittance_y", "sigma_t",
-                    "sigma_pt", "chirp"});
+                    "sigma_pt", "chirp", "periodic"});
+    // periodic = true: beta and alpha come from the ring's periodic solution, filled in after the whole
+    // deck is read (optics/PeriodicTwiss.hh). Until then beta_x = beta_y = 0, a value no deck can give
+    // (beta > 0), marks it.
+    bool periodic = false;
+    if (auto v = ctx.bool_at(t, path, "periodic")) periodic = *v;
     auto plane = [&](TwissPlane& p, std::string_view axis) {
+        // periodic = true: the ring gives beta and alpha (a value given as well would be ignored: refused).
+        for (char const* k : {"beta_", "alpha_"})
+            if (periodic && t.contains(fmt::format("{}{}", k, axis)))
+                ctx.error(ctx.where(*t.get(fmt::format("{}{}", k, axis))),
+                          fmt::format("{}.{}{}", path, k, axis),
+                          "periodic = true takes beta and alpha from the ring's periodic solution: remove "
+                          "this key");
         if (auto b = ctx.quantity_at(t, path, fmt::format("beta_{}", axis), quantity::length, Bound::positive,
-                                     true))
+                                     !periodic))
             p.beta = *b;
         if (auto a = ctx.quantity_at(t, path, fmt::format("alpha_{}", axis), quantity::dimensionless,
                                      Bound::any, false))
@@ -70,6 +82,7 @@ void read_twiss(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
     };
     plane(beam.x, "x");
     plane(beam.y, "y");
+    if (periodic) beam.x.beta = beam.y.beta = 0.0;
     if (auto v = ctx.quantity_at(t, path, "sigma_t", quantity::path_length, Bound::non_negative, false))
         beam.sigma_t = *v;
     if (auto v = ctx.quantity_at(t, path, "sigma_pt", quantity::dimensionless, Bound::non_negative, false))

@@ -22,6 +22,7 @@
 #include "deck/DetectorSections.hh"
 #include "deck/Scan.hh"
 #include "deck/UnsetOverride.hh"
+#include "optics/PeriodicTwiss.hh"
 
 namespace gt {
 
@@ -218,7 +219,9 @@ class DeckParser {
 DeckConfig read_deck_text(std::string const& text, std::string const& name,
                           std::vector<std::string> const& overrides, std::optional<std::uint64_t> scan_index)
 {
-    return DeckParser(name).parse(text, overrides, scan_index);
+    DeckConfig cfg = DeckParser(name).parse(text, overrides, scan_index);
+    if (optics::wants_periodic_twiss(cfg)) optics::apply_periodic_twiss(cfg);  // [beam.twiss] periodic = true
+    return cfg;
 }
 
 DeckConfig read_deck(std::string const& path, std::vector<std::string> const& overrides,

@@ -1,0 +1,58 @@
+// gtrack optics DECK: closed orbit, tunes, chromaticities, Twiss parameters and dispersion from the
+// deck's own element maps (src/optics/, docs/optics.md).
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "app/Commands.hh"
+#include "app/OverrideOptions.hh"
+#include "beam/Lattice.hh"
+#include "deck/DeckReader.hh"
+#include "optics/Optics.hh"
+#include "optics/OpticsOutput.hh"
+#include "run/BeamRun.hh"
+
+namespace gt {
+
+CLI::App* add_optics_command(CLI::App& app, CommandOptions& o, OpticsCommandOptions& opt)
+{
+    CLI::App* cmd = app.add_subcommand(
+        "optics", "closed orbit, tunes, chromaticities, Twiss and dispersion from the deck's element maps");
+    cmd->add_option("deck", o.deck, "the TOML input deck")->required();
+    add_override_options(*cmd, o.overrides, o.unset_keys, "override a deck key (repeatable)");
+    cmd->add_option("-o,--output", o.output, "write /optics to this HDF5 file");
+    cmd->add_option("--csv", opt.csv, "write the table as CSV");
+    auto* ring = cmd->add_flag("--ring", opt.ring, "periodic solution (default when lattice.turns > 1)");
+    cmd->add_flag("--line", opt.line, "a line from [beam.twiss] (default when lattice.turns = 1)")
+        ->excludes(ring);
+    cmd->add_option("--rows", opt.rows, "rows of the table printed (default 20; the files hold all)")
+        ->check(CLI::PositiveNumber);
+    return cmd;
+}
+
+int optics_command(CommandOptions const& options, OpticsCommandOptions const& opt)
+{
+    DeckConfig const deck = read_deck(options.deck, options.overrides);
+    if (deck.run.kind == "detector")
+        throw std::runtime_error("gtrack optics: a detector deck has no lattice");
+    ReferenceParticle const ref = initial_reference(deck);
+    Lattice const lattice = build_lattice(deck, ref);
+    optics::OpticsOptions o;
+    o.periodic = opt.ring || (!opt.line && deck.lattice.turns > 1);
+    optics::OpticsResult const r = optics::compute_optics(deck, lattice, o);
+    std::printf("gtrack optics %s: %s (%s)\n", options.deck.c_str(), o.periodic ? "ring" : "line",
+                opt.ring || opt.line ? "as asked" : "lattice.turns; --ring or --line to choose");
+    std::fputs(optics::summary(r, static_cast<std::size_t>(opt.rows)).c_str(), stdout);
+    if (!options.output.empty()) {
+        optics::write_hdf5(r, options.output, options.deck);
+        std::printf("wrote /optics to %s\n", options.output.c_str());
+    }
+    if (!opt.csv.empty()) {
+        optics::write_csv(r, opt.csv);
+        std::printf("wrote %s\n", opt.csv.c_str());
+    }
+    return 0;
+}
+
+}  // namespace gt

@@ -1,0 +1,21 @@
+// The optics as a terminal summary, as the /optics group of an HDF5 file and as CSV.
+#pragma once
+
+#include <string>
+
+#include "optics/Optics.hh"
+
+namespace gt::optics {
+
+//! A short summary: tunes, chromaticities, compaction, closed orbit, accuracy, and a table of beta,
+//! alpha, D and the orbit at up to `rows` element exits (evenly picked) plus the extremes.
+std::string summary(OpticsResult const& r, std::size_t rows = 20);
+
+//! Writes /optics in the layout of docs/optics.md (agreed with the plot command). `deck` is the
+//! deck's path (an attribute, for titles).
+void write_hdf5(OpticsResult const& r, std::string const& path, std::string const& deck);
+
+//! One CSV row per element exit: s, name, type, then the datasets of /optics in their order.
+void write_csv(OpticsResult const& r, std::string const& path);
+
+}  // namespace gt::optics

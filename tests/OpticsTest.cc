@@ -1,0 +1,190 @@
+// gtrack optics against textbook results: a thin-lens FODO ring (tunes, beta, natural chromaticity),
+// a drift line from [beam.twiss], and the errors of an unstable ring.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "beam/Lattice.hh"
+#include "deck/DeckError.hh"
+#include "deck/DeckReader.hh"
+#include "optics/Optics.hh"
+#include "run/BeamRun.hh"
+
+namespace gt {
+namespace {
+
+//! N cells of QF (thin, knl1 = 1/f), drift L, QD (thin, -1/f), drift L; 2 GeV/c protons.
+std::string fodo_deck(double f, double l, int cells, std::string const& twiss = "beta_x = 1.0\nbeta_y = 1.0")
+{
+    return fmt::format(R"([run]
+name = "fodo"
+[beam]
+particle = "proton"
+momentum = "2 GeV"
+macroparticles = 10
+[beam.twiss]
+{}
+emittance_x = 1e-9
+emittance_y = 1e-9
+[elements]
+qf = {{ type = "multipole", knl = [0.0, {}] }}
+qd = {{ type = "multipole", knl = [0.0, {}] }}
+d = {{ type = "drift", length = {} }}
+[lattice]
+cell = ["qf", "d", "qd", "d"]
+line = ["cell*{}"]
+)",
+                       twiss, 1.0 / f, -1.0 / f, l, cells);
+}
+
+optics::OpticsResult optics_of(std::string const& text, bool periodic)
+{
+    DeckConfig const deck = read_deck_text(text, "fodo.toml");
+    Lattice const lattice = build_lattice(deck, initial_reference(deck));
+    optics::OpticsOptions o;
+    o.periodic = periodic;
+    return optics::compute_optics(deck, lattice, o);
+}
+
+TEST_CASE("thin-lens FODO ring: tunes, beta and chromaticity from the textbook formulas")
+{
+    // Thin-lens FODO (Wiedemann, Particle Accelerator Physics, sec. 10.1; Wolski sec. 6.3): with
+    // sin(mu/2) = L / (2 f), cell length Lc = 2 L: beta_max,min = Lc (1 +- sin(mu/2)) / sin(mu) at the
+    // focusing and defocusing lens, and the natural chromaticity of a cell is -tan(mu/2) / pi.
+    double const f = 2.5, l = 2.0;
+    int const cells = 10;
+    double const mu = 2.0 * std::asin(l / (2.0 * f));
+    double const lc = 2.0 * l;
+    double const beta_max = lc * (1.0 + std::sin(mu / 2)) / std::sin(mu);
+    double const beta_min = lc * (1.0 - std::sin(mu / 2)) / std::sin(mu);
+    auto const r = optics_of(fodo_deck(f, l, cells), true);
+    // The maps are linear about the axis up to the exact drift's third order: the centred differences
+    // (step 1e-6) leave ~1e-12; 1e-9 bounds it with room.
+    CHECK(r.tune_x == doctest::Approx(cells * mu / (2 * constants::pi)).epsilon(1e-9));
+    CHECK(r.tune_y == doctest::Approx(cells * mu / (2 * constants::pi)).epsilon(1e-9));
+    CHECK(r.tune_x > 1.0);  // the integer part comes from the phase advance
+    REQUIRE(r.rows.size() == 1 + 4 * cells);
+    CHECK(r.rows[0].beta_x == doctest::Approx(beta_max).epsilon(1e-9));
+    CHECK(r.rows[0].beta_y == doctest::Approx(beta_min).epsilon(1e-9));
+    CHECK(r.rows[2].beta_x == doctest::Approx(beta_min).epsilon(1e-9));  // exit of qd
+    CHECK(r.rows[2].beta_y == doctest::Approx(beta_max).epsilon(1e-9));
+    CHECK(r.rows[4 * cells].beta_x == doctest::Approx(beta_max).epsilon(1e-9));  // periodic
+    CHECK(r.rows[4 * cells].mu_x == doctest::Approx(r.tune_x).epsilon(1e-12));
+    CHECK(r.rows[0].d_x == 0.0);  // no bend, no dispersion
+    CHECK_FALSE(r.coupled);
+    // Chromaticity: thin kicks on the canonical px with exact drifts x' = px / (1 + delta) are thin lenses
+    // of strength 1 / (f (1 + delta)); five-point stencil in delta (step 1e-4): ~1e-8 relative.
+    double const xi = -cells * std::tan(mu / 2) / constants::pi;
+    CHECK(r.chroma_x == doctest::Approx(xi).epsilon(1e-6));
+    CHECK(r.chroma_y == doctest::Approx(xi).epsilon(1e-6));
+    // No bends: the path length depends on the momentum only through the speed, eta = -1/gamma^2
+    // (alpha_c = 0 up to the second-order path lengthening of the betatron motion, absent at the axis).
+    CHECK(r.momentum_compaction == doctest::Approx(0.0).epsilon(1e-12));
+    CHECK(r.slip_factor == doctest::Approx(-1.0 / (r.gamma * r.gamma)).epsilon(1e-8));
+}
+
+TEST_CASE("a line takes its start from [beam.twiss]: beta(s) = beta0 - 2 alpha0 s + gamma0 s^2 in a drift")
+{
+    double const b0 = 3.0, a0 = 0.5, l = 2.0;
+    std::string const text = fodo_deck(1e9, l, 1, "beta_x = 3.0\nalpha_x = 0.5\nbeta_y = 3.0\nalpha_y = 0.5");
+    auto const r = optics_of(text, false);
+    double const g0 = (1 + a0 * a0) / b0;
+    // Row 2 is the exit of the first drift (the lenses of 1e-9 1/m change beta by ~1e-8 relative).
+    double const s = l;
+    CHECK(r.rows[2].beta_x == doctest::Approx(b0 - 2 * a0 * s + g0 * s * s).epsilon(1e-7));
+    CHECK(r.rows[2].alpha_x == doctest::Approx(a0 - g0 * s).epsilon(1e-7));
+    CHECK(r.rows[2].mu_x == doctest::Approx(std::atan2(s, b0 - a0 * s) / (2 * constants::pi)).epsilon(1e-7));
+}
+
+TEST_CASE("synchrotron tune of a ring with a thin cavity at the zero crossing")
+{
+    // Linear one-turn map of (t, pt): the ring t += b pt with b = L / (beta gamma)^2 (drifts and thin
+    // lenses on the axis), then the cavity at phase -90 deg pt -= a t with a = |q| V / (p c) 2 pi f / c
+    // (RfCavity.hh): cos(2 pi Qs) = 1 - a b / 2 (stable below transition, eta = -1/gamma^2 < 0).
+    double const f_lens = 2.5, l = 2.0, volts = 2e5;
+    int const cells = 10;
+    std::string text = fodo_deck(f_lens, l, cells);
+    double const length = 2 * l * cells;
+    ReferenceParticle const ref = initial_reference(read_deck_text(text, "fodo.toml"));
+    double const frequency = 8 * ref.beta * constants::c_light / length;  // harmonic 8
+    text.replace(
+        text.find("[lattice]"), 9,
+        fmt::format("rf = {{ type = \"rfcavity\", voltage = {}, frequency = {}, phase = -90.0 }}\n[lattice]",
+                    volts, frequency));
+    text.replace(text.find("line = [\"cell*10\"]"), 18, "line = [\"cell*10\", \"rf\"]");
+    auto const r = optics_of(text, true);
+    double const a = volts * 1e-6 / ref.pc_mev * constants::two_pi * frequency / constants::c_light;
+    double const b = length / (ref.beta_gamma * ref.beta_gamma);
+    REQUIRE(r.synchrotron_tune.has_value());
+    // Differences of a map linear in (t, pt) up to the cavity's cosine: ~1e-10 relative to Qs ~ 1e-3.
+    CHECK(*r.synchrotron_tune == doctest::Approx(std::acos(1 - a * b / 2) / constants::two_pi).epsilon(1e-7));
+    CHECK(r.rf_on);
+    double const mu = 2.0 * std::asin(l / (2.0 * f_lens));
+    CHECK(r.tune_x == doctest::Approx(cells * mu / (2 * constants::pi)).epsilon(1e-9));
+}
+
+TEST_CASE("[beam.twiss] periodic = true takes beta and alpha from the ring")
+{
+    double const f = 2.5, l = 2.0;
+    std::string const text = fodo_deck(f, l, 10, "periodic = true");
+    DeckConfig const deck = read_deck_text(text, "fodo.toml");
+    double const mu = 2.0 * std::asin(l / (2.0 * f));
+    CHECK(deck.beam.x.beta == doctest::Approx(2 * l * (1 + std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
+    CHECK(deck.beam.y.beta == doctest::Approx(2 * l * (1 - std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
+    CHECK_FALSE(deck.beam.sigma_matrix.has_value());  // no dispersion at the start
+    // beta given as well: refused, naming the key.
+    std::string message;
+    try {
+        read_deck_text(fodo_deck(f, l, 10, "periodic = true\nbeta_x = 2.0"), "fodo.toml");
+    } catch (DeckError const& e) {
+        message = e.what();
+    }
+    CHECK(message.find("beta_x") != std::string::npos);
+    // An unstable ring: a deck error at beam.twiss.periodic.
+    message.clear();
+    try {
+        read_deck_text(fodo_deck(0.9, l, 4, "periodic = true"), "fodo.toml");
+    } catch (DeckError const& e) {
+        message = e.what();
+    }
+    CHECK(message.find("no periodic solution in the x plane") != std::string::npos);
+}
+
+TEST_CASE("periodic = true with dispersion at the start: x correlated with pt as D says")
+{
+    // The FODO ring with a sector bend after each drift: dispersion everywhere. The beam's <x pt> / <pt pt>
+    // must be dx/dpt = D / (-beta) of the ring's periodic solution at the start (PeriodicTwiss.cc).
+    std::string text = fodo_deck(2.5, 2.0, 10, "periodic = true\nsigma_pt = 1e-3\nsigma_t = 0.01");
+    text.replace(text.find("[lattice]"), 9,
+                 "b = { type = \"sbend\", length = 1.0, angle = 0.3141592653589793 }\n[lattice]");
+    text.replace(text.find("cell = [\"qf\", \"d\", \"qd\", \"d\"]"), 29,
+                 "cell = [\"qf\", \"d\", \"b\", \"qd\", \"d\", \"b\"]");
+    DeckConfig const deck = read_deck_text(text, "fodo.toml");
+    REQUIRE(deck.beam.sigma_matrix.has_value());
+    auto const& m = *deck.beam.sigma_matrix;
+    auto const r = optics_of(text, true);
+    double const d_pt = r.rows[0].d_x / -r.beta;
+    CHECK(std::abs(r.rows[0].d_x) > 0.1);
+    CHECK(m[5] / m[35] == doctest::Approx(d_pt).epsilon(1e-12));  // <x pt> / <pt pt>
+    CHECK(deck.beam.x.beta == doctest::Approx(r.rows[0].beta_x).epsilon(1e-12));
+    // <x x> = eps beta + D^2 sigma_pt^2 (dispersion adds to the betatron size)
+    CHECK(m[0] == doctest::Approx(1e-9 * r.rows[0].beta_x + d_pt * d_pt * m[35]).epsilon(1e-12));
+}
+
+TEST_CASE("an unstable ring is refused, naming the plane")
+{
+    // f < L / 2: |cos mu| = |1 - L^2 / (2 f^2)| > 1 in both planes; x is found first.
+    std::string message;
+    try {
+        optics_of(fodo_deck(0.9, 2.0, 4), true);
+    } catch (std::exception const& e) {
+        message = e.what();
+    }
+    CHECK(message.find("no periodic solution in the x plane") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace gt
