@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CSR entrance transient and drift wake: gtrack against OCELOT and an independent calculation (issue 30).
 
-Three calculations of the 1D CSR model (a line bunch on the reference trajectory, no shielding) for the
+Four calculations of the 1D CSR model (a line bunch on the reference trajectory, no shielding) for the
 cases of issue 30, and a four-bend chicane that compresses a chirped bunch:
 
   analytic  the ultrarelativistic closed forms that gtrack implements (Saldin, Schneidmiller & Yurkov,
@@ -17,7 +17,7 @@ cases of issue 30, and a four-bend chicane that compresses a chirped bunch:
 
     scripts/csr_benchmark.py [--gtrack build/gtrack] [--full] [--no-ocelot] [--json out.json]
 
-The default run takes about a minute on one core. --full adds the convergence studies of both codes
+The default run takes two to three minutes on one core. --full adds the convergence studies of both codes
 (OCELOT: lead-in straight, traj_step, apply_step, n_bin, sigma_min, Navigator step; gtrack: bins,
 slices, smoothing), a few minutes more. docs/physics.md section 9.5b has the results and the conclusion.
 """
@@ -234,6 +234,119 @@ def lw_case(case, gamma=None, nz=121):
     de = K_COUL * charge * total  # [eV]: (e/4 pi eps0) Q W / e
     mean = np.sum(weight * de)
     return mean, np.sqrt(np.sum(weight * (de - mean) ** 2))
+
+
+class PiecewiseTrajectory:
+    """A straight line (s < 0) and then segments (length [m], curvature [1/m], signed), in a plane."""
+
+    def __init__(self, segments):
+        self.lengths = np.array([float(l) for l, _ in segments])
+        self.curv = np.array([float(k) for _, k in segments])
+        self.starts = np.concatenate([[0.0], np.cumsum(self.lengths)])
+        self.x0, self.y0, self.a0 = [LD(0)], [LD(0)], [LD(0)]
+        for l, k in zip(self.lengths, self.curv):
+            x, y, a = self.x0[-1], self.y0[-1], self.a0[-1]
+            l, k = LD(l), LD(k)
+            if k == 0:
+                self.x0.append(x + l * np.cos(a)); self.y0.append(y + l * np.sin(a)); self.a0.append(a)
+            else:
+                b = a + k * l
+                self.x0.append(x + (np.sin(b) - np.sin(a)) / k)
+                self.y0.append(y - (np.cos(b) - np.cos(a)) / k)
+                self.a0.append(b)
+        self.x0, self.y0, self.a0 = (np.array(v, dtype=LD) for v in (self.x0, self.y0, self.a0))
+
+    def segment(self, s):
+        return np.clip(np.searchsorted(self.starts, np.asarray(s, float), side="right") - 1, 0, len(self.lengths) - 1)
+
+    def geometry(self, s):
+        s = np.asarray(s, dtype=LD)
+        j = self.segment(s)
+        k = np.where(s < 0, 0, self.curv[j]).astype(LD)
+        d = np.where(s < 0, s, s - self.starts[j].astype(LD))
+        a0 = np.where(s < 0, 0, self.a0[j])
+        x0 = np.where(s < 0, 0, self.x0[j])
+        y0 = np.where(s < 0, 0, self.y0[j])
+        a = a0 + k * d
+        safe_k = np.where(k == 0, 1, k)
+        x = np.where(k == 0, x0 + d * np.cos(a0), x0 + (np.sin(a) - np.sin(a0)) / safe_k)
+        y = np.where(k == 0, y0 + d * np.sin(a0), y0 - (np.cos(a) - np.cos(a0)) / safe_k)
+        return x, y, np.cos(a), np.sin(a), -np.sin(a) * k, np.cos(a) * k
+
+
+def lw_kernel_piecewise(traj, s_t, gamma, dmin_fraction=1e-4):
+    """lw_kernel for a PiecewiseTrajectory (sources in the test's own straight segment: F = 0)."""
+    gamma = LD(gamma)
+    g2i = 1 / gamma ** 2
+    beta = np.sqrt(1 - g2i)
+    jt = int(traj.segment(s_t))
+    pieces = []
+    for j in range(jt + 1):
+        lo, hi = s_t - min(traj.starts[j + 1], s_t), s_t - traj.starts[j]
+        if j == jt and traj.curv[j] == 0:
+            continue
+        if hi > lo:
+            pieces.append(clustered_nodes(lo, hi))
+    pieces.append(clustered_nodes(s_t, np.inf))
+    d = np.concatenate([p[0] for p in pieces]).astype(LD)
+    w = np.concatenate([p[1] for p in pieces]).astype(LD)
+    kt = abs(traj.curv[jt])
+    dmin = LD(dmin_fraction * 2 / max(kt, 1e-3) / float(gamma))
+    keep = d > dmin
+    d, w = d[keep], w[keep]
+    s_t = LD(s_t)
+    xt, yt, txt, tyt, _, _ = traj.geometry(np.array([s_t]))
+    xs, ys, tx, ty, kx, ky = traj.geometry(s_t - d)
+    dx, dy = xt[0] - xs, yt[0] - ys
+    dist = np.sqrt(dx * dx + dy * dy)
+    nx, ny = dx / dist, dy / dist
+    one_minus_nb = (1 - beta) + beta * ((nx - tx) ** 2 + (ny - ty) ** 2) / 2
+    same_arc = (s_t - d >= LD(traj.starts[jt])) & (kt > 0)
+    h = d * LD(kt) / 2
+    series = 2 / LD(max(kt, 1e-30)) * (h ** 3 / 6 - h ** 5 / 120 + h ** 7 / 5040 - h ** 9 / 362880)
+    u = np.where(same_arc & (h < 1e-2), series, d - dist) + (1 - beta) * dist
+    nbt = (nx - beta * tx) * txt[0] + (ny - beta * ty) * tyt[0]
+    ax, ay = beta ** 2 * kx, beta ** 2 * ky
+    f = (nbt / (gamma ** 2 * one_minus_nb ** 3 * dist ** 2) +
+         (nbt * (nx * ax + ny * ay) - (ax * txt[0] + ay * tyt[0]) * one_minus_nb) / (one_minus_nb ** 3 * dist) -
+         g2i / u ** 2) * one_minus_nb
+    i0 = np.argmin(d)
+    return (np.concatenate([[u[i0] / 2], u]).astype(float),
+            np.concatenate([[f[i0] * dmin if kt > 0 else 0], w * f]).astype(float))
+
+
+def lw_chicane(sigma_of_s, kinetic, charge, segments, nq=121):
+    """Mean and rms energy change [eV] along s of a Gaussian bunch whose rms length is sigma_of_s(s)
+    (the current density, as both programs use it; each particle keeps its quantile), on a
+    PiecewiseTrajectory of `segments`. Returns s nodes' ends and the cumulative mean and rms."""
+    gamma = 1 + kinetic / ME_MEV
+    traj = PiecewiseTrajectory(segments)
+    q = np.linspace(-6, 6, nq)
+    weight = np.exp(-0.5 * q * q)
+    weight /= weight.sum()
+    s_nodes, s_w = [], []
+    for j, (length, k) in enumerate(segments):
+        a = traj.starts[j]
+        if k != 0:
+            x, wx = gauss_nodes(np.linspace(a, a + length, 4))
+        else:
+            x, wx = gauss_nodes(a + np.concatenate([[0], np.geomspace(1e-4, length, 12)]))
+        s_nodes.append(x); s_w.append(wx)
+    s_nodes, s_w = np.concatenate(s_nodes), np.concatenate(s_w)
+    total = np.zeros(nq)
+    out = []
+    ends = list(traj.starts[1:])
+    for si, wi in zip(s_nodes, s_w):
+        while ends and si > ends[0]:
+            de = K_COUL * charge * total
+            out.append((ends.pop(0), np.sum(weight * de), np.sqrt(np.sum(weight * (de - np.sum(weight * de)) ** 2))))
+        sig = sigma_of_s(si)
+        u, wf = lw_kernel_piecewise(traj, si, gamma)
+        lam = lambda z: np.exp(-0.5 * (z / sig) ** 2) / (np.sqrt(2 * np.pi) * sig)
+        total += wi * np.array([np.sum(wf * lam(qi * sig - u)) for qi in q])
+    de = K_COUL * charge * total
+    out.append((traj.starts[-1], np.sum(weight * de), np.sqrt(np.sum(weight * (de - np.sum(weight * de)) ** 2))))
+    return np.array(out)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -507,7 +620,8 @@ def main():
             row["gtrack"] = gtrack_case(args.gtrack, case)
         if have_ocelot:
             row["ocelot"] = ocelot_case(case, lead_in=1000.0)
-            row["ocelot_no_lead_in"] = ocelot_case(case, lead_in=0.0)
+            if args.full or "0.01" in case[0]:  # the cheapest case by default
+                row["ocelot_no_lead_in"] = ocelot_case(case, lead_in=0.0)
         pair = lambda k: " / ".join(fmt(v) for v in row[k]) if k in row else "-"
         print("| {} | {} | {} | {} | {} | {} | {} |".format(case[0], fmt(row["analytic_mean"]), pair("lw"), pair("lw_ur"),
                                                             pair("gtrack"), pair("ocelot"), pair("ocelot_no_lead_in")),
@@ -523,9 +637,25 @@ def main():
     if have_ocelot and do_chicane:
         chic["ocelot"] = chicane_ocelot()
         chic["ocelot_nocsr"] = chicane_ocelot(csr=False)
-        chic["ocelot per bend"] = chicane_ocelot(per_bend=True)
-        chic["ocelot per bend_nocsr"] = chic["ocelot_nocsr"]
+        if args.full:  # gtrack's approximation in OCELOT: each bend entered from a straight, no overlap
+            chic["ocelot per bend"] = chicane_ocelot(per_bend=True)
+            chic["ocelot per bend_nocsr"] = chic["ocelot_nocsr"]
     ends = np.cumsum([0, 0.5, 3.0, 0.5, 1.0, 0.5, 3.0, 0.5, 1.0])
+    ref = chic.get("gtrack_nocsr") or chic.get("ocelot_nocsr")
+    if ref is not None:
+        # LW for the compressing bunch: sigma_z(s) from a run without CSR (the current density, as both
+        # programs take it), the chicane's trajectory, each particle keeping its quantile
+        c = CHICANE
+        k = c["angle"] / c["bend"]
+        segments = []
+        for i, sign in enumerate((1, -1, -1, 1)):
+            segments += [(c["bend"], sign * k), (c["drifts"][i], 0.0)]
+        order = np.argsort(ref["s"], kind="stable")
+        sigma_of_s = lambda v: float(np.interp(v, ref["s"][order], ref["sigma_t"][order]))
+        lw = lw_chicane(sigma_of_s, c["kinetic"], c["charge"], segments)
+        chic["LW"] = dict(s=lw[:, 0], mean=lw[:, 1], rms=lw[:, 2], emit=np.full(len(lw), np.nan),
+                          sigma_t=np.array([sigma_of_s(v) for v in lw[:, 0]]))
+        chic["LW_nocsr"] = dict(s=lw[:, 0], emit=np.full(len(lw), np.nan))
     if "gtrack" in chic:
         # gtrack's rms energy change per particle at the end: the same particles (seed) with and without CSR
         g = chic["gtrack"]
@@ -545,6 +675,8 @@ def main():
                                                                chic[k + "_nocsr"]["emit"][j] * 1e9))
         print("| {:.1f} | {} |".format(s, " | ".join(cells)))
     for k, r in chic.items():
+        if "sigma_t" not in r or k == "LW":
+            continue
         print("{}: sigma_t {:.4g} -> {:.4g} mm (compression {:.2f}), emittance_x {:.4g} -> {:.4g} nm".format(
             k, r["sigma_t"][0] * 1e3, r["sigma_t"][-1] * 1e3, r["sigma_t"][0] / r["sigma_t"][-1], r["emit"][0] * 1e9,
             r["emit"][-1] * 1e9))
