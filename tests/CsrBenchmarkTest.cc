@@ -1,5 +1,6 @@
 // CSR benchmark (issue 30, docs/physics.md §9.5b): the entrance transient and the drift wake of the
-// issue's cases run through decks, against an independent calculation of the same 1D model,
+// issue's cases, as their decks' kick plans put them (slices, angles, distances after the exit) and
+// the solver applies them to a frozen quiet bunch, against an independent calculation of the 1D model,
 // scripts/csr_benchmark.py's: the Lienard-Wiechert field of every source point of the trajectory
 // (velocity and acceleration parts, the straight line's space-charge field subtracted), integrated
 // over a frozen Gaussian bunch and along s. It shares no code with gtrack, and at gamma = 2e4 it
