@@ -17,9 +17,9 @@ cases of issue 30, and a four-bend chicane that compresses a chirped bunch:
 
     scripts/csr_benchmark.py [--gtrack build/gtrack] [--full] [--no-ocelot] [--json out.json]
 
-The default run takes two to three minutes on one core. --full adds the convergence studies of both codes
+The default run takes about 1.5 min of CPU on one core. --full adds the convergence studies of both codes
 (OCELOT: lead-in straight, traj_step, apply_step, n_bin, sigma_min, Navigator step; gtrack: bins,
-slices, smoothing), a few minutes more. docs/physics.md section 9.5b has the results and the conclusion.
+slices, smoothing), about 20 min in all. docs/physics.md section 9.5b has the results and the conclusion.
 """
 import argparse
 import json
