@@ -13,7 +13,7 @@ Data:
 - the ten elements of scripts/em/xcom_data.py (H, C, N, O, Al, Si, Ar, Fe, Cu, Pb): NIST XCOM's
   photoelectric column, 1 keV - 100 GeV, as before;
 - every other element: xraylib (PyPI `xraylib`, Schoonjans et al., Spectrochim. Acta B 66 (2011)
-  776; version 4.3.0) CS_Photo and EdgeEnergy from 1 keV to 800 keV (xraylib's upper limit; its
+  776; version 4.3.0, BSD-3-Clause; its data are used, not its code) CS_Photo and EdgeEnergy from 1 keV to 800 keV (xraylib's upper limit; its
   photoelectric data are XCOM's Scofield cross sections: equal to XCOM's column within 1e-4 for
   the ten elements above at 10, 100 and 800 keV, checked by `--check`). Above 800 keV xraylib's
   value at 800 keV is continued with XCOM's energy dependence sigma(E)/sigma(800 keV), interpolated
