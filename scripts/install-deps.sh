@@ -17,5 +17,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if [ "${1:-}" = "--python" ]; then
-    python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad
+    # xraylib: scripts/em/fit_photoelectric.py (regenerates src/detector/PhotoelectricFits.cc)
+    python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad xraylib==4.3.0
 fi

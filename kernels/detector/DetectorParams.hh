@@ -26,6 +26,10 @@ struct PhysicsParams {
     //! Their particle indices are then fixed: k_em_electron, k_em_positron, k_em_gamma.
     std::int32_t showers = 0;
     double photon_cut = 1.0e-3;  //!< photons below this energy are absorbed on the spot [MeV]
+    //! Shower e+-: multiple scattering's step limit near boundaries (0: none) and its path-length
+    //! correction (kernels/physics/MultipleScattering.hh).
+    double msc_range_factor = 0.04;
+    std::int32_t msc_path_correction = 1;
 };
 
 inline constexpr std::int32_t k_em_electron = 0, k_em_positron = 1, k_em_gamma = 2;
@@ -46,7 +50,7 @@ struct GunParams {
     Vec3 direction{0, 0, 1};  //!< unit vector (fixed direction or cone axis)
     double cos_cone = 1;      //!< cosine of the cone's half-angle
     std::uint64_t per_event = 1;
-    std::uint64_t primaries = 0;  //!< events x per_event: primaries [first_primary, primaries) run here
+    std::uint64_t primaries = 0;      //!< events x per_event: primaries [first_primary, primaries) run here
     std::uint64_t first_primary = 0;  //!< > 0 under MPI: the first primary of this rank's events
 };
 

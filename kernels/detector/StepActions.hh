@@ -185,6 +185,22 @@ struct LimitStep {
                 t.interacts[i] = 1;
             }
             t.xs_used[i] = xs;
+            if (charged && ph.multiple_scattering && mat.radiation_length < HUGE_VAL) {
+                // s is a true path length: multiple scattering limits it near boundaries and converts
+                // it to the geometric advance the navigator moves (kernels/physics/MultipleScattering.hh)
+                ParticleType const& pt = params.particles[t.particle[i]];
+                double const lambda1 = highland_lambda1(mat.radiation_length, pt, T);
+                if (ph.msc_range_factor > 0) {
+                    double const R = em.value(material, em_range_quantity(species), T);
+                    double const safety = Navigator(params.geometry).safety(t.volume[i], t.pos[i], R);
+                    double const lim = msc_step_limit(ph.msc_range_factor, R, lambda1, safety, T);
+                    if (lim < s) {
+                        s = lim;
+                        t.interacts[i] = 0;
+                    }
+                }
+                if (ph.msc_path_correction) s = msc_geometric_length(s, lambda1);
+            }
         }
         if (charged && params.field.type != FieldType::none && s > k_max_field_step) {
             s = k_max_field_step;
@@ -266,8 +282,13 @@ struct AlongStep {
         std::int32_t const material = params.geometry.volumes[t.volume[i]].material;
         MaterialParams const& mat = params.materials[material];
         int const species = em_species(params, t.particle[i]);
-        double const s = t.step_length[i];
         double T = t.energy[i];
+        double const s_geom = t.step_length[i];
+        // a shower e+-'s step is a geometric advance; its true path length is longer
+        bool const msc_path = species >= 0 && pt.charge != 0 && ph.multiple_scattering &&
+                              ph.msc_path_correction && !mat.vacuum() && mat.radiation_length < HUGE_VAL;
+        double const s =
+            msc_path ? msc_true_length(s_geom, highland_lambda1(mat.radiation_length, pt, T)) : s_geom;
         t.time[i] = t.pre_time[i] + s / (beta_of(t.pre_energy[i], pt.mass) * constants::c_light);
         if (species >= 0 && !mat.vacuum() && t.mfp_left[i] >= 0) {
             double const left = t.mfp_left[i] - s * t.xs_used[i];
@@ -311,8 +332,8 @@ struct AlongStep {
         t.edep[i] = edep;
         t.edep_cut[i] = edep_cut;
         if (ph.multiple_scattering && T > 0 && s > 0 && mat.radiation_length < HUGE_VAL) {
-            ScatteringResult const sc =
-                multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt, t.pre_energy[i], rng);
+            ScatteringResult const sc = multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i],
+                                                         pt, t.pre_energy[i], rng, s_geom);
             t.dir[i] = sc.dir;
             t.msc_depth[i] += s / mat.radiation_length;
             if (!t.on_boundary[i]) {

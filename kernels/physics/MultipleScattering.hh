@@ -25,14 +25,75 @@ GT_HOST_DEVICE inline double highland_theta0_sq(double t, double beta_cp, double
     return th * th * t;
 }
 
+//! The transport mean free path lambda_1 [m] that the Highland angle implies: the Gaussian model's
+//! <1 - cos theta> after a path t is theta0^2(t) (the plane variance), and theta0^2(t) = t / lambda_1
+//! to first order, so lambda_1 = X0 (beta c p / 13.6 MeV)^2 / corr^2 with Highland's log term corr
+//! taken at t = lambda_1 itself (three fixed-point iterations from corr = 1; corr is clamped to
+//! [0.5, 2], where Highland's range of validity ends).
+GT_HOST_DEVICE inline double highland_lambda1(double x0, ParticleType const& pt, double T)
+{
+    double const gamma = 1.0 + T / pt.mass;
+    double const beta2 = 1.0 - 1.0 / (gamma * gamma);
+    double const beta_cp = pmath::sqrt(T * (T + 2.0 * pt.mass)) * pmath::sqrt(beta2);
+    double const base = (beta_cp / (13.6 * fabs(pt.charge))) * (beta_cp / (13.6 * fabs(pt.charge)));
+    double lambda = base;  // in X0
+    for (int it = 0; it < 3; ++it) {
+        double corr = 1.0 + 0.038 * pmath::log(lambda * pt.charge * pt.charge / beta2);
+        corr = corr < 0.5 ? 0.5 : (corr > 2.0 ? 2.0 : corr);
+        lambda = base / (corr * corr);
+    }
+    return lambda * x0;
+}
+
+//! Path-length correction (Geant4 Physics Reference Manual, "Multiple scattering", the Urban
+//! model's conversion for small energy loss): a true path t of mean free path lambda_1 advances
+//! z = lambda_1 (1 - exp(-t / lambda_1)) along the direction it starts with. t / lambda_1 is capped
+//! at 30 (z = lambda_1 to 1e-13), so that the inverse stays finite.
+GT_HOST_DEVICE inline double msc_geometric_length(double t, double lambda1)
+{
+    double const tau = t / lambda1;
+    if (tau < 1.0e-6) return t * (1.0 - 0.5 * tau);
+    return lambda1 * (1.0 - pmath::exp(-(tau < 30.0 ? tau : 30.0)));
+}
+
+//! The inverse: the true path of a geometric advance z.
+GT_HOST_DEVICE inline double msc_true_length(double z, double lambda1)
+{
+    double const u = z / lambda1;
+    if (u < 1.0e-6) return z * (1.0 + 0.5 * u);
+    double const cap = 1.0 - 9.357622968840175e-14;  // 1 - exp(-30)
+    return -lambda1 * pmath::log(1.0 - (u < cap ? u : cap));
+}
+
+//! The step limit of multiple scattering near boundaries, as Geant4's Urban model with
+//! fUseSafety (G4UrbanMscModel::ComputeTruePathLengthLimit; opt0: RangeFactor 0.04, facsafety 0.6):
+//! a track that could reach a boundary (range > safety) takes true steps of at most
+//! max(f_r max(R, lambda_1), 0.6 safety), f_r = range_factor (0.75 + 0.25 lambda_1 / 1 mm) when
+//! lambda_1 > 1 mm, and at least 10 lambda_1 1e-3 / (T (10 + T)) (T in MeV). HUGE_VAL: no limit.
+GT_HOST_DEVICE inline double msc_step_limit(double range_factor, double range, double lambda1, double safety,
+                                            double T)
+{
+    if (range_factor <= 0 || range <= safety) return HUGE_VAL;
+    double fr = range_factor;
+    if (lambda1 > 1.0e-3) fr *= 0.75 + 0.25 * lambda1 / 1.0e-3;
+    double const rinit = range > lambda1 ? range : lambda1;
+    double lim = fr * rinit;
+    double const by_safety = 0.6 * safety;
+    lim = lim > by_safety ? lim : by_safety;
+    double const lim_min = 10.0 * lambda1 * 1.0e-3 / (T * (10.0 + T));
+    return lim > lim_min ? lim : lim_min;
+}
+
 struct ScatteringResult {
     Vec3 dir;           //!< new direction (unit)
     Vec3 displacement;  //!< lateral displacement [m]
 };
 
-//! Deflects dir after a step of length s [m], with t_before [X0] already crossed in this volume.
+//! Deflects dir after a step of (true) length s [m], with t_before [X0] already crossed in this
+//! volume; the lateral displacement is that of a geometric advance s_geom (s when negative).
 GT_HOST_DEVICE inline ScatteringResult multiple_scatter(Vec3 dir, double s, double x0, double t_before,
-                                                        ParticleType const& pt, double T, RandomStream& rng)
+                                                        ParticleType const& pt, double T, RandomStream& rng,
+                                                        double s_geom = -1.0)
 {
     double const gamma = 1.0 + T / pt.mass;
     double const beta2 = 1.0 - 1.0 / (gamma * gamma);
@@ -53,8 +114,9 @@ GT_HOST_DEVICE inline ScatteringResult multiple_scatter(Vec3 dir, double s, doub
     double tx = z2x * theta0, ty = z2y * theta0;
     tx = tx > 1.2 ? 1.2 : (tx < -1.2 ? -1.2 : tx);
     ty = ty > 1.2 ? 1.2 : (ty < -1.2 ? -1.2 : ty);
-    double const yx = s * theta0 * (z1x * k12 + 0.5 * z2x);
-    double const yy = s * theta0 * (z1y * k12 + 0.5 * z2y);
+    double const x = s_geom < 0 ? s : s_geom;
+    double const yx = x * theta0 * (z1x * k12 + 0.5 * z2x);
+    double const yy = x * theta0 * (z1y * k12 + 0.5 * z2y);
     // projected angles: the direction is tilted by tan(theta_x), tan(theta_y) in the two planes
     double sx, cx, sy, cy;
     pmath::sincos(tx, sx, cx);

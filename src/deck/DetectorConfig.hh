@@ -89,6 +89,8 @@ struct DetectorPhysicsConfig {
     bool showers = false;
     double range_cut = 0.7e-3;           //!< production cut as a range [m]
     double photon_cut = 1.0e-3;          //!< photon tracking cut [MeV]
+    double msc_range_factor = 0.04;      //!< shower e+-: msc step limit near boundaries (0: none)
+    bool msc_path_correction = true;     //!< shower e+-: msc true/geometric path-length conversion
     std::uint64_t secondary_buffer = 0;  //!< secondaries one iteration may create; 0: twice the slots
 };
 

@@ -32,7 +32,17 @@ void read_shower_keys(DeckContext& ctx, toml::table const& t, std::string const&
         else
             ph.secondary_buffer = static_cast<std::uint64_t>(*n);
     }
-    for (char const* key : {"range_cut", "photon_cut", "secondary_buffer"})
+    if (auto v = ctx.quantity_at(t, path, "msc_range_factor", quantity::dimensionless, Bound::non_negative,
+                                 false)) {
+        if (*v > 1)
+            ctx.error(ctx.where(*t.get("msc_range_factor")), path + ".msc_range_factor",
+                      fmt::format("expected a number in [0, 1] (0: no step limit), got {}", *v));
+        else
+            ph.msc_range_factor = *v;
+    }
+    if (auto b = ctx.bool_at(t, path, "msc_path_correction")) ph.msc_path_correction = *b;
+    for (char const* key :
+         {"range_cut", "photon_cut", "secondary_buffer", "msc_range_factor", "msc_path_correction"})
         if (!ph.showers && t.get(key))
             ctx.error(ctx.where(*t.get(key)), path + "." + key, "only used with showers = true");
 }

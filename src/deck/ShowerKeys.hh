@@ -1,4 +1,5 @@
-// The [physics] keys of electromagnetic showers: showers, range_cut, photon_cut, secondary_buffer
+// The [physics] keys of electromagnetic showers: showers, range_cut, photon_cut, secondary_buffer,
+// msc_range_factor, msc_path_correction
 // (docs/decks.md), read with the deck's diagnostics (file:line:column, key path).
 #pragma once
 
@@ -11,7 +12,8 @@
 namespace gt::deck {
 
 //! The shower keys' names, for [physics]' list of known keys.
-inline constexpr char const* k_shower_keys[] = {"showers", "range_cut", "photon_cut", "secondary_buffer"};
+inline constexpr char const* k_shower_keys[] = {
+    "showers", "range_cut", "photon_cut", "secondary_buffer", "msc_range_factor", "msc_path_correction"};
 
 void read_shower_keys(DeckContext& ctx, toml::table const& t, std::string const& path,
                       DetectorPhysicsConfig& ph);
