@@ -3,11 +3,13 @@
 # `gtrack validate` on every deck, where a GPU is present), plot each deck's beam sizes against its
 # reference, and write a markdown report. Exit status 0 only when every step passed.
 #
-# Usage: scripts/nightly.sh [--report DIR] [--build DIR] [--no-unit-tests]
+# Usage: scripts/nightly.sh [--report DIR] [--build DIR] [--no-unit-tests] [--no-bench-compare]
 #   --report DIR      where the report goes (default: nightly/<UTC date and time>, under the repository)
 #   --build DIR       build directory (default: build-nightly)
 #   --no-unit-tests   the caller has just run the unit tests on this build (CI: scripts/test.sh);
 #                     the report says they were skipped here
+#   --no-bench-compare  skip the CPU benchmarks against the previous commit (scripts/bench-compare.sh:
+#                     two more builds and a few minutes of runs; CI skips it for time)
 # The report: DIR/summary.md (open it in any markdown viewer), DIR/plots/<deck>.png, DIR/cpu/ and
 # DIR/gpu/ (outputs, compare tables, validate reports), DIR/*.log.
 #
@@ -21,12 +23,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 report=""
 build=build-nightly
 unit_tests=yes
+bench_compare=yes
 while [ $# -gt 0 ]; do
     case "$1" in
         --report) report=$(cd "$origin" && realpath -m "$2"); shift 2 ;;
         --build) build=$(cd "$origin" && realpath -m "$2"); shift 2 ;;
         --no-unit-tests) unit_tests=no; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --no-bench-compare) bench_compare=no; shift ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "nightly.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -99,6 +103,25 @@ if [ $status -eq 0 ]; then
         step plots "FAILED (plots.log; python deps: scripts/install-deps.sh --python)"
         status=1
     fi
+fi
+
+# ---- CPU performance against the previous landed commit ---------------------------------------
+# Two release builds of the gtrack target and alternating benchmark runs (scripts/bench-compare.sh):
+# a slowdown beyond 10% and beyond the runs' spread is reported as a warning, not a failure.
+if [ $bench_compare = yes ] && git rev-parse -q --verify HEAD^ >/dev/null; then
+    if scripts/bench-compare.sh --base HEAD^ --head HEAD --work "$root/build-bench-compare" \
+            >"$report/bench-compare.log" 2>&1; then
+        warnings=$(grep -c '^WARNING:' "$report/bench-compare.log")
+        if [ "$warnings" -eq 0 ]; then
+            step "cpu performance vs HEAD^" "ok, no slowdown above 10% (bench-compare.log)"
+        else
+            step "cpu performance vs HEAD^" "WARNING: $warnings figure(s) slower (bench-compare.log)"
+        fi
+    else
+        step "cpu performance vs HEAD^" "not measured: a build failed (bench-compare.log)"
+    fi
+else
+    step "cpu performance vs HEAD^" "skipped (--no-bench-compare, or no previous commit)"
 fi
 
 # ---- the report ----------------------------------------------------------------------------------

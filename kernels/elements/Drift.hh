@@ -17,7 +17,8 @@ namespace gt {
 //! The t increment is rewritten without cancellation, using
 //! (1/beta - pt)^2 - pz^2/beta^2 = (2 pt/beta - pt^2)/(beta gamma)^2 + (px^2 + py^2)/beta^2.
 //! Lost (false) when pz^2 <= 0 (the particle turns back) or the energy is not positive.
-GT_HOST_DEVICE inline bool drift_exact(Particle& p, double length, double inv_beta, double inv_beta_gamma2)
+GT_HOST_DEVICE GT_HOST_FORCEINLINE bool drift_exact(Particle& p, double length, double inv_beta,
+                                                    double inv_beta_gamma2)
 {
     double const pt = p.pt;
     double const energy = inv_beta - pt;  // E / (p_ref c) > 0 for any physical particle

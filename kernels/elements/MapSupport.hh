@@ -35,7 +35,7 @@ struct Focusing {
     double c_prime;  //!< [1/m]
 };
 
-GT_HOST_DEVICE inline Focusing focusing(double k, double length)
+GT_HOST_DEVICE GT_HOST_FORCEINLINE Focusing focusing(double k, double length)
 {
     Focusing f{1.0, length, 0.0};
     if (k > 0.0) {
