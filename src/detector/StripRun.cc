@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "detector/StripSetup.hh"
+#include "io/OutputFile.hh"
 
 namespace gt {
 
@@ -234,6 +235,18 @@ Table strip_quality_table(StripOutcome const& o)
     t.add_column("pull_u", "1", std::move(pu));
     t.add_column("pull_v", "1", std::move(pv));
     return t;
+}
+
+void write_strip_tables(OutputFile& out, StripOutcome const& o)
+{
+    write_table(out, "digis", strip_digis_table(o));
+    write_table(out, "clusters", strip_clusters_table(o));
+    write_table(out, "reco_hits", strip_reco_hits_table(o));
+    write_table(out, "strip_quality", strip_quality_table(o));
+    std::vector<std::string> names;
+    for (StripStationQuality const& q : o.quality) names.push_back(q.name);
+    out.set_attribute("strip_quality", "station_names", std::span<std::string const>(names));
+    out.set_attribute("digis", "backend", o.backend);
 }
 
 std::string format_strip_summary(StripOutcome const& o)

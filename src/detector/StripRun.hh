@@ -48,6 +48,10 @@ Table strip_clusters_table(StripOutcome const& o);
 Table strip_reco_hits_table(StripOutcome const& o);
 Table strip_quality_table(StripOutcome const& o);
 
+class OutputFile;
+//! The four tables into `out` (after /hits).
+void write_strip_tables(OutputFile& out, StripOutcome const& o);
+
 //! The lines `gtrack run` prints: counts, then efficiency, ghost rate, residuals and pulls per station.
 std::string format_strip_summary(StripOutcome const& o);
 
