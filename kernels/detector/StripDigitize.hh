@@ -126,7 +126,7 @@ struct StripSignalWrite {
         // sub-segments: fine enough in depth (diffusion and Lorentz shift vary with it) and along w
         double const dz = ss.b.z - ss.a.z;
         int n = 1 + static_cast<int>(8.0 * (dz < 0 ? -dz : dz) / (2.0 * hz));
-        n = n > 16 ? 16 : n;
+        n = n > 16 ? 16 : n;  // k_max_sub
         // arrival time: event start + step time + drift time from the step's middle
         double const zm = 0.5 * (ss.a.z + ss.b.z);
         double const event_t = h.event < t.num_events ? t.event_time[h.event] : 0.0;
@@ -136,15 +136,19 @@ struct StripSignalWrite {
         std::uint64_t tk = static_cast<std::uint64_t>(ticks);
         if (tk > k_strip_time_mask) tk = k_strip_time_mask;
         // C(k): charge below strip boundary k; Q(k) = C(k + 1) - C(k)
+        // the sub-segments' ends in the measured coordinate and their diffusion widths [strips]
+        constexpr int k_max_sub = 16;
+        double w1[k_max_sub], w2[k_max_sub], sig[k_max_sub];
+        for (int i = 0; i < n; ++i) {
+            Vec3 const q1 = ss.a + (ss.b - ss.a) * (double(i) / n);
+            Vec3 const q2 = ss.a + (ss.b - ss.a) * (double(i + 1) / n);
+            w1[i] = ss.measured(p, s, q1, hz);
+            w2[i] = ss.measured(p, s, q2, hz);
+            sig[i] = field.sigma(p, s, 0.5 * (q1.z + q2.z) + hz) / p.pitch;
+        }
         auto below = [&](double w) {
             double c = 0;
-            for (int i = 0; i < n; ++i) {
-                Vec3 const q1 = ss.a + (ss.b - ss.a) * (double(i) / n);
-                Vec3 const q2 = ss.a + (ss.b - ss.a) * (double(i + 1) / n);
-                double const z = 0.5 * (q1.z + q2.z);
-                double const sig = field.sigma(p, s, z + hz) / p.pitch;
-                c += fraction_below(w, ss.measured(p, s, q1, hz), ss.measured(p, s, q2, hz), sig);
-            }
+            for (int i = 0; i < n; ++i) c += fraction_below(w, w1[i], w2[i], sig[i]);
             return c * (electrons / n);
         };
         double c_lo = below(double(ss.kmin - 1)), c_mid = below(double(ss.kmin));

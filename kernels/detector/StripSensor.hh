@@ -184,6 +184,9 @@ GT_HOST_DEVICE inline double phi_integral(double x, double s)
 GT_HOST_DEVICE inline double fraction_below(double w, double w1, double w2, double s)
 {
     double const lo = w1 < w2 ? w1 : w2, hi = w1 < w2 ? w2 : w1;
+    // beyond 8.5 sigma the remainder is below 1e-17: exact 0 or 1 (and no exp to evaluate)
+    if (w >= hi + 8.5 * s) return 1.0;
+    if (w <= lo - 8.5 * s) return 0.0;
     double const len = hi - lo;
     if (len < 1e-9) {
         if (s <= 0) return w > lo ? 1.0 : 0.0;

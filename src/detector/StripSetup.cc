@@ -63,6 +63,8 @@ std::vector<double> strip_event_times(std::uint64_t events, double rate, std::ui
 StripTables make_strip_tables(DeckConfig const& cfg, GeometryTables const& geometry)
 {
     StripsConfig const& s = cfg.detector.strips;
+    // problems found here name the deck's [strips] table
+    std::string const where = fmt::format("{}:{}: [strips]", cfg.path, s.line);
     StripTables t;
     t.params = strip_params(s, cfg.run.seed);
     StripParams const& p = t.params;
@@ -82,7 +84,7 @@ StripTables make_strip_tables(DeckConfig const& cfg, GeometryTables const& geome
     for (std::string const& name : s.volumes) {
         std::size_t l = 0;
         while (l < logical && geometry.logical_names[l] != name) ++l;
-        if (l == logical) throw std::invalid_argument(fmt::format("strips: no volume '{}'", name));
+        if (l == logical) throw std::invalid_argument(fmt::format("{}: no volume '{}'", where, name));
         std::vector<PlacedVolume const*> placed;
         for (PlacedVolume const& pv : geometry.volumes)
             if (pv.logical == static_cast<std::int32_t>(l)) placed.push_back(&pv);
@@ -94,14 +96,13 @@ StripTables make_strip_tables(DeckConfig const& cfg, GeometryTables const& geome
                 if (q->replica == static_cast<std::int32_t>(r)) {
                     if (pv)
                         throw std::invalid_argument(
-                            fmt::format("strips: volume '{}' has two placements with replica {} (a "
-                                        "replicated mother): its "
-                                        "hits cannot tell them apart",
-                                        name, r));
+                            fmt::format("{}: volume '{}' has two placements with replica {} (a "
+                                        "replicated mother): its hits cannot tell them apart",
+                                        where, name, r));
                     pv = q;
                 }
             if (!pv)
-                throw std::invalid_argument(fmt::format("strips: volume '{}' lacks replica {}", name, r));
+                throw std::invalid_argument(fmt::format("{}: volume '{}' lacks replica {}", where, name, r));
             StripVolume v;
             v.placement = pv->placement;
             v.hx = pv->shape.box.half.x;
@@ -126,14 +127,14 @@ StripTables make_strip_tables(DeckConfig const& cfg, GeometryTables const& geome
     }
     if (2 * std::uint64_t(sensors) * std::uint64_t(p.strips) >= k_strip_max_channels)
         throw std::invalid_argument(
-            fmt::format("strips: {} sensors of 2 x {} strips exceed the {} channels a digi can address",
+            fmt::format("{}: {} sensors of 2 x {} strips exceed the {} channels a digi can address", where,
                         sensors, p.strips, k_strip_max_channels));
     std::uint64_t const events = cfg.detector.gun.events;
     t.event_time = strip_event_times(events, s.interaction_rate, cfg.run.seed);
     if (!t.event_time.empty() && t.event_time.back() + 1e-3 > double(k_strip_time_mask) * k_strip_signal_tick)
         throw std::invalid_argument(
-            fmt::format("strips: the {} events span {:.3g} s, more than the {:.3g} s a signal time can hold",
-                        events, t.event_time.back(), double(k_strip_time_mask) * k_strip_signal_tick));
+            fmt::format("{}: the {} events span {:.3g} s, more than the {:.3g} s a signal time can hold",
+                        where, events, t.event_time.back(), double(k_strip_time_mask) * k_strip_signal_tick));
     return t;
 }
 
