@@ -2,12 +2,12 @@
 // stage in a run of inputs/sts.toml: digis, clusters, hits, quality written to the output file.
 #include <doctest/doctest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "deck/DeckError.hh"
@@ -102,14 +102,18 @@ TEST_CASE("[strips] errors name the line and key")
 {
     auto d = one_error(with(k_deck, "stereo = [0, \"7.5 deg\"]", "stereo = [0, 0]"), 27, "strips.stereo");
     CHECK(d.message.find("different angles") != std::string::npos);
-    d = one_error(with(k_deck, "stereo = [0, \"7.5 deg\"]", "volumes = [\"absorber\"]"), 27, "strips.volumes[0]");
+    d = one_error(with(k_deck, "stereo = [0, \"7.5 deg\"]", "volumes = [\"absorber\"]"), 27,
+                  "strips.volumes[0]");
     CHECK(d.message.find("not sensitive") != std::string::npos);
-    d = one_error(with(k_deck, "stereo = [0, \"7.5 deg\"]", "volumes = [\"statoin\"]"), 27, "strips.volumes[0]");
-    d = one_error(with(k_deck, "stereo = [0, \"7.5 deg\"]", "bias_voltage = \"50 V\""), 27, "strips.bias_voltage");
+    d = one_error(with(k_deck, "stereo = [0, \"7.5 deg\"]", "volumes = [\"statoin\"]"), 27,
+                  "strips.volumes[0]");
+    d = one_error(with(k_deck, "stereo = [0, \"7.5 deg\"]", "bias_voltage = \"50 V\""), 27,
+                  "strips.bias_voltage");
     CHECK(d.message.find("fully depleted") != std::string::npos);
     d = one_error(with(k_deck, "noise = 1000", "nosie = 1000"), 29, "strips.readout.nosie");
     d = one_error(with(k_deck, "noise = 1000", "adc_bits = 20"), 29, "strips.readout.adc_bits");
-    d = one_error(with(k_deck, "noise = 1000", "time_resolution = \"5 m\""), 29, "strips.readout.time_resolution");
+    d = one_error(with(k_deck, "noise = 1000", "time_resolution = \"5 m\""), 29,
+                  "strips.readout.time_resolution");
 }
 
 TEST_CASE("inputs/sts.toml digitizes and reconstructs its stations: efficiency, ghosts, output tables")
@@ -138,9 +142,11 @@ TEST_CASE("inputs/sts.toml digitizes and reconstructs its stations: efficiency, 
         }
     }
     MESSAGE(format_strip_summary(o));
-    // 1000 protons, 1-10 GeV (MIPs): >= 99% found at CBM's noise and threshold
+    // 1000 protons, 1-10 GeV, 50 an event at 10 MHz: the inner stations lose tracks to pile-up (two
+    // tracks on one strip within the 800 ns dead time make one pulse, close tracks one cluster)
     CHECK(points > 6000);
-    CHECK(double(found) / double(points) >= 0.99);
+    CHECK(double(found) / double(points) >= 0.85);
+    CHECK(double(found) / double(points) < 0.99);
     // Ghosts: every pair of true points in one sensor closer in time than the hit window (their
     // events' start times: 10 MHz puts some events within it) makes 2 L tan(a) / W ghosts on average.
     // Tolerance 25%: the time jitter blurs the window's edge, clusters of close tracks merge.
@@ -177,4 +183,29 @@ TEST_CASE("inputs/sts.toml digitizes and reconstructs its stations: efficiency, 
     CHECK(read_table(path, "clusters").rows() == o.reconstruction.clusters.size());
     CHECK(read_table(path, "strip_quality").rows() == 8);
     std::filesystem::remove(path);
+}
+
+TEST_CASE("inputs/sts.toml at low occupancy: every station finds >= 99% of the MIPs, pulls near 1")
+{
+    // 5 protons an event, events apart in time: no pile-up; CBM's noise, threshold and 5-bit ADC.
+    DeckConfig const cfg = read_deck(
+        std::string(GTRACK_SOURCE_DIR) + "/inputs/sts.toml",
+        {"gun.events=100", "gun.per_event=5", "strips.stream.interaction_rate=0", "run.track_slots=1024"});
+    DetectorRunOptions opt;
+    opt.backend = "cpu";
+    opt.write_output = false;
+    opt.quiet = true;
+    DetectorRunResult const r = run_detector_deck(cfg, opt);
+    REQUIRE(r.strips);
+    MESSAGE(format_strip_summary(*r.strips));
+    for (StripStationQuality const& q : r.strips->quality) {
+        CAPTURE(q.name);
+        CHECK(q.points >= 490);
+        CHECK(q.efficiency() >= 0.99);
+        // the error model (docs/physics.md 10.5) within 50%: a pull rms of 0.5 to 1.5
+        CHECK(q.pull_u > 0.5);
+        CHECK(q.pull_u < 1.5);
+        CHECK(q.pull_v > 0.5);
+        CHECK(q.pull_v < 1.5);
+    }
 }

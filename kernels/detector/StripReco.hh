@@ -184,12 +184,16 @@ struct StripHitFind {
             std::uint64_t const back = std::uint64_t(f.side) + 1;
             std::uint32_t j =
                 lower_bound(keys, n, (back << k_strip_time_bits) | std::uint64_t(t0 < 0 ? 0 : t0));
-            double const xf = f.position * p.pitch, sf = f.position_error * p.pitch;
+            // the mean Lorentz shift of each side (charge made uniformly over the thickness drifts
+            // half of it on average) is taken off the cluster positions
+            double const shift_f = vol.hz * (vol.lorentz[0][0] - vol.lorentz[0][1] * tf);
+            double const shift_b = vol.hz * (vol.lorentz[1][0] - vol.lorentz[1][1] * tb);
+            double const xf = f.position * p.pitch - shift_f, sf = f.position_error * p.pitch;
             for (; j < n && channel_of(keys[j]) == back; ++j) {
                 StripCluster const& b = clusters[j];
                 if (b.time > f.time + window) break;
                 if (b.time < f.time - window) continue;
-                double const xb = b.position * p.pitch, sb = b.position_error * p.pitch;
+                double const xb = b.position * p.pitch - shift_b, sb = b.position_error * p.pitch;
                 // v = (xf - xb + k W) / delta inside [0, L)
                 double const e1 = -(xf - xb) / w, e2 = (len * delta - (xf - xb)) / w;
                 double const klo = e1 < e2 ? e1 : e2, khi = e1 < e2 ? e2 : e1;

@@ -6,8 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -34,7 +34,8 @@ std::vector<StripDigi> repeated(std::vector<StripDigi> const& digis, std::size_t
 }
 
 //! Seconds of the reconstruction's device stages (copies excluded), the best of `repeat`.
-double reco_seconds(StripKernels& k, std::vector<StripDigi> const& digis, int repeat, StripReconstruction* out)
+double reco_seconds(StripKernels& k, std::vector<StripDigi> const& digis, int repeat,
+                    StripReconstruction* out)
 {
     double best = 1e30;
     for (int i = 0; i < repeat; ++i) {
@@ -83,22 +84,24 @@ TEST_CASE("strip chain: CPU == GPU on inputs/sts.toml, and the reconstruction's 
     cpu::set_thread_count(threads);
     CHECK(g_small.clusters.size() == c_small.clusters.size());
     CHECK(g_small.hits.size() == c_small.hits.size());
-    CHECK(std::memcmp(g_small.hits.data(), c_small.hits.data(), g_small.hits.size() * sizeof(StripRecoHit)) == 0);
+    CHECK(std::memcmp(g_small.hits.data(), c_small.hits.data(), g_small.hits.size() * sizeof(StripRecoHit)) ==
+          0);
 
     double const gpu_s = reco_seconds(*g, big, 3, nullptr);
     double const bytes = double(big.size()) * sizeof(StripDigi);
     double const gpu_rate = double(big.size()) / gpu_s;
     double const one_rate = double(cpu_slice.size()) / cpu_one;
     double const all_rate = double(cpu_slice.size()) / cpu_all;
-    std::printf("strips throughput: gpu %.4g digis/s %.4g GB/s (%zu digis); cpu 1 core %.4g digis/s; cpu %d "
-                "threads %.4g digis/s; gpu / 1 core %.1f; gpu / all cores %.1f\n",
-                gpu_rate, gpu_rate * sizeof(StripDigi) * 1e-9, big.size(), one_rate, threads, all_rate,
-                gpu_rate / one_rate, gpu_rate / all_rate);
+    std::printf(
+        "strips throughput: gpu %.4g digis/s %.4g GB/s (%zu digis); cpu 1 core %.4g digis/s; cpu %d "
+        "threads %.4g digis/s; gpu / 1 core %.1f; gpu / all cores %.1f\n",
+        gpu_rate, gpu_rate * sizeof(StripDigi) * 1e-9, big.size(), one_rate, threads, all_rate,
+        gpu_rate / one_rate, gpu_rate / all_rate);
     for (auto const& [name, rec] : g->timer().records())
         std::printf("strips gpu stage %s %.4g s\n", name.c_str(), rec.seconds);
     double const radix = g->time_sort(big, StripSort::radix, 3);
     double const merge = g->time_sort(big, StripSort::merge, 3);
-    std::printf("strips gpu sort of %zu digis: radix %.4g s (%.4g GB/s), merge %.4g s (%.4g GB/s)\n", big.size(),
-                radix, bytes / radix * 1e-9, merge, bytes / merge * 1e-9);
+    std::printf("strips gpu sort of %zu digis: radix %.4g s (%.4g GB/s), merge %.4g s (%.4g GB/s)\n",
+                big.size(), radix, bytes / radix * 1e-9, merge, bytes / merge * 1e-9);
     CHECK(gpu_s > 0);
 }
