@@ -101,8 +101,8 @@ struct StripsConfig {
     std::int64_t strips = 1024;        //!< per side
     double length = 6.2e-2;            //!< sensor extent along the strips [m]
     std::array<double, 2> stereo{0.0, 7.5 * 3.14159265358979323846 / 180.0};  //!< [rad]
-    double depletion_voltage = 70, bias_voltage = 140;  //!< [V]
-    double temperature = 268;                           //!< [K]
+    double depletion_voltage = 70, bias_voltage = 140;                        //!< [V]
+    double temperature = 268;                                                 //!< [K]
     bool diffusion = true, lorentz_shift = true;
     double cross_talk = 1.0 / 18.5;  //!< C_interstrip / (C_interstrip + C_coupling), 1 pF and 17.5 pF
     double pair_energy = 3.6e-6;     //!< [MeV]
@@ -110,7 +110,7 @@ struct StripsConfig {
     std::int64_t adc_bits = 5;
     double time_resolution = 5e-9, dead_time = 800e-9;  //!< [s]
     double dead_fraction = 0;
-    double interaction_rate = 0;  //!< [Hz]; 0: events one after the other, never overlapping
+    double interaction_rate = 0;                //!< [Hz]; 0: events one after the other, never overlapping
     double cluster_window = 0, hit_window = 0;  //!< [s]; 0: 3 sqrt(2) time_resolution
     std::string sort = "radix";                 //!< radix | merge
     int line = 0, column = 0;

@@ -17,7 +17,7 @@ void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     DetectorConfig& d = cfg.detector;
     // [scan] is read by the deck parser for either kind of deck
     static std::vector<std::string> const sections = {"run", "materials", "geometry", "field", "propagation",
-                                                      "gun", "physics",   "output",   "scan", "strips"};
+                                                      "gun", "physics",   "output",   "scan",  "strips"};
     static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge", "collective"};
     for (auto&& [k, v] : root) {
         std::string const key(k.str());

@@ -117,7 +117,8 @@ std::shared_ptr<StripOutcome> strip_stage(DeckConfig const& cfg, GeometryTables 
                                           DetectorRunResult const& r)
 {
     if (parallel::Communicator::world().size() > 1)
-        throw std::runtime_error("[strips] runs on one process: its digis of neighbouring events overlap in time");
+        throw std::runtime_error(
+            "[strips] runs on one process: its digis of neighbouring events overlap in time");
     TraceScope const phase("strips");
     return run_strip_stage(cfg, geometry, r.hits, r.backend.rfind("gpu", 0) == 0);
 }
@@ -422,7 +423,8 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path)
     text +=
         fmt::format("| stepping loop | {:.4g} | {:.4g} | {} |\n", cpu.seconds, gpu.seconds,
                     gpu.seconds > 0 ? fmt::format("{:.3g}", cpu.seconds / gpu.seconds) : std::string("-"));
-    text += fmt::format("verdict: {}\n", identical && strips_identical ? "identical (bit for bit)" : "DIFFERENT");
+    text +=
+        fmt::format("verdict: {}\n", identical && strips_identical ? "identical (bit for bit)" : "DIFFERENT");
     std::fputs(text.c_str(), stdout);
     if (!report_path.empty()) {
         std::FILE* f = std::fopen(report_path.c_str(), "w");
