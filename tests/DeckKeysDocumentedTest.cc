@@ -175,6 +175,7 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
     std::string const beamline = read_text(GTRACK_SOURCE_DIR "/inputs/fodo.toml");
     std::string const detector = read_text(GTRACK_SOURCE_DIR "/inputs/tracker.toml");
     std::string const cathode = read_text(GTRACK_SOURCE_DIR "/inputs/photoinjector_cathode.toml");
+    std::string const sts = read_text(GTRACK_SOURCE_DIR "/inputs/sts.toml");
     // The section each table documents, from its heading; the deck it is tried in.
     std::map<std::string, std::pair<std::string, std::string const*>> const sections = {
         {"## `[run]`", {"run", &beamline}},
@@ -191,6 +192,10 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
         {"### `[gun]`", {"gun", &detector}},
         {"### `[physics]`", {"physics", &detector}},
         {"### `[output]` (detector decks)", {"output", &detector}},
+        {"### `[strips]`", {"strips", &sts}},
+        {"### `[strips.readout]`", {"strips.readout", &sts}},
+        {"### `[strips.stream]`", {"strips.stream", &sts}},
+        {"### `[strips.reco]`", {"strips.reco", &sts}},
     };
     // Tables documented elsewhere: the element keys (above), [scan] (key paths, ScanTest), and
     // the volumes, tried below in a [[geometry.volume]] of their own.

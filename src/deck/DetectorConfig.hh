@@ -94,6 +94,30 @@ struct DetectorPhysicsConfig {
     std::uint64_t secondary_buffer = 0;  //!< secondaries one iteration may create; 0: twice the slots
 };
 
+//! [strips]: double-sided strip sensors on sensitive box volumes, their read-out, the free-streaming
+//! time line and the reconstruction (docs/decks.md; defaults from CbmRoot's STS digitizer).
+struct StripsConfig {
+    bool enabled = false;
+    std::vector<std::string> volumes;  //!< empty: every sensitive volume
+    double pitch = 58e-6;              //!< [m]
+    std::int64_t strips = 1024;        //!< per side
+    double length = 6.2e-2;            //!< sensor extent along the strips [m]
+    std::array<double, 2> stereo{0.0, 7.5 * 3.14159265358979323846 / 180.0};  //!< [rad]
+    double depletion_voltage = 70, bias_voltage = 140;                        //!< [V]
+    double temperature = 268;                                                 //!< [K]
+    bool diffusion = true, lorentz_shift = true;
+    double cross_talk = 1.0 / 18.5;  //!< C_interstrip / (C_interstrip + C_coupling), 1 pF and 17.5 pF
+    double pair_energy = 3.6e-6;     //!< [MeV]
+    double noise = 1000, threshold = 3000, dynamic_range = 75000;  //!< [e]
+    std::int64_t adc_bits = 5;
+    double time_resolution = 5e-9, dead_time = 800e-9;  //!< [s]
+    double dead_fraction = 0;
+    double interaction_rate = 0;                //!< [Hz]; 0: events one after the other, never overlapping
+    double cluster_window = 0, hit_window = 0;  //!< [s]; 0: 3 sqrt(2) time_resolution
+    std::string sort = "radix";                 //!< radix | merge
+    int line = 0, column = 0;
+};
+
 struct DetectorConfig {
     std::vector<MaterialConfig> materials;
     std::string world_shape = "box";
@@ -107,6 +131,7 @@ struct DetectorConfig {
     std::string track_order = "slots";  //!< "slots", "alive" or "charge" (kernels/detector/DetectorTables.hh)
     std::string cpu_loop = "tracks";    //!< "tracks" (kernels/cpu/CpuTrackLoop.cc) or "slots" (the GPU's)
     bool write_hits = true;
+    StripsConfig strips;
 };
 
 }  // namespace gt

@@ -17,7 +17,7 @@ void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     DetectorConfig& d = cfg.detector;
     // [scan] is read by the deck parser for either kind of deck
     static std::vector<std::string> const sections = {"run", "materials", "geometry", "field", "propagation",
-                                                      "gun", "physics",   "output",   "scan"};
+                                                      "gun", "physics",   "output",   "scan",  "strips"};
     static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge", "collective"};
     for (auto&& [k, v] : root) {
         std::string const key(k.str());
@@ -43,6 +43,7 @@ void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     if (auto const* g = ctx.table_at(root, "", "gun", true)) read_gun(ctx, *g, d);
     if (auto const* ph = ctx.table_at(root, "", "physics", false)) read_physics(ctx, *ph, d);
     read_detector_output(ctx, ctx.table_at(root, "", "output", false), cfg);
+    if (auto const* st = ctx.table_at(root, "", "strips", false)) read_strips(ctx, *st, d);
 }
 
 }  // namespace gt::deck

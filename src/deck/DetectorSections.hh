@@ -42,4 +42,7 @@ void read_gun(DeckContext& ctx, toml::table const& t, DetectorConfig& d);
 void read_physics(DeckContext& ctx, toml::table const& t, DetectorConfig& d);
 void read_detector_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg);
 
+//! [strips] (DetectorStripsSection.cc): strip sensors on sensitive volumes, read after [geometry].
+void read_strips(DeckContext& ctx, toml::table const& t, DetectorConfig& d);
+
 }  // namespace gt::deck

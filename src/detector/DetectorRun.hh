@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "perf/Profile.hh"
 
 namespace gt {
+
+struct StripOutcome;  // detector/StripRun.hh
 
 struct DetectorRunOptions {
     std::string backend;  //!< "cpu", "gpu", or empty: as the deck says (auto: the GPU when there is one)
@@ -48,6 +51,7 @@ struct DetectorRunResult {
     std::uint64_t next_iteration_tracked = 0;  //!< and those of them run to their end
     std::string checkpoint;            //!< stopped: the checkpoint written
     std::optional<Profile> profile;    //!< with options.profile
+    std::shared_ptr<StripOutcome> strips;  //!< [strips]: digis, clusters, reconstructed hits, quality
 };
 
 //! Runs a detector deck to completion and (unless options say not) writes its output file. A run
