@@ -1,8 +1,8 @@
 // `gtrack run` for a beamline deck: set up, track between output points, write, summarize.
 #include "run/BeamRun.hh"
 
-#include <algorithm>
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -36,8 +36,8 @@
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
-#include "run/StopRequest.hh"
 #include "run/TimeCodeSpaceCharge.hh"
+#include "run/StopRequest.hh"
 
 namespace gt {
 
@@ -295,11 +295,10 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     setup.collective_plan = parallel::all_or_none([&] {
         auto plan = std::make_unique<CollectivePlan>(setup.lattice, setup.sliced);
         if (!plan->empty() && world.size() > 1 && deck.collective.histogram != "deterministic")
-            throw DeckError(
-                deck.collective.where, "collective.histogram",
-                fmt::format("\"{}\" sums doubles in an order that depends on the ranks: use "
-                            "\"deterministic\" under mpirun (its fixed-point nodes are summed exactly)",
-                            deck.collective.histogram));
+            throw DeckError(deck.collective.where, "collective.histogram",
+                            fmt::format("\"{}\" sums doubles in an order that depends on the ranks: use "
+                                        "\"deterministic\" under mpirun (its fixed-point nodes are summed exactly)",
+                                        deck.collective.histogram));
         return plan;
     });
     CollectivePlan const& collective_plan = *setup.collective_plan;
@@ -373,8 +372,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
                 double const beta0 = 1.0 / lattice.elements[std::size_t(entry)].time_code.inv_beta0;
                 time_code_sc->track(entry, turn, [&](TimeCodeKick const& k) {
                     double const along = std::clamp(beta0 * k.sigma, 0.0, info.s_end - info.s_begin);
-                    double const s =
-                        lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
+                    double const s = lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
                     sc_table.append_row(space_charge_row(k.diagnostics, s, turn, entry, k.ds));
                 });
             });
@@ -388,8 +386,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         collective_kernels = on_gpu ? make_cuda_collective() : make_cpu_collective();
         collective_kernels->set_cross_rank(parallel::world_cross_rank());
         collective = std::make_unique<CollectiveSolver>(*collective_kernels);
-        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced,
-                             &collective_table);
+        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced, &collective_table);
     }
     if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
         tracker.stop_every(deck.output.checkpoint_every.steps);
@@ -413,8 +410,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     auto last_checkpoint = std::chrono::steady_clock::now();
     auto const checkpoint_due = [&] {
         BeamTracker::Position const at = tracker.position();
-        if (every.steps > 0)
-            return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
+        if (every.steps > 0) return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
         return every.seconds > 0 &&
                std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
                    every.seconds;
@@ -452,8 +448,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         if (p.phase_space) {
             ParticleState host(state, MemSpace::host);
             std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
-            parallel::write_phase_space_in_rank_order(out, iteration++, species, live_particles(host.view()),
-                                                      r, where, deck.beam.bunch_charge, macroparticles);
+            parallel::write_phase_space_in_rank_order(out, iteration++, species, live_particles(host.view()), r,
+                                                      where, deck.beam.bunch_charge, macroparticles);
         }
     };
     phase.emplace("tracking");
@@ -505,8 +501,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     Table const lost = loss_table(final_host.view(), lattice);
     // Losses per table entry over all ranks (exact integer sums), for the summary.
     std::vector<std::int64_t> lost_at(lattice.elements.size(), 0);
-    for (auto e : std::get<std::vector<std::int64_t>>(lost.find("element")->values))
-        ++lost_at[std::size_t(e)];
+    for (auto e : std::get<std::vector<std::int64_t>>(lost.find("element")->values)) ++lost_at[std::size_t(e)];
     world.sum_in_place(lost_at);
     std::uint64_t n_lost = 0;
     for (auto c : lost_at) n_lost += std::uint64_t(c);
@@ -562,8 +557,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         if (space_charge) {
             double total = 0;
             std::string stages;
-            for (char const* stage :
-                 {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
+            for (char const* stage : {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
                 auto const it = records.find(std::string("sc.") + stage);
                 double const t = it == records.end() ? 0.0 : it->second.seconds;
                 total += t;
