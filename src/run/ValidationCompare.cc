@@ -59,22 +59,51 @@ StageComparer::StageComparer(ValidationOptions const& options)
     column_base_ = column_tolerance_;
 }
 
-void StageComparer::set_stage(double tau, std::vector<double> const& reference_stats)
+void StageComparer::set_stage(double tau, double const (&bound)[6],
+                              std::vector<double> const& reference_stats)
 {
     auto const rms = [&](int k) { return reference_stats[column("sigma_" + std::string(k_coordinates[k]))]; };
-    for (int k = 0; k < 6; ++k) tolerance_[k] = ruled_[k] || tau == 0 ? base_[k] : Tolerance{0, tau * rms(k)};
+    bool const after_kicks = tau > 0;
+    // Per particle: the kicks' own round-off bound (RoundOffTolerance.hh, KickRoundOff), or tau x rms
+    // where that is larger: the kick bound leaves out how focusing turns position differences into
+    // momentum ones (and back), which the rms model, measured on focusing channels, covers.
+    for (int k = 0; k < 6; ++k)
+        tolerance_[k] = ruled_[k] || !after_kicks ? base_[k] : Tolerance{0, std::max(bound[k], tau * rms(k))};
+    // The statistics: a moment of the particles moves by at most the particles' bound, so each
+    // coordinate's relative tau is the larger of the rms model's and bound / rms.
+    double tau_of[6];
+    for (int k = 0; k < 6; ++k) {
+        double const r = rms(k);
+        tau_of[k] = std::max(tau, r > 0 ? bound[k] / r : 0.0);
+    }
     for (std::size_t j = 0; j < columns_.size(); ++j) {
         std::string const& c = columns_[j];
-        if (column_ruled_[j] || tau == 0 || c == "s" || c == "element" || c == "turn" || c == "alive") {
+        if (column_ruled_[j] || !after_kicks || c == "s" || c == "element" || c == "turn" || c == "alive") {
             column_tolerance_[j] = column_base_[j];
             continue;
         }
-        Tolerance t{4 * tau, 0};
+        // The plane's tau for emittances, betas and alphas; the coordinate's own for its moments.
+        double t_col = tau;
+        for (int plane = 0; plane < 3; ++plane) {
+            std::string const a = k_coordinates[2 * plane], b = k_coordinates[2 * plane + 1];
+            auto const ends_with = [&c](std::string const& suffix) {
+                return c.size() > suffix.size() &&
+                       c.compare(c.size() - suffix.size(), suffix.size(), suffix) == 0;
+            };
+            if (ends_with("_" + a) || ends_with("_" + a + "n"))
+                t_col = std::max(tau_of[2 * plane], tau_of[2 * plane + 1]);
+            if (c == "kinetic_energy" && plane == 2) t_col = tau_of[5];
+            (void)b;
+        }
+        Tolerance t{4 * t_col, 0};
         for (int k = 0; k < 6; ++k)
             if (c == "mean_" + std::string(k_coordinates[k]) ||
-                c == "max_abs_" + std::string(k_coordinates[k]))
-                t.atol = tau * rms(k);
-        if (c.rfind("alpha_", 0) == 0) t.atol = 4 * tau;
+                c == "max_abs_" + std::string(k_coordinates[k]) ||
+                c == "sigma_" + std::string(k_coordinates[k])) {
+                t.rtol = 4 * tau_of[k];
+                t.atol = tau_of[k] * rms(k);
+            }
+        if (c.rfind("alpha_", 0) == 0) t.atol = 4 * t_col;
         column_tolerance_[j] = t;
     }
 }

@@ -33,12 +33,14 @@ class StageComparer {
   public:
     explicit StageComparer(ValidationOptions const& options);
 
-    //! The tolerances of one stage: the rules' where they name a quantity; elsewhere bitwise, or with
-    //! tau > 0 (after space-charge kicks) tau times the reference's rms of the coordinate, and for the
-    //! statistics rel 4 tau (a sigma moves by at most tau of itself, an emittance or beta, products of
-    //! two or four such, by 2 or 4 tau) with abs tau x rms for the centroids and extents and abs 4 tau
-    //! for the dimensionless alphas, which cross zero. Counters (s, element, turn, alive) stay exact.
-    void set_stage(double tau, std::vector<double> const& reference_stats);
+    //! The tolerances of one stage: the rules' where they name a quantity; elsewhere bitwise before
+    //! the first space-charge kick (tau == 0), after it each coordinate's |diff| <= bound[k], the
+    //! round-off the kicks so far can leave (KickRoundOff), and for the statistics, with each
+    //! coordinate's relative tau_k = max(tau, bound_k / rms_k): its mean, sigma and extent within
+    //! rel 4 tau_k or abs tau_k x rms_k, an emittance, beta or alpha (products of two or four such)
+    //! within rel 4 tau of its plane, the alphas (which cross zero) also abs 4 tau. Counters (s,
+    //! element, turn, alive) stay exact.
+    void set_stage(double tau, double const (&bound)[6], std::vector<double> const& reference_stats);
 
     Tolerance const& coordinate_tolerance(int k) const { return tolerance_[k]; }
     //! The statistics columns' common tolerance, or "per column".
