@@ -196,7 +196,8 @@ TEST_CASE("a checkpoint of another deck, another gtrack or no checkpoint at all 
 
     CommandResult const missing = run("", deck, dir.file("x.h5"), "--resume " + dir.file("nothing.ckpt"));
     CHECK(missing.status == 1);
-    CHECK(contains(missing.output, "nothing.ckpt"));
+    CHECK(contains(missing.output, "there is no checkpoint '" + dir.file("nothing.ckpt") + "'"));
+    CHECK(contains(missing.output, "--resume auto starts afresh"));
 
     {  // the same deck written by another build
         h5::File f(H5Fopen(ckpt.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));

@@ -122,13 +122,23 @@ void read_energy(DeckContext& ctx, toml::table const& t, BeamConfig& beam, bool 
     }
 }
 
-//! macroparticles for a file beam that does not give it: all the particles in the file.
-void count_file_particles(DeckContext& ctx, toml::node const& file, BeamConfig& beam)
+//! A file beam's particle count, read when the deck is (so a missing or unreadable file is an error
+//! naming beam.file): macroparticles when the deck does not give it, else at most that many.
+void count_file_particles(DeckContext& ctx, toml::table const& t, toml::node const& file, BeamConfig& beam)
 {
     try {
-        beam.macroparticles = count_beam_file_particles(beam.file);
-        if (beam.macroparticles == 0)
+        std::uint64_t const in_file = count_beam_file_particles(beam.file);
+        if (in_file == 0) {
             ctx.error(ctx.where(file), "beam.file", fmt::format("'{}' holds no particles", beam.file));
+        } else if (toml::node const* n = t.get("macroparticles")) {
+            if (beam.macroparticles > in_file)
+                ctx.error(ctx.where(*n), "beam.macroparticles",
+                          fmt::format("'{}' holds {} particles but beam.macroparticles = {}: remove "
+                                      "macroparticles to take all of them, or ask for at most {}",
+                                      beam.file, in_file, beam.macroparticles, in_file));
+        } else {
+            beam.macroparticles = in_file;
+        }
     } catch (IoError const& e) {
         ctx.error(
             ctx.where(file), "beam.file",
@@ -170,7 +180,7 @@ void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
             ctx.error(ctx.where(*f), "beam.file", "'file' is only used with distribution = \"file\"");
         } else if (auto name = ctx.string_of(*f, "beam.file")) {
             beam.file = *name;
-            if (!t.contains("macroparticles")) count_file_particles(ctx, *f, beam);
+            count_file_particles(ctx, t, *f, beam);
         }
     } else if (from_file) {
         ctx.missing(t, path, "file",

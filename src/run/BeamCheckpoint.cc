@@ -2,6 +2,7 @@
 #include "run/BeamCheckpoint.hh"
 
 #include <array>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -103,6 +104,11 @@ BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity 
 {
     BeamCheckpoint c;
     bool has_collective = false;
+    if (!std::filesystem::exists(path))
+        throw std::runtime_error(fmt::format(
+            "cannot resume: there is no checkpoint '{}' (a stopped run says where it wrote its checkpoint, "
+            "<output>.ckpt; --resume auto starts afresh when there is none)",
+            path));
     try {
         h5::File file = h5::open_file_readonly(path);
         c.identity = read_checkpoint_header(file, path, expected);
