@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "TextTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "deck/ElementSchema.hh"
 #include "kernels/core/Types.hh"
+#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -489,11 +489,10 @@ TEST_CASE("[space_charge] and [output] checks")
     one_error(base_text() + "[space_charge]\ngrid = [32, 64]\n", n + 2, "space_charge.grid");
     one_error(with_line(7, "bunch_charge = 0") + "[space_charge]\nenabled = true\n", n + 2,
               "space_charge.enabled");
-    cfg =
-        read_deck_text(base_text() +
-                           "[space_charge]\nenabled = true\nkicks_per_element = 3\nshape = \"tsc\"\n"
-                           "deposition = \"aggregated\"\nsort_every = 0\nmargin = 0.2\ntruncate_sigma = 5\n",
-                       "d.toml");
+    cfg = read_deck_text(base_text() +
+                             "[space_charge]\nenabled = true\nkicks_per_element = 3\nshape = \"tsc\"\n"
+                             "deposition = \"aggregated\"\nsort_every = 0\nmargin = 0.2\ntruncate_sigma = 5\n",
+                         "d.toml");
     CHECK(cfg.space_charge.kicks_per_element == 3);
     CHECK(cfg.space_charge.shape == "tsc");
     CHECK(cfg.space_charge.deposition == "aggregated");
@@ -504,13 +503,11 @@ TEST_CASE("[space_charge] and [output] checks")
     one_error(base_text() + "[space_charge]\ngrid = [32, 3, 64]\n", n + 2, "space_charge.grid[1]");
     one_error(base_text() + "[space_charge]\nkicks_per_meter = 4\nkicks_per_element = 2\n", n + 3,
               "space_charge.kicks_per_element");
-    auto d0 =
-        one_error(base_text() + "[space_charge]\ndeposition = \"atomc\"\n", n + 2, "space_charge.deposition");
+    auto d0 = one_error(base_text() + "[space_charge]\ndeposition = \"atomc\"\n", n + 2, "space_charge.deposition");
     CHECK(contains(d0.message, "did you mean 'atomic'?"));
     d0 = one_error(base_text() + "[space_charge]\nsolver = \"2d\"\n", n + 2, "space_charge.solver");
     CHECK(contains(d0.message, "\"2.5d\""));
-    CHECK(read_deck_text(base_text() + "[space_charge]\nsolver = \"2.5d\"\n", "d.toml").space_charge.solver ==
-          "2.5d");
+    CHECK(read_deck_text(base_text() + "[space_charge]\nsolver = \"2.5d\"\n", "d.toml").space_charge.solver == "2.5d");
     one_error(base_text() + "[space_charge]\nshape = \"ngp\"\n", n + 2, "space_charge.shape");
     one_error(base_text() + "[space_charge]\nsort_every = -1\n", n + 2, "space_charge.sort_every");
     one_error(base_text() + "[space_charge]\nmargin = -0.1\n", n + 2, "space_charge.margin");
