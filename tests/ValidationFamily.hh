@@ -68,6 +68,7 @@ D  = { type = "drift", length = "20 cm" }
 //! optionally one particle's kick (id `bad_id`, kick `bad_kick`) off by `bad_relative` of itself.
 class RoundOffSpaceCharge final : public SpaceChargeKernels {
   public:
+    static constexpr std::uint64_t k_most_kicked = ~std::uint64_t{0};
     RoundOffSpaceCharge(double per_kick, std::uint64_t bad_id = 0, long bad_kick = -1,
                         double bad_relative = 0)
         : inner_(make_cpu_space_charge()),
@@ -97,6 +98,16 @@ class RoundOffSpaceCharge final : public SpaceChargeKernels {
             for (std::size_t c = 0; c < 3; ++c)
                 largest[c] = std::max(largest[c], std::abs(now[c] - before[3 * p.id[i] + c]));
         }
+        // The defect's particle: bad_id, or with bad_id = k_most_kicked the one with the largest |dpx|.
+        std::uint64_t bad = bad_id_;
+        if (bad_id_ == k_most_kicked) {
+            double most = -1;
+            for (size_type i = 0; i < p.size; ++i)
+                if (double const change = std::abs(p.px[i] - before[3 * p.id[i]]); change > most) {
+                    most = change;
+                    bad = p.id[i];
+                }
+        }
         for (size_type i = 0; i < p.size; ++i) {
             double* now[3] = {&p.px[i], &p.py[i], &p.pt[i]};
             for (std::size_t c = 0; c < 3; ++c) {
@@ -107,7 +118,7 @@ class RoundOffSpaceCharge final : public SpaceChargeKernels {
                 h ^= h >> 29;
                 double const r = 2.0 * double(h >> 11) * 0x1p-53 - 1.0;
                 *now[c] += per_kick_ * largest[c] * r;
-                if (kicks_ == bad_kick_ && p.id[i] == bad_id_) {
+                if (kicks_ == bad_kick_ && p.id[i] == bad) {
                     double const b = before[3 * p.id[i] + c];
                     *now[c] = b + (*now[c] - b) * (1 + bad_relative_);
                 }

@@ -43,6 +43,10 @@ RoundOffTolerance space_charge_round_off(DeckConfig const& deck)
     // addition, about eps sqrt(N) in all (random walk of the rounding errors).
     if (sc.deposition != "deterministic") r.per_kick += eps * std::sqrt(double(deck.beam.macroparticles));
     r.safety = k_safety;
+    if (sc.deposition == "deterministic") {
+        double const w = sc.shape == "tsc" ? 3.0 : 2.0;
+        r.per_kick_quantized = 4.0 * w * w * w * 0x1p-32;
+    }
     return r;
 }
 
@@ -54,10 +58,13 @@ void KickRoundOff::add_kick(double s, double const (&max_dp)[3])
 
 void KickRoundOff::bounds(double s, RoundOffTolerance const& model, double beta_gamma, double (&out)[6]) const
 {
+    // Per kick: the FFT term from the first kick on; the fixed-point quantum from the second on (the
+    // backends' positions are the same bits until the first kick, so no weight can round otherwise).
     double sum[6] = {};
     double const longitudinal = 1.0 / (beta_gamma * beta_gamma);  // d t / d pt per metre of drift
     for (std::size_t j = 0; j < s_.size(); ++j) {
-        double const px = dp_[3 * j], py = dp_[3 * j + 1], pt = dp_[3 * j + 2];
+        double const scale = model.safety * model.per_kick + (j > 0 ? model.per_kick_quantized : 0.0);
+        double const px = scale * dp_[3 * j], py = scale * dp_[3 * j + 1], pt = scale * dp_[3 * j + 2];
         double const along = std::max(0.0, s - s_[j]);
         sum[0] += (px + pt) * along;
         sum[1] += px;
@@ -66,7 +73,7 @@ void KickRoundOff::bounds(double s, RoundOffTolerance const& model, double beta_
         sum[4] += pt * along * longitudinal;
         sum[5] += pt;
     }
-    for (int k = 0; k < 6; ++k) out[k] = model.safety * model.per_kick * sum[k];
+    for (int k = 0; k < 6; ++k) out[k] = sum[k];
 }
 
 }  // namespace gt

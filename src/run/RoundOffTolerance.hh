@@ -18,6 +18,12 @@ struct RoundOffTolerance {
                             //!< non-deterministic deposition)
     double safety = 0;      //!< amplification along the line, with margin (measured: docs/validation.md)
     double fft_points = 0;  //!< M, points of the doubled FFT grid
+    //! Deterministic deposition rounds each stencil weight to 2^-32 of a macroparticle, and the gather
+    //! uses the same rounded weights: the smallest position difference can move one weight by that
+    //! quantum, which changes the particle's field by up to W^3 2^-32 of the largest field (W: the
+    //! stencil width), a jump, not a growth. Relative to a kick's largest momentum change, with a
+    //! margin of 4 (KickRoundOff adds it per kick; 0 for the other depositions).
+    double per_kick_quantized = 0;
 
     double tau(std::int64_t kicks) const { return safety * double(kicks) * per_kick; }
     //! One line for the report: the formula and its numbers.
