@@ -122,7 +122,8 @@ TEST_CASE("a single pass with space charge checkpoints every N entries and resum
         CHECK(h5::read_int64_attribute(f, "turn") == 0);
         CHECK(h5::read_int64_attribute(f, "entry") == 14);  // after entries 7 and 14; killed at 21
     }
-    CommandResult const resumed = run("", deck, out, "--resume " + out + ".ckpt --set output.checkpoint_every=7");
+    CommandResult const resumed =
+        run("", deck, out, "--resume " + out + ".ckpt --set output.checkpoint_every=7");
     INFO(resumed.output);
     REQUIRE(resumed.status == 0);
     check_identical(reference, out);
@@ -180,7 +181,8 @@ TEST_CASE("a checkpoint of another deck, another gtrack or no checkpoint at all 
         run(stop_at(3), dir.file("commented.toml"), dir.file("other.h5"), "--resume " + ckpt);
     CHECK(same.status == k_exit_stopped);
 
-    CommandResult const other = run("", deck, dir.file("x.h5"), "--resume " + ckpt + " --set lattice.turns=5");
+    CommandResult const other =
+        run("", deck, dir.file("x.h5"), "--resume " + ckpt + " --set lattice.turns=5");
     CHECK(other.status == 1);
     CHECK(contains(other.output, "cannot resume: '" + ckpt + "' was written by another deck"));
     CHECK(contains(other.output, "run this deck without --resume to start it afresh"));
@@ -194,7 +196,8 @@ TEST_CASE("a checkpoint of another deck, another gtrack or no checkpoint at all 
 
     CommandResult const missing = run("", deck, dir.file("x.h5"), "--resume " + dir.file("nothing.ckpt"));
     CHECK(missing.status == 1);
-    CHECK(contains(missing.output, "nothing.ckpt"));
+    CHECK(contains(missing.output, "there is no checkpoint '" + dir.file("nothing.ckpt") + "'"));
+    CHECK(contains(missing.output, "--resume auto starts afresh"));
 
     {  // the same deck written by another build
         h5::File f(H5Fopen(ckpt.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
@@ -214,6 +217,70 @@ TEST_CASE("a checkpoint of another deck, another gtrack or no checkpoint at all 
     CHECK_FALSE(std::filesystem::exists(ckpt));
 }
 
+namespace {
+
+//! Flips bit `bit` of the stored bytes of value `index` of the checksummed 1D float64 dataset `path`
+//! (within its first chunk), as a failing disk or a bad copy would: the stored chunk is rewritten
+//! as it is (H5Dwrite_chunk bypasses the filters), so its Fletcher-32 checksum no longer matches.
+void flip_stored_bit(std::string const& file_path, std::string const& path, std::size_t index, int bit)
+{
+    h5::File f(H5Fopen(file_path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    REQUIRE(f.valid());
+    REQUIRE(h5::has_checksum(f, path));
+    h5::Dataset ds(H5Dopen2(f, path.c_str(), H5P_DEFAULT));
+    hsize_t const origin[1] = {0};
+    hsize_t bytes = 0;
+    REQUIRE(H5Dget_chunk_storage_size(ds, origin, &bytes) >= 0);
+    REQUIRE(bytes >= 8 * (index + 1) + 4);  // the chunk's values, then its 4-byte checksum
+    std::vector<unsigned char> chunk(bytes);
+    std::uint32_t filters = 0;
+    REQUIRE(H5Dread_chunk(ds, H5P_DEFAULT, origin, &filters, chunk.data()) >= 0);
+    chunk[8 * index + std::size_t(bit / 8)] ^= static_cast<unsigned char>(1u << (bit % 8));
+    REQUIRE(H5Dwrite_chunk(ds, H5P_DEFAULT, filters, origin, bytes, chunk.data()) >= 0);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a checkpoint whose particle data are damaged (one bit of one value) is refused, naming the dataset")
+{
+    TempDir dir;
+    std::string const deck = dir.file("ring.toml");
+    write_text(deck, ring_deck(4));
+    std::string const out = dir.file("ring.h5");
+    std::string const ckpt = out + ".ckpt";
+    REQUIRE(run(stop_at(2), deck, out).status == k_exit_stopped);
+    std::string const intact = dir.file("intact.ckpt");
+    std::filesystem::copy_file(ckpt, intact);
+    {
+        h5::File f = h5::open_file_readonly(ckpt);
+        for (char const* d :
+             {"particles/x", "particles/pt", "particles/id", "particles/lost_turn", "stats/s"})
+            CHECK(h5::has_checksum(f, d));
+    }
+
+    // A low mantissa bit of particle 17's pt: a change of one part in 10^15, which nothing else would see.
+    flip_stored_bit(ckpt, "particles/pt", 17, 3);
+    CommandResult const damaged = run("", deck, dir.file("x.h5"), "--resume " + ckpt);
+    INFO(damaged.output);
+    CHECK(damaged.status == 1);
+    CHECK(contains(damaged.output, "cannot resume from '" + ckpt + "'"));
+    CHECK(contains(damaged.output, "'/particles/pt' in file '" + ckpt + "' do not match their checksum"));
+    CHECK(contains(damaged.output, "run again without --resume"));
+    CHECK_FALSE(std::filesystem::exists(dir.file("x.h5")));
+
+    // gtrack compare reads the data through the same check, and names the damaged file and dataset.
+    CommandResult const compared = run_shell(std::string(GTRACK_BINARY) + " compare " + intact + " " + ckpt);
+    INFO(compared.output);
+    CHECK(compared.status != 0);
+    CHECK(contains(compared.output, "'/particles/pt' in file '" + ckpt + "' do not match their checksum"));
+
+    // The intact copy resumes.
+    CommandResult const resumed = run("", deck, out, "--resume " + intact);
+    INFO(resumed.output);
+    CHECK(resumed.status == 0);
+}
+
 TEST_CASE("a checkpoint is replaced only by a complete one: the previous one stays whole and resumes")
 {
     TempDir dir;
@@ -229,12 +296,11 @@ TEST_CASE("a checkpoint is replaced only by a complete one: the previous one sta
     // The resumed run cannot write its temporary (a directory already holds the name "<ckpt>.tmp-<pid>"):
     // each periodic checkpoint fails with a warning, the run goes on, the old checkpoint is untouched.
     std::string const log = dir.file("log.txt");
-    pid_t const pid = start_gtrack({"run", deck, "--backend", "cpu", "--threads", "1", "-q", "-o", out, "--resume",
-                                    ckpt, "--set", "output.checkpoint_every=1"},
-                                   log, {kill_at(5)}, [&] {
-                                       std::filesystem::create_directory(ckpt + ".tmp-" +
-                                                                         std::to_string(::getpid()));
-                                   });
+    pid_t const pid =
+        start_gtrack({"run", deck, "--backend", "cpu", "--threads", "1", "-q", "-o", out, "--resume", ckpt,
+                      "--set", "output.checkpoint_every=1"},
+                     log, {kill_at(5)},
+                     [&] { std::filesystem::create_directory(ckpt + ".tmp-" + std::to_string(::getpid())); });
     int const status = wait_for(pid, 120);
     CHECK(WIFSIGNALED(status));
     std::string const text = read_text(log);
@@ -287,8 +353,9 @@ TEST_CASE("scripts/slurm-array.sh passes Slurm's signal on, requeues a stopped t
     write_text(scontrol, "#!/bin/bash\necho \"scontrol $*\" >> \"$(dirname \"$0\")/scontrol.log\"\n");
     std::filesystem::permissions(scontrol, std::filesystem::perms::owner_all);
     std::string const script = GTRACK_SOURCE_DIR "/scripts/slurm-array.sh";
-    std::string const env = "cd " + dir.path() + " && PATH=" + dir.path() + ":$PATH GTRACK=" + GTRACK_BINARY +
-                            " SLURM_ARRAY_JOB_ID=41 SLURM_JOB_ID=42 SLURM_ARRAY_TASK_ID=0 SLURM_CPUS_PER_TASK=1 ";
+    std::string const env =
+        "cd " + dir.path() + " && PATH=" + dir.path() + ":$PATH GTRACK=" + GTRACK_BINARY +
+        " SLURM_ARRAY_JOB_ID=41 SLURM_JOB_ID=42 SLURM_ARRAY_TASK_ID=0 SLURM_CPUS_PER_TASK=1 ";
     std::string const options = " " + deck + " --backend cpu -q";
     std::string const out = dir.file("ring_0.h5");
 
@@ -310,8 +377,8 @@ TEST_CASE("scripts/slurm-array.sh passes Slurm's signal on, requeues a stopped t
     SUBCASE("the requeues are bounded")
     {
         std::filesystem::remove(out);
-        CommandResult const last =
-            run_shell(env + "GTRACK_MAX_REQUEUES=2 SLURM_RESTART_COUNT=2 " + stop_at(1) + " " + script + options);
+        CommandResult const last = run_shell(env + "GTRACK_MAX_REQUEUES=2 SLURM_RESTART_COUNT=2 " +
+                                             stop_at(1) + " " + script + options);
         CHECK(last.status == k_exit_stopped);
         CHECK(contains(last.output, "requeued 2 times already (GTRACK_MAX_REQUEUES=2)"));
         CHECK(read_text(dir.file("scontrol.log")) == "scontrol requeue 42\n");  // no second requeue
@@ -323,7 +390,8 @@ TEST_CASE("scripts/slurm-array.sh passes Slurm's signal on, requeues a stopped t
         pid_t const pid = ::fork();
         REQUIRE(pid >= 0);
         if (pid == 0) {
-            std::string const command = env + "exec " + script + options + " > " + dir.file("task.log") + " 2>&1";
+            std::string const command =
+                env + "exec " + script + options + " > " + dir.file("task.log") + " 2>&1";
             ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
             ::_exit(127);
         }

@@ -566,3 +566,9 @@ TEST_CASE("every example deck under inputs/ is valid")
     }
     if (decks == 0) MESSAGE("no decks under inputs/: nothing to check");
 }
+
+TEST_CASE("a mistyped run.kind is the one error: the sections are not all reported as the other kind's")
+{
+    Diagnostic const d = one_error(with_line(2, "kind = \"detektor\""), 2, "run.kind");
+    CHECK(contains(d.message, "did you mean 'detector'?"));
+}

@@ -100,7 +100,9 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
         double measured = 0, forecast = 0, best = 0, worst = 0;
         for (int attempt = 0; attempt < 3; ++attempt) {
             if (attempt > 0)
-                REQUIRE(run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status == 0);
+                REQUIRE(
+                    run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status ==
+                    0);
             CommandResult const r =
                 run_gtrack("run " + input(name) + " " + k_small_runs.at(name) + " -q --profile" +
                            " --backend cpu --threads 1 --clock cpu --calibration " + cal + " -o " + out);
@@ -112,8 +114,9 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
             forecast = h5::read_double_attribute(p, "forecast_seconds");
             best = h5::read_double_attribute(p, "forecast_best_seconds");
             worst = h5::read_double_attribute(p, "forecast_worst_seconds");
-            bool const inside = k_range_only.count(name) ? measured > best && measured < worst
-                                                          : forecast > 0.7 * measured && forecast < 1.3 * measured;
+            bool const inside = k_range_only.count(name)
+                                    ? measured > best && measured < worst
+                                    : forecast > 0.7 * measured && forecast < 1.3 * measured;
             if (inside || !k_timing_meaningful) break;
             MESSAGE(name << ": try " << attempt + 1 << " missed: measured " << measured << " s, forecast "
                          << forecast << " s");
@@ -164,6 +167,30 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
         run_gtrack("forecast " + input("fodo.toml") + " --calibration " + dir.file("bad.toml"));
     CHECK(bad.status == 1);
     CHECK(contains(bad.output, "bad.toml: [cpu] copy_bandwidth is missing or not a number"));
+}
+
+TEST_CASE("forecast without a calibration measures this machine quickly, says so, and keeps it for next time")
+{
+    TempDir dir;
+    std::string const cal = dir.file("fresh/cache/calibration.toml");  // not there yet, nor its folders
+    std::string const env = "GTRACK_CALIBRATION=" + cal + " ";
+    CommandResult const first = run_shell(env + GTRACK_BINARY + " forecast " + input("fodo.toml"));
+    INFO(first.output);
+    REQUIRE(first.status == 0);
+    CHECK(contains(first.output, "no calibration at " + cal + " yet: measuring this machine now"));
+    CHECK(contains(first.output, "(a quick measurement just now, stored in " + cal + ")"));
+    CHECK(contains(first.output, "track"));
+    REQUIRE(std::filesystem::exists(cal));
+    Calibration const stored = read_calibration(cal);
+    REQUIRE(stored.cpu.has_value());
+    CHECK(stored.cpu->copy_bandwidth > 0);
+
+    // The next forecast reads what was stored, and measures nothing.
+    CommandResult const second = run_shell(env + GTRACK_BINARY + " forecast " + input("fodo.toml"));
+    INFO(second.output);
+    CHECK(second.status == 0);
+    CHECK(contains(second.output, "(calibration " + cal + ", " + stored.date));
+    CHECK_FALSE(contains(second.output, "measuring"));
 }
 
 TEST_CASE("the FFT time per size: exact at the measured sizes, N log N between and beyond them")

@@ -2,7 +2,6 @@
 // and failed runs that leave nothing behind.
 #include <doctest/doctest.h>
 
-
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -128,14 +127,41 @@ TEST_CASE("a beam written by one run is read back bit for bit by the next (distr
     CHECK(again.beam.pt == first.beam.pt);
     CHECK(again.beam.id == first.beam.id);
 
-    // A file whose count disagrees with the deck is a deck error naming both numbers.
+    // Without macroparticles the deck takes all the file's particles; with fewer, the first ones.
+    std::string all = second;
+    all.replace(all.find("macroparticles = "), 18 + std::to_string(first.beam.size()).size(), "");
+    CHECK(read_deck_text(all, "t_all.toml").beam.macroparticles == first.beam.size());
+    opt.output = dir.file("all.h5");
+    REQUIRE(run_beamline(read_deck_text(all, "t_all.toml"), opt) == 0);
+    CHECK(read_phase_space(dir.file("all.h5")).beam.pt == first.beam.pt);
+
+    std::string fewer = second;
+    fewer.replace(fewer.find("macroparticles = "), 17 + std::to_string(first.beam.size()).size(),
+                  "macroparticles = 7");
+    opt.output = dir.file("fewer.h5");
+    REQUIRE(run_beamline(read_deck_text(fewer, "t_fewer.toml"), opt) == 0);
+    PhaseSpaceFile const seven = read_phase_space(dir.file("fewer.h5"));
+    REQUIRE(seven.beam.size() == 7);
+    CHECK(seven.beam.id == std::vector<std::uint64_t>(first.beam.id.begin(), first.beam.id.begin() + 7));
+    CHECK(seven.beam.x == std::vector<double>(first.beam.x.begin(), first.beam.x.begin() + 7));
+
+    // More than the file holds is a deck error naming both numbers and what to do.
+    std::string const more_count = std::to_string(first.beam.size() + 1);
+    std::string const more_message = "beam.macroparticles = " + more_count + ": remove macroparticles";
     std::string wrong = second;
     wrong.replace(wrong.find("macroparticles = "), 17 + std::to_string(first.beam.size()).size(),
-                  "macroparticles = 7");
+                  "macroparticles = " + more_count);
     opt.output = dir.file("third.h5");
     CHECK_THROWS_WITH_AS(run_beamline(read_deck_text(wrong, "t3.toml"), opt),
-                         doctest::Contains("beam.macroparticles = 7"), DeckError);
+                         doctest::Contains(more_message.c_str()), DeckError);
     CHECK_FALSE(file_exists(dir.file("third.h5")));
+
+    // A file beam without macroparticles whose file is missing is an error at beam.file, when the deck is
+    // read.
+    std::string missing = all;
+    missing.replace(missing.find(dir.file("first.h5")), dir.file("first.h5").size(), dir.file("nowhere.h5"));
+    CHECK_THROWS_WITH_AS(read_deck_text(missing, "t4.toml"),
+                         doctest::Contains("beam.file: cannot read the beam file"), DeckError);
 }
 
 TEST_CASE("a run that fails leaves no output file")

@@ -117,6 +117,10 @@ TEST_CASE("round-off tolerance: eps log2 M per kick, from the deck's FFT grid")
     RoundOffTolerance const atomic =
         space_charge_round_off(read_deck_text(k_deck, "x.toml", {"space_charge.deposition=\"atomic\""}));
     CHECK(atomic.per_kick == doctest::Approx((16 + std::sqrt(2000.0)) * std::numeric_limits<double>::epsilon()));
+    // Deterministic deposition's weights are rounded to 2^-32 of a macroparticle: W^3 of them (CIC: 8)
+    // per particle, with a margin of 4; atomic deposition does not round.
+    CHECK(r.per_kick_quantized == 4 * 8 * 0x1p-32);
+    CHECK(atomic.per_kick_quantized == 0);
 }
 
 TEST_CASE("round-off tolerance: validate passes a round-off difference of the field with its defaults")

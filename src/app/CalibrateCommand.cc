@@ -33,25 +33,31 @@ void print_ceilings(char const* side, Ceilings const& c)
 
 }  // namespace
 
-int calibrate_command(CalibrateOptions const& options)
+Calibration measure_calibration(bool quick, bool cpu_only)
 {
-    cpu::set_thread_count(options.threads);
-    cpu::timer_clock() = options.clock == "cpu" ? cpu::TimerClock::process_cpu : cpu::TimerClock::wall;
-    CalibrateSize const size = calibrate_size(options.quick);
+    CalibrateSize const size = calibrate_size(quick);
     Calibration c;
     char host[256] = "unknown";
     (void)gethostname(host, sizeof host - 1);
     c.host = host;
     c.date = iso8601_utc_now();
     std::printf("gtrack calibrate: measuring the CPU (%d threads)%s\n", cpu::thread_count(),
-                options.quick ? ", quick sizes" : "");
+                quick ? ", quick sizes" : "");
     c.cpu = measure_cpu_ceilings(size);
     print_ceilings("cpu", *c.cpu);
-    if (!options.cpu_only && device::count() > 0) {
+    if (!cpu_only && device::count() > 0) {
         std::printf("measuring the GPU (%s)\n", device::name().c_str());
         c.gpu = measure_gpu_ceilings(size);
         print_ceilings("gpu", *c.gpu);
     }
+    return c;
+}
+
+int calibrate_command(CalibrateOptions const& options)
+{
+    cpu::set_thread_count(options.threads);
+    cpu::timer_clock() = options.clock == "cpu" ? cpu::TimerClock::process_cpu : cpu::TimerClock::wall;
+    Calibration const c = measure_calibration(options.quick, options.cpu_only);
     std::string const path = options.out.empty() ? default_calibration_path() : options.out;
     write_calibration(path, c);
     std::printf("wrote %s\n", path.c_str());

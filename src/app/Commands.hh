@@ -8,6 +8,7 @@
 namespace CLI {
 class App;
 }
+#include "perf/Calibration.hh"
 
 namespace gt {
 
@@ -48,6 +49,10 @@ struct CalibrateOptions {
 };
 //! gtrack calibrate: measures this machine's ceilings into the calibration file.
 int calibrate_command(CalibrateOptions const& options);
+//! Measures this machine's ceilings with the current CPU thread count (the GPU too unless `cpu_only`
+//! or there is none), printing each side's figures: what calibrate writes, and what forecast measures
+//! when there is no calibration yet (quick sizes: seconds).
+Calibration measure_calibration(bool quick, bool cpu_only);
 //! gtrack forecast DECK: predicted run time on the calibrated CPU and GPU.
 int forecast_command(CommandOptions const& options);
 

@@ -1,6 +1,9 @@
 // gtrack forecast DECK: the deck's run time on this machine's CPU and GPU, predicted from counted
 // work and the calibration file, before running it.
 #include <cstdio>
+#include <exception>
+#include <optional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -16,13 +19,38 @@ int forecast_command(CommandOptions const& options)
     std::optional<std::uint64_t> index;
     if (!options.scan_index.empty()) index = parse_scan_index(options.scan_index);
     DeckConfig const deck = read_deck(options.deck, options.overrides, index);
-    std::string const path = options.calibration.empty() ? default_calibration_path() : options.calibration;
-    std::optional<Calibration> const calibration = find_calibration(options.calibration);
-    if (!calibration)
+    if (deck.run.kind == "detector")  // said before measuring anything
         throw std::runtime_error(
-            fmt::format("no calibration file at {}: run 'gtrack calibrate' first", path));
-    std::printf("gtrack forecast %s (calibration %s, %s on %s); kernels only, setup and output excluded\n",
-                options.deck.c_str(), path.c_str(), calibration->date.c_str(), calibration->host.c_str());
+            "forecast: detector decks are not forecast (their step count is known only by running them)");
+    std::string const path = options.calibration.empty() ? default_calibration_path() : options.calibration;
+    std::optional<Calibration> calibration = find_calibration(options.calibration);
+    std::string source = fmt::format("calibration {}, {} on {}", path, calibration ? calibration->date : "",
+                                     calibration ? calibration->host : "");
+    if (!calibration && !options.calibration.empty())
+        throw std::runtime_error(
+            fmt::format("no calibration file at {}: give an existing one, or leave "
+                        "--calibration out to measure this machine now",
+                        path));
+    if (!calibration) {
+        // Out of the box: a quick measurement (seconds), kept at the default path for the next forecast.
+        std::printf(
+            "gtrack forecast: no calibration at %s yet: measuring this machine now (gtrack calibrate "
+            "--quick, a few seconds)\n",
+            path.c_str());
+        calibration = measure_calibration(true, false);
+        source = "a quick measurement just now";
+        try {
+            write_calibration(path, *calibration);
+            std::printf("stored it in %s for next time ('gtrack calibrate' measures more exactly)\n",
+                        path.c_str());
+            source += ", stored in " + path;
+        } catch (std::exception const& e) {
+            std::fprintf(stderr, "gtrack forecast: warning: %s: the measurement is used but not kept\n",
+                         e.what());
+        }
+    }
+    std::printf("\ngtrack forecast %s (%s); kernels only, setup and output excluded\n", options.deck.c_str(),
+                source.c_str());
     for (auto const& [side, ceilings] :
          {std::pair{"cpu", calibration->cpu}, std::pair{"gpu", calibration->gpu}}) {
         if (!ceilings) {

@@ -63,8 +63,11 @@ int validate_command(CommandOptions const& options, ValidateOptions const& valid
         std::fprintf(
             stderr,
             "gtrack validate: no GPU to validate against (%s): nothing was compared, no report written\n",
-            device::compiled_in() ? "this gtrack has the CUDA backend, but no GPU is visible"
-                                  : "this gtrack was built without CUDA");
+            device::compiled_in()
+                ? "this gtrack has the CUDA backend, but no GPU is visible: run it where nvidia-smi shows one"
+                : "this gtrack was built without CUDA: build with -DGTRACK_CUDA=ON on a machine with the "
+                  "CUDA "
+                  "toolkit, and run it there");
         return 77;
     }
     if (deck.run.kind == "detector") return validate_detector(deck, validate.report);

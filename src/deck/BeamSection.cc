@@ -8,6 +8,8 @@
 
 #include "beam/Species.hh"
 #include "deck/DeckText.hh"
+#include "io/BeamPhysicsReader.hh"
+#include "io/H5Handle.hh"
 
 namespace gt::deck {
 
@@ -120,36 +122,65 @@ void read_energy(DeckContext& ctx, toml::table const& t, BeamConfig& beam, bool 
     }
 }
 
+//! A file beam's particle count, read when the deck is (so a missing or unreadable file is an error
+//! naming beam.file): macroparticles when the deck does not give it, else at most that many.
+void count_file_particles(DeckContext& ctx, toml::table const& t, toml::node const& file, BeamConfig& beam)
+{
+    try {
+        std::uint64_t const in_file = count_beam_file_particles(beam.file);
+        if (in_file == 0) {
+            ctx.error(ctx.where(file), "beam.file", fmt::format("'{}' holds no particles", beam.file));
+        } else if (toml::node const* n = t.get("macroparticles")) {
+            if (beam.macroparticles > in_file)
+                ctx.error(ctx.where(*n), "beam.macroparticles",
+                          fmt::format("'{}' holds {} particles but beam.macroparticles = {}: remove "
+                                      "macroparticles to take all of them, or ask for at most {}",
+                                      beam.file, in_file, beam.macroparticles, in_file));
+        } else {
+            beam.macroparticles = in_file;
+        }
+    } catch (IoError const& e) {
+        ctx.error(
+            ctx.where(file), "beam.file",
+            fmt::format("cannot read the beam file: {} (a relative path is taken from the directory gtrack "
+                        "runs in; write the file with 'gtrack run' and phase_space in [output], or give "
+                        "another openPMD file)",
+                        e.what()));
+    }
+}
+
 }  // namespace
 
 void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
 {
     std::string const path = "beam";
     beam.where = ctx.where(t);
-    ctx.check_keys(
-        t, path,
-        {"particle", "mass_number", "charge_state", "mass", "charge", "kinetic_energy", "total_energy",
-         "momentum", "bunch_charge", "macroparticles", "distribution", "truncate", "file", "twiss", "sigma",
-         "cathode"});
+    ctx.check_keys(t, path,
+                   {"particle", "mass_number", "charge_state", "mass", "charge", "kinetic_energy",
+                    "total_energy", "momentum", "bunch_charge", "macroparticles", "distribution", "truncate",
+                    "file", "twiss", "sigma", "cathode"});
     bool species_ok = false;
     read_species(ctx, t, beam, species_ok);
-    if (auto d = ctx.choice_at(t, path, "distribution",
-                               {"gaussian", "kv", "waterbag", "semigaussian", "kurth", "file", "cathode"}, false))
+    if (auto d =
+            ctx.choice_at(t, path, "distribution",
+                          {"gaussian", "kv", "waterbag", "semigaussian", "kurth", "file", "cathode"}, false))
         beam.distribution = *d;
     read_energy(ctx, t, beam, species_ok);
     if (auto q = ctx.quantity_at(t, path, "bunch_charge", quantity::charge, Bound::non_negative, false))
         beam.bunch_charge = *q;
-    if (auto n = ctx.integer_at(t, path, "macroparticles", Bound::at_least_one, true))
+    bool const from_file = beam.distribution == "file";
+    // A file beam takes all the file's particles unless macroparticles asks for fewer (the first ones).
+    if (auto n = ctx.integer_at(t, path, "macroparticles", Bound::at_least_one, !from_file))
         beam.macroparticles = static_cast<std::uint64_t>(*n);
     if (auto c = ctx.quantity_at(t, path, "truncate", quantity::dimensionless, Bound::non_negative, false))
         beam.truncate = *c;
 
-    bool const from_file = beam.distribution == "file";
     if (toml::node const* f = t.get("file")) {
         if (!from_file) {
             ctx.error(ctx.where(*f), "beam.file", "'file' is only used with distribution = \"file\"");
         } else if (auto name = ctx.string_of(*f, "beam.file")) {
             beam.file = *name;
+            count_file_particles(ctx, t, *f, beam);
         }
     } else if (from_file) {
         ctx.missing(t, path, "file",
@@ -161,7 +192,8 @@ void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
     toml::table const* cathode = ctx.table_at(t, path, "cathode", false);
     bool const from_cathode = beam.distribution == "cathode";
     if (cathode && !from_cathode) {
-        ctx.error(ctx.where(*cathode), "beam.cathode", "[beam.cathode] is only used with distribution = \"cathode\"");
+        ctx.error(ctx.where(*cathode), "beam.cathode",
+                  "[beam.cathode] is only used with distribution = \"cathode\"");
         return;
     }
     // [beam.twiss] and [beam.sigma] shape a sampled beam; other sources get the shape elsewhere.
@@ -170,7 +202,8 @@ void read_beam(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
             if (sub) ctx.error(ctx.where(*sub), sub == twiss ? "beam.twiss" : "beam.sigma", why);
     };
     if (from_cathode) {
-        refuse_shape_tables("not used with distribution = \"cathode\" (the beam's shape is in [beam.cathode])");
+        refuse_shape_tables(
+            "not used with distribution = \"cathode\" (the beam's shape is in [beam.cathode])");
         if (cathode)
             read_cathode(ctx, *cathode, beam);
         else if (!t.contains("cathode"))

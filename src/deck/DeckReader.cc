@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -204,6 +205,12 @@ class DeckParser {
     {
         if (auto const* run = ctx_.table_at(root, "", "run", false)) read_run(ctx_, *run, cfg);
         if (cfg.run.name.empty()) cfg.run.name = std::filesystem::path(ctx_.file()).stem().string();
+        // A mistyped kind (its own error said so) would have every section of the deck reported as
+        // belonging to the other kind: read no further.
+        if (toml::node const* kind = root.at_path("run.kind").node(); kind != nullptr) {
+            std::optional<std::string> const k = kind->value<std::string>();
+            if (!k || (*k != "beamline" && *k != "detector")) return;
+        }
         if (cfg.run.kind == "detector")
             read_detector_sections(ctx_, root, cfg);
         else

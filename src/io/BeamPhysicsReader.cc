@@ -56,7 +56,8 @@ struct Reader {
         if (h5::is_group(species, name)) {
             // A constant record: its shape must be the species' particle count.
             if (!h5::has_attribute(species, "numParticles"))
-                fail(fmt::format("constant record '{}' needs the attribute 'numParticles' to check its shape", name));
+                fail(fmt::format("constant record '{}' needs the attribute 'numParticles' to check its shape",
+                                 name));
             double const particles = h5::read_double_attribute(species, "numParticles");
             if (!(particles >= 0 && particles < 0x1p64 && particles == std::floor(particles)))
                 fail(fmt::format("numParticles is {}, not a number of particles", particles));
@@ -94,7 +95,8 @@ struct Reader {
 //! The particle groups of the file: basePath (with %T for each iteration) + particlesPath.
 std::vector<std::string> particle_groups(Reader const& r, hid_t file)
 {
-    if (!h5::has_attribute(file, "openPMD")) r.fail("not an openPMD file (the root attribute 'openPMD' is missing)");
+    if (!h5::has_attribute(file, "openPMD"))
+        r.fail("not an openPMD file (the root attribute 'openPMD' is missing)");
     if (!h5::has_attribute(file, "basePath") || !h5::has_attribute(file, "particlesPath"))
         r.fail("the root attributes 'basePath' and 'particlesPath' are needed to find the particles");
     std::string const base = h5::read_string_attribute(file, "basePath");
@@ -135,8 +137,8 @@ std::string only_species(Reader const& r, hid_t file, std::string const& particl
     for (auto const& name : h5::list_children(g))
         if (h5::is_group(g, name)) species.push_back(name);
     if (species.size() != 1)
-        r.fail(fmt::format("{} species under '{}' ({}): gtrack reads a file with one", species.size(), particles,
-                           fmt::join(species, ", ")));
+        r.fail(fmt::format("{} species under '{}' ({}): gtrack reads a file with one", species.size(),
+                           particles, fmt::join(species, ", ")));
     return particles == "/" ? "/" + species[0] : particles + "/" + species[0];
 }
 
@@ -150,6 +152,28 @@ bool holds_gtrack_coordinates(std::string const& path)
     std::string const species = only_species(r, file, groups.back());
     h5::Group sp = h5::open_group(file, species);
     return h5::exists(sp, "momentum/t");
+}
+
+std::uint64_t count_beam_file_particles(std::string const& path)
+{
+    h5::File file = h5::open_file_readonly(path);
+    Reader r{path, "root"};
+    std::vector<std::string> const groups = particle_groups(r, file);
+    std::string const species = only_species(r, file, groups.back());
+    r.where = species;
+    h5::Group sp = h5::open_group(file, species);
+    std::string const record = h5::exists(sp, "momentum/t") ? "momentum/t" : "position/x";
+    if (!h5::exists(sp, record)) r.fail(fmt::format("record '{}' is missing", record));
+    if (h5::is_group(sp, record)) {  // a constant record: the species says how many
+        if (!h5::has_attribute(sp, "numParticles"))
+            r.fail(fmt::format("constant record '{}' needs the attribute 'numParticles'", record));
+        return static_cast<std::uint64_t>(h5::read_double_attribute(sp, "numParticles"));
+    }
+    if (record == "position/x" && h5::exists(sp, "particleStatus") && !h5::is_group(sp, "particleStatus")) {
+        std::vector<double> const status = h5::read_doubles(sp, "particleStatus");
+        return static_cast<std::uint64_t>(std::count(status.begin(), status.end(), 1.0));
+    }
+    return h5::length_1d(sp, record);
 }
 
 PhaseSpaceFile read_beamphysics(std::string const& path, ReferenceParticle const& ref)
@@ -167,8 +191,9 @@ PhaseSpaceFile read_beamphysics(std::string const& path, ReferenceParticle const
     auto const named = beamphysics_species(type);
     auto const deck = beamphysics_species(ref.mass_mev, ref.charge_e);
     if (named ? !(deck && deck->name == named->name) : deck.has_value())
-        r.fail(fmt::format("the particles are '{}' but the deck's species is {} ({:.9g} MeV, charge {:g} e)", type,
-                           deck ? std::string(deck->name) : std::string("an ion"), ref.mass_mev, ref.charge_e));
+        r.fail(fmt::format("the particles are '{}' but the deck's species is {} ({:.9g} MeV, charge {:g} e)",
+                           type, deck ? std::string(deck->name) : std::string("an ion"), ref.mass_mev,
+                           ref.charge_e));
 
     std::vector<double> const x = r.with_offset(sp, "position/x", k_length);
     std::vector<double> const y = r.with_offset(sp, "position/y", k_length);
@@ -182,11 +207,15 @@ PhaseSpaceFile read_beamphysics(std::string const& path, ReferenceParticle const
     if (h5::exists(sp, "weight")) {
         weight = r.si(sp, "weight", k_charge);
     } else {  // the extension's default: the total charge shared equally
-        if (!h5::has_attribute(sp, "totalCharge")) r.fail("neither the record 'weight' nor 'totalCharge' is there");
-        double const unit = h5::has_attribute(sp, "chargeUnitSI") ? h5::read_double_attribute(sp, "chargeUnitSI") : 1.0;
-        weight.assign(n, std::abs(h5::read_double_attribute(sp, "totalCharge") * unit) / static_cast<double>(n));
+        if (!h5::has_attribute(sp, "totalCharge"))
+            r.fail("neither the record 'weight' nor 'totalCharge' is there");
+        double const unit =
+            h5::has_attribute(sp, "chargeUnitSI") ? h5::read_double_attribute(sp, "chargeUnitSI") : 1.0;
+        weight.assign(n,
+                      std::abs(h5::read_double_attribute(sp, "totalCharge") * unit) / static_cast<double>(n));
     }
-    for (std::vector<double> const* v : {&y, &z, &px, &py, &pz, &t, static_cast<std::vector<double> const*>(&weight)})
+    for (std::vector<double> const* v :
+         {&y, &z, &px, &py, &pz, &t, static_cast<std::vector<double> const*>(&weight)})
         if (v->size() != n) r.fail(fmt::format("records differ in length ({} and {} values)", n, v->size()));
     std::vector<double> status(n, 1.0);
     if (h5::exists(sp, "particleStatus")) status = r.si(sp, "particleStatus", UnitDimension{});
@@ -205,12 +234,14 @@ PhaseSpaceFile read_beamphysics(std::string const& path, ReferenceParticle const
     double const q = std::abs(ref.charge_e * constants::e_charge);
     double sum_w = 0, sum_wz = 0;
     for (std::size_t i : alive) {
-        if (!(pz[i] > 0)) r.fail(fmt::format("particle {} moves backwards (momentum/z = {} kg m/s)", i, pz[i]));
+        if (!(pz[i] > 0))
+            r.fail(fmt::format("particle {} moves backwards (momentum/z = {} kg m/s)", i, pz[i]));
         sum_w += weight[i];
         sum_wz += weight[i] * z[i];
     }
     if (!(sum_w > 0)) r.fail("the weights of the alive particles do not add up to a positive charge");
-    bool const one_plane = std::all_of(alive.begin(), alive.end(), [&](std::size_t i) { return z[i] == z[alive[0]]; });
+    bool const one_plane =
+        std::all_of(alive.begin(), alive.end(), [&](std::size_t i) { return z[i] == z[alive[0]]; });
     double const z0 = one_plane ? z[alive[0]] : sum_wz / sum_w;
 
     // Dimensionless momenta P / p_ref; energies E / (p_ref c) = sqrt(P^2 + 1/(beta gamma)^2).

@@ -3,6 +3,7 @@
 // reference particle the deck gives. gtrack's own files (with momentum/t) are read by read_phase_space.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "io/OpenPmdWriter.hh"
@@ -22,5 +23,11 @@ bool holds_gtrack_coordinates(std::string const& path);
 //! Throws IoError naming the file when the species is not `ref`'s, a record is missing, a unit
 //! dimension is not the one BeamPhysics prescribes, or records differ in length.
 PhaseSpaceFile read_beamphysics(std::string const& path, ReferenceParticle const& ref);
+
+//! How many particles a beam file gives (distribution = "file"), without reading the coordinates: the
+//! length of momentum/t in gtrack's own files (the last iteration), the alive particles (particleStatus
+//! 1, or all of position/x without it) in a BeamPhysics file. Throws IoError naming the file when it
+//! cannot be read or holds no particles.
+std::uint64_t count_beam_file_particles(std::string const& path);
 
 }  // namespace gt

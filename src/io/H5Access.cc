@@ -38,6 +38,24 @@ struct TypeOf<std::uint64_t> {
     static hid_t memory() { return H5T_NATIVE_UINT64; }
 };
 
+thread_local int checksummed_scopes = 0;              //!< ChecksummedDatasets alive on this thread
+constexpr hsize_t k_chunk_values = hsize_t{1} << 16;  //!< 512 KiB of doubles: within HDF5's 1 MiB chunk cache
+
+//! The creation properties of a dataset of `rank` dimensions `dims`: contiguous, or chunked with the
+//! Fletcher-32 filter inside a ChecksummedDatasets (rows of a matrix stay whole in a chunk).
+PropertyList creation_properties(int rank, hsize_t const* dims, hid_t loc, std::string const& name)
+{
+    PropertyList p(check(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate", loc, name));
+    if (checksummed_scopes == 0 || std::any_of(dims, dims + rank, [](hsize_t d) { return d == 0; })) return p;
+    hsize_t chunk[2] = {0, 0};
+    hsize_t const row = rank == 2 ? dims[1] : 1;
+    chunk[0] = std::min(dims[0], std::max<hsize_t>(1, k_chunk_values / row));
+    if (rank == 2) chunk[1] = dims[1];
+    check(H5Pset_chunk(p, rank, chunk), "H5Pset_chunk", loc, name);
+    check(H5Pset_fletcher32(p), "H5Pset_fletcher32", loc, name);
+    return p;
+}
+
 //! Splits "a/b/c" (or "/a/b/c") into its non-empty components.
 std::vector<std::string> split_path(std::string const& path)
 {
@@ -66,9 +84,9 @@ void write_1d(hid_t loc, std::string const& name, std::span<T const> values)
     // Datasets (unlike attributes) keep a rank-1 shape even when empty, so readers see a 0-length array.
     hsize_t const dims[1] = {static_cast<hsize_t>(values.size())};
     Dataspace space(check(H5Screate_simple(1, dims, nullptr), "H5Screate_simple", loc, name));
-    Dataset ds(
-        check(H5Dcreate2(loc, name.c_str(), TypeOf<T>::file(), space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-              "H5Dcreate2", loc, name));
+    PropertyList const dcpl = creation_properties(1, dims, loc, name);
+    Dataset ds(check(H5Dcreate2(loc, name.c_str(), TypeOf<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                     "H5Dcreate2", loc, name));
     if (!values.empty())
         check(H5Dwrite(ds, TypeOf<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dwrite",
               loc, name);
@@ -270,8 +288,9 @@ Dataset create_1d(hid_t loc, std::string const& name, std::size_t size)
 {
     hsize_t const dims[1] = {static_cast<hsize_t>(size)};
     Dataspace space(check(H5Screate_simple(1, dims, nullptr), "H5Screate_simple", loc, name));
+    PropertyList const dcpl = creation_properties(1, dims, loc, name);
     return Dataset(
-        check(H5Dcreate2(loc, name.c_str(), TypeOf<T>::file(), space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        check(H5Dcreate2(loc, name.c_str(), TypeOf<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
               "H5Dcreate2", loc, name));
 }
 
@@ -322,15 +341,39 @@ void write_dataset_2d(hid_t loc, std::string const& name, std::span<double const
                                   values.size(), rows, cols));
     hsize_t const dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(cols)};
     Dataspace space(check(H5Screate_simple(2, dims, nullptr), "H5Screate_simple", loc, name));
-    Dataset ds(
-        check(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-              "H5Dcreate2", loc, name));
+    PropertyList const dcpl = creation_properties(2, dims, loc, name);
+    Dataset ds(check(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                     "H5Dcreate2", loc, name));
     if (!values.empty())
         check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dwrite", loc,
               name);
 }
 
+ChecksummedDatasets::ChecksummedDatasets() { ++checksummed_scopes; }
+ChecksummedDatasets::~ChecksummedDatasets() { --checksummed_scopes; }
+
+bool has_checksum(hid_t loc, std::string const& path)
+{
+    Dataset const ds = open_dataset(loc, path);
+    PropertyList const dcpl(check(H5Dget_create_plist(ds), "H5Dget_create_plist", loc, path));
+    int const filters = check(H5Pget_nfilters(dcpl), "H5Pget_nfilters", loc, path);
+    for (int i = 0; i < filters; ++i) {
+        unsigned flags = 0;
+        std::size_t n = 0;
+        if (H5Pget_filter2(dcpl, unsigned(i), &flags, &n, nullptr, 0, nullptr, nullptr) ==
+            H5Z_FILTER_FLETCHER32)
+            return true;
+    }
+    return false;
+}
+
 std::vector<double> read_doubles(hid_t loc, std::string const& path) { return read_1d<double>(loc, path); }
+std::size_t length_1d(hid_t loc, std::string const& path)
+{
+    hsize_t dims[1] = {0};
+    Dataset const ds = open_numeric(loc, path, 1, dims);
+    return static_cast<std::size_t>(dims[0]);
+}
 std::vector<std::int64_t> read_int64s(hid_t loc, std::string const& path)
 {
     return read_1d<std::int64_t>(loc, path);

@@ -32,6 +32,20 @@ bool is_group(hid_t loc, std::string const& path);
 std::vector<std::string> list_children(hid_t group);
 
 // ---- datasets: one-dimensional, and a row-major matrix ----------------------------------------
+//! While one is alive on this thread, every non-empty dataset the functions below create is chunked
+//! (at most 2^16 values a chunk) with HDF5's Fletcher-32 checksum filter, which HDF5 verifies on every
+//! read of a chunk: a damaged value makes the read throw ChecksumError naming the dataset and file.
+//! Checkpoints are written this way (docs/checkpoint.md).
+class ChecksummedDatasets {
+  public:
+    ChecksummedDatasets();
+    ~ChecksummedDatasets();
+    ChecksummedDatasets(ChecksummedDatasets const&) = delete;
+    ChecksummedDatasets& operator=(ChecksummedDatasets const&) = delete;
+};
+//! Whether the dataset at `path` carries the Fletcher-32 checksum filter.
+bool has_checksum(hid_t loc, std::string const& path);
+
 void write_dataset(hid_t loc, std::string const& name, std::span<double const> values);
 void write_dataset(hid_t loc, std::string const& name, std::span<std::int32_t const> values);
 void write_dataset(hid_t loc, std::string const& name, std::span<std::int64_t const> values);
@@ -53,6 +67,8 @@ void write_dataset_2d(hid_t loc, std::string const& name, std::span<double const
 std::vector<double> read_doubles(hid_t loc, std::string const& path);
 std::vector<std::int64_t> read_int64s(hid_t loc, std::string const& path);
 std::vector<std::uint64_t> read_uint64s(hid_t loc, std::string const& path);
+//! The length of a one-dimensional numeric dataset, without reading it.
+std::size_t length_1d(hid_t loc, std::string const& path);
 //! The `count` values from `offset` on of a 1D dataset (a hyperslab); IoError when it is shorter.
 std::vector<double> read_doubles(hid_t loc, std::string const& path, std::size_t offset, std::size_t count);
 std::vector<std::int64_t> read_int64s(hid_t loc, std::string const& path, std::size_t offset,

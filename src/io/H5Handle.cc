@@ -38,6 +38,12 @@ std::string name_of(hid_t id, ssize_t (*get)(hid_t, char*, size_t))
 
 [[noreturn]] void raise(std::string_view call, std::string const& object, std::string const& reason)
 {
+    // HDF5's Fletcher-32 filter reports "data error detected by Fletcher32 checksum" (H5Zfletcher32.c).
+    if (reason.find("Fletcher32") != std::string::npos || reason.find("checksum") != std::string::npos)
+        throw ChecksumError(
+            fmt::format("the data of {} do not match their checksum (HDF5's Fletcher-32): the "
+                        "file is damaged (HDF5 {}: {})",
+                        object, call, reason));
     std::string text = fmt::format("HDF5 {} failed for {}", call, object);
     if (!reason.empty()) text += ": " + reason;
     throw IoError(text);

@@ -20,6 +20,13 @@ class IoError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+//! Data read back do not match the checksum stored with them (HDF5's Fletcher-32 filter): the file is
+//! damaged. The message names the dataset and the file.
+class ChecksumError : public IoError {
+  public:
+    using IoError::IoError;
+};
+
 namespace h5 {
 
 //! Turns HDF5's automatic error-stack printing off for the calling thread (idempotent, cheap).

@@ -2,6 +2,7 @@
 #include "run/BeamCheckpoint.hh"
 
 #include <array>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -52,6 +53,7 @@ Table particle_table(ParticleView const& v)
 void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFile* out)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
+    h5::ChecksummedDatasets const checksummed;  // every dataset verified when read back (resume, compare)
     // Rank 0's "<path>.tmp-<pid>" until commit(): the previous checkpoint stays whole. A failure to
     // create it is every rank's (they all go on without this checkpoint, or all stop).
     std::unique_ptr<OutputFile> file = parallel::all_or_none(
@@ -102,6 +104,11 @@ BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity 
 {
     BeamCheckpoint c;
     bool has_collective = false;
+    if (!std::filesystem::exists(path))
+        throw std::runtime_error(fmt::format(
+            "cannot resume: there is no checkpoint '{}' (a stopped run says where it wrote its checkpoint, "
+            "<output>.ckpt; --resume auto starts afresh when there is none)",
+            path));
     try {
         h5::File file = h5::open_file_readonly(path);
         c.identity = read_checkpoint_header(file, path, expected);
@@ -167,14 +174,19 @@ BeamCheckpoint read_beam_checkpoint(std::string const& path, CheckpointIdentity 
                                         geometry[2],   geometry[3],   geometry[4],   geometry[5]};
             c.solver = s;
         }
+        c.stats = read_table(path, "stats");
+        if (c.solver) c.space_charge = read_table(path, "space_charge");
+        if (has_collective) c.collective = read_table(path, "collective");
+    } catch (ChecksumError const& e) {
+        throw std::runtime_error(
+            fmt::format("cannot resume from '{}': {}; resume from an intact copy of the "
+                        "checkpoint, or run again without --resume",
+                        path, e.what()));
     } catch (IoError const& e) {
         throw std::runtime_error(fmt::format("cannot resume from '{}': {}", path, e.what()));
     } catch (std::runtime_error const& e) {
         throw std::runtime_error(fmt::format("cannot resume: {}", e.what()));
     }
-    c.stats = read_table(path, "stats");
-    if (c.solver) c.space_charge = read_table(path, "space_charge");
-    if (has_collective) c.collective = read_table(path, "collective");
     return c;
 }
 

@@ -203,10 +203,11 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels, paralle
     PhaseSpaceFile const file = holds_gtrack_coordinates(beam.file)
                                     ? read_phase_space(beam.file)
                                     : read_beamphysics(beam.file, initial_reference(deck));
-    if (file.beam.size() != beam.macroparticles)
+    if (file.beam.size() < beam.macroparticles)  // fewer: the first ones
         throw DeckError(beam.where, "beam.macroparticles",
-                        fmt::format("'{}' holds {} particles but beam.macroparticles = {}", beam.file,
-                                    file.beam.size(), beam.macroparticles));
+                        fmt::format("'{}' holds {} particles but beam.macroparticles = {}: remove "
+                                    "macroparticles to take all of them, or ask for at most {}",
+                                    beam.file, file.beam.size(), beam.macroparticles, file.beam.size()));
     ParticleState host(share.count, MemSpace::host);
     ParticleView v = host.view();
     for (size_type i = 0; i < v.size; ++i) {

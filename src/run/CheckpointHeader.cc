@@ -12,7 +12,8 @@ namespace gt {
 namespace {
 
 //! Bumped whenever a layout changes: an older checkpoint is refused, not misread.
-constexpr std::int64_t k_format = 2;
+// 3: every dataset carries a Fletcher-32 checksum (format 2 had none).
+constexpr std::int64_t k_format = 3;
 
 }  // namespace
 
@@ -36,8 +37,11 @@ CheckpointIdentity read_checkpoint_header(hid_t file, std::string const& path,
     if (!h5::has_attribute(file, "gtrack_checkpoint"))
         throw std::runtime_error(fmt::format("'{}' is not a gtrack checkpoint", path));
     if (std::int64_t const format = h5::read_int64_attribute(file, "gtrack_checkpoint"); format != k_format)
-        throw std::runtime_error(fmt::format("'{}' is a checkpoint of format {}, this gtrack reads format {}",
-                                             path, format, k_format));
+        throw std::runtime_error(
+            fmt::format("'{}' is a checkpoint of format {}, this gtrack reads format {} "
+                        "(written by another version of gtrack: resume with that version, "
+                        "or run again without --resume)",
+                        path, format, k_format));
     CheckpointIdentity id;
     id.kind = h5::read_string_attribute(file, "kind");
     id.deck_fingerprint = h5::read_string_attribute(file, "deck_fingerprint");

@@ -189,9 +189,10 @@ h5::File open_gtrack_file(std::string const& path)
     } catch (IoError const& e) {  // missing, unreadable, or not HDF5 at all
         throw ComparisonRefused(fmt::format("cannot compare '{}': {}", path, e.what()));
     }
-    if (!h5::is_group(f, "provenance"))
+    // A checkpoint (docs/checkpoint.md) is compared too: its data carry checksums, verified as read.
+    if (!h5::is_group(f, "provenance") && !h5::has_attribute(f, "gtrack_checkpoint"))
         throw ComparisonRefused(
-            fmt::format("'{}' is not a gtrack output file: it has no /provenance group", path));
+            fmt::format("'{}' is not a gtrack output file or checkpoint: it has no /provenance group", path));
     return f;
 }
 

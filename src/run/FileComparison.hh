@@ -4,7 +4,8 @@
 // Compared: datasets of integers or floats of any shape, and numeric attributes of groups and
 // datasets (reference particle, weights, ...), addressed as "group/dataset" and "group@attribute".
 // Not compared: the /provenance group (times, command line, build), string attributes (dates,
-// versions) and string datasets. Files without /provenance are not gtrack outputs and are refused,
+// versions) and string datasets. Files without /provenance are not gtrack outputs and are refused
+// (checkpoints excepted: they are compared too, their checksummed data verified as read),
 // as are files whose structure differs (an object on one side only, other shapes or number types).
 #pragma once
 

@@ -1,6 +1,7 @@
 // The round-off model behind validate's default tolerance for space-charge stages.
 #include "run/RoundOffTolerance.hh"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -17,9 +18,11 @@ constexpr double k_safety = 1000;
 std::string RoundOffTolerance::describe() const
 {
     return fmt::format(
-        "after K space-charge kicks, quantities without a rule: |diff| <= tau(K) x rms of the coordinate "
-        "(statistics: rel 4 tau(K)), tau(K) = {:.3g} x K x {:.3g} (eps log2 M, M = {:.0f} FFT points)",
-        safety, per_kick, fft_points);
+        "after K space-charge kicks, coordinates without a rule: |diff| <= {:.3g} x {:.3g} (eps log2 M, M = "
+        "{:.0f} FFT points) x the sum of the kicks' largest momentum changes, carried to the stage "
+        "(x, y: times the distance since the kick; t: also / (beta gamma)^2); statistics: rel 4 tau_k, "
+        "tau_k = max({:.3g} x K x {:.3g}, bound_k / rms_k)",
+        safety, per_kick, fft_points, safety, per_kick);
 }
 
 RoundOffTolerance space_charge_round_off(DeckConfig const& deck)
@@ -40,7 +43,37 @@ RoundOffTolerance space_charge_round_off(DeckConfig const& deck)
     // addition, about eps sqrt(N) in all (random walk of the rounding errors).
     if (sc.deposition != "deterministic") r.per_kick += eps * std::sqrt(double(deck.beam.macroparticles));
     r.safety = k_safety;
+    if (sc.deposition == "deterministic") {
+        double const w = sc.shape == "tsc" ? 3.0 : 2.0;
+        r.per_kick_quantized = 4.0 * w * w * w * 0x1p-32;
+    }
     return r;
+}
+
+void KickRoundOff::add_kick(double s, double const (&max_dp)[3])
+{
+    s_.push_back(s);
+    dp_.insert(dp_.end(), max_dp, max_dp + 3);
+}
+
+void KickRoundOff::bounds(double s, RoundOffTolerance const& model, double beta_gamma, double (&out)[6]) const
+{
+    // Per kick: the FFT term from the first kick on; the fixed-point quantum from the second on (the
+    // backends' positions are the same bits until the first kick, so no weight can round otherwise).
+    double sum[6] = {};
+    double const longitudinal = 1.0 / (beta_gamma * beta_gamma);  // d t / d pt per metre of drift
+    for (std::size_t j = 0; j < s_.size(); ++j) {
+        double const scale = model.safety * model.per_kick + (j > 0 ? model.per_kick_quantized : 0.0);
+        double const px = scale * dp_[3 * j], py = scale * dp_[3 * j + 1], pt = scale * dp_[3 * j + 2];
+        double const along = std::max(0.0, s - s_[j]);
+        sum[0] += (px + pt) * along;
+        sum[1] += px;
+        sum[2] += (py + pt) * along;
+        sum[3] += py;
+        sum[4] += pt * along * longitudinal;
+        sum[5] += pt;
+    }
+    for (int k = 0; k < 6; ++k) out[k] = sum[k];
 }
 
 }  // namespace gt

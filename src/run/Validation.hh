@@ -41,11 +41,13 @@ struct StageComparison {
     std::size_t index = 0;
     std::int64_t entry = -1;  //!< lattice table entry after which (-1: initial beam)
     std::int64_t turn = 0;
-    std::string name;                 //!< deck element name ("initial beam" for stage 0)
-    std::string type;                 //!< deck element type ("" for stage 0)
-    double s = 0;                     //!< [m] over all turns
-    std::int64_t kicks = 0;           //!< space-charge kicks before this stage
-    double round_off = 0;             //!< the default tolerance's tau here (0: bitwise)
+    std::string name;        //!< deck element name ("initial beam" for stage 0)
+    std::string type;        //!< deck element type ("" for stage 0)
+    double s = 0;            //!< [m] over all turns
+    std::int64_t kicks = 0;  //!< space-charge kicks before this stage
+    double round_off = 0;    //!< the default tolerance's tau here (0: bitwise)
+    //! The default per-particle |diff| bound of x, px, y, py, t, pt from the kicks so far (KickRoundOff).
+    double round_off_bound[6] = {0, 0, 0, 0, 0, 0};
     DifferenceSummary coordinate[6];  //!< x, px, y, py, t, pt over all particles (lost ones included)
     //! Particles with any coordinate, loss record or id outside tolerance.
     std::size_t particles_outside = 0;
