@@ -5,10 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "perf/Calibration.hh"
+
 namespace CLI {
 class App;
 }
-#include "perf/Calibration.hh"
 
 namespace gt {
 
