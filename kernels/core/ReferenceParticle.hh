@@ -1,4 +1,5 @@
-// The reference particle: species and the relativistic quantities derived once from its energy.
+// The reference particle: species and the relativistic quantities derived once from its energy (host and
+// device: element kernels read it when they are made; it sits at the bottom of the layers).
 #pragma once
 
 #include <cmath>
