@@ -159,6 +159,12 @@ int main(int argc, char** argv)
                          "calibration file (default: ~/.cache/gtrack/calibration.toml)");
     forecast->add_option("--scan-index", options.scan_index, "the point of the deck's [scan] to forecast");
 
+    CLI::App* elements = app.add_subcommand(
+        "elements", "print the element types and their keys: docs/decks.md's tables, or --json for the importers");
+    bool elements_json = false, elements_markdown = false;
+    elements->add_flag("--markdown", elements_markdown, "docs/decks.md's element tables (the default)");
+    elements->add_flag("--json", elements_json, "the registry as JSON (scripts/gtrack_elements.json)");
+
     try {
         app.parse(argc, argv);
     } catch (CLI::ParseError const& e) {
@@ -183,6 +189,7 @@ int main(int argc, char** argv)
         if (*collect) return gt::collect_command(options);
         if (*calibrate) return gt::calibrate_command(calibrate_options);
         if (*forecast) return gt::forecast_command(options);
+        if (*elements) return gt::elements_command(elements_json);
     } catch (gt::parallel::FailedElsewhere const& e) {
         return e.exit_code();  // the rank that failed has said why
     } catch (gt::DeckError const& e) {
