@@ -20,6 +20,7 @@
 #include "kernels/elements/Multipole.hh"
 #include "kernels/elements/Quadrupole.hh"
 #include "kernels/elements/RfCavity.hh"
+#include "kernels/elements/SRotation.hh"
 #include "kernels/elements/SectorBend.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/ThickMultipole.hh"
@@ -44,6 +45,7 @@ enum class ElementKind : std::int32_t {
     axial_field_map,
     time_code,  //!< a drift, quadrupole, solenoid, profile element or 3D map tracked in time
     field_map_3d,
+    srotation,
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -68,6 +70,7 @@ struct Element {
         AxialFieldMap axial_field_map;
         TimeCode time_code;
         FieldMap3D field_map_3d;
+        SRotation srotation;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -147,7 +150,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
 //! t-code and 3D-map entries are not compiled, with `linear_maps` only track_linear_map's: the host never
 //! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching one
 //! there would be marked lost, not pushed.
-template<ElementCases Cases = ElementCases::all>
+template <ElementCases Cases = ElementCases::all>
 GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
 {
     if (e.misaligned) e.misalignment.enter(p);
@@ -196,12 +199,19 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
                 ok = e.axial_field_map(p);
                 break;
             case ElementKind::time_code:
-                if constexpr (Cases == ElementCases::all) ok = e.time_code(p);
-                else ok = false;
+                if constexpr (Cases == ElementCases::all)
+                    ok = e.time_code(p);
+                else
+                    ok = false;
                 break;
             case ElementKind::field_map_3d:
-                if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
-                else ok = false;
+                if constexpr (Cases == ElementCases::all)
+                    ok = e.field_map_3d(p);
+                else
+                    ok = false;
+                break;
+            case ElementKind::srotation:
+                ok = e.srotation(p);
                 break;
         }
     }
@@ -258,6 +268,8 @@ inline char const* kind_name(ElementKind kind)
             return "t-code";
         case ElementKind::field_map_3d:
             return "field map (3D)";
+        case ElementKind::srotation:
+            return "s rotation";
     }
     return "?";
 }

@@ -88,11 +88,12 @@ TEST_CASE("example decks: the same bits on the GPU and the CPU")
     check_deck("inputs/solenoid_linac.toml", {"beam.macroparticles=100000"});
 }
 
-TEST_CASE("the linear FODO (linear-map switch, a misaligned quadrupole): the same bits on the GPU and the CPU")
+TEST_CASE(
+    "the linear FODO (linear-map switch, a misaligned quadrupole): the same bits on the GPU and the CPU")
 {
-    check_deck("inputs/fodo.toml", {"beam.macroparticles=100000", "elements.QFH.model=\"linear\"",
-                                    "elements.QD.model=\"linear\"", "elements.D.model=\"linear\"",
-                                    "elements.QD.dx=\"0.2 mm\"", "elements.QD.tilt=\"3 mrad\""});
+    check_deck("inputs/fodo.toml",
+               {"beam.macroparticles=100000", "elements.QFH.model=\"linear\"", "elements.QD.model=\"linear\"",
+                "elements.D.model=\"linear\"", "elements.QD.dx=\"0.2 mm\"", "elements.QD.tilt=\"3 mrad\""});
 }
 
 TEST_CASE("on-axis field maps (profile solenoids and cavities): the same bits on the GPU and the CPU")
@@ -110,6 +111,11 @@ TEST_CASE("t-code (elements tracked in time): the same bits on the GPU and the C
                {"beam.macroparticles=20000", "space_charge.enabled=false", "run.tracking=t"});
     check_deck("inputs/photoinjector.toml",
                {"beam.macroparticles=20000", "space_charge.enabled=false", "run.tracking=t"});
+}
+
+TEST_CASE("srotation (rolled bend and quadrupole, a misaligned roll): the same bits on the GPU and the CPU")
+{
+    check_deck("tests/data/srotation.toml", {"beam.macroparticles=100000"});
 }
 
 TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")

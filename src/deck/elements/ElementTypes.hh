@@ -28,6 +28,7 @@ ElementSpec kicker_type();
 ElementSpec aperture_type();
 ElementSpec collimator_type();
 ElementSpec wake_type();
+ElementSpec srotation_type();
 
 // ---- keys ---------------------------------------------------------------------------------------
 
