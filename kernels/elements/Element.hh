@@ -20,8 +20,8 @@
 #include "kernels/elements/Multipole.hh"
 #include "kernels/elements/Quadrupole.hh"
 #include "kernels/elements/RfCavity.hh"
-#include "kernels/elements/SRotation.hh"
 #include "kernels/elements/SectorBend.hh"
+#include "kernels/elements/SRotation.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/ThickMultipole.hh"
 #include "kernels/elements/TimeCode.hh"
@@ -45,7 +45,7 @@ enum class ElementKind : std::int32_t {
     axial_field_map,
     time_code,  //!< a drift, quadrupole, solenoid, profile element or 3D map tracked in time
     field_map_3d,
-    srotation,
+    srotation,  //!< a roll of the transverse coordinates about s (SRotation.hh)
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -150,7 +150,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
 //! t-code and 3D-map entries are not compiled, with `linear_maps` only track_linear_map's: the host never
 //! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching one
 //! there would be marked lost, not pushed.
-template <ElementCases Cases = ElementCases::all>
+template<ElementCases Cases = ElementCases::all>
 GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
 {
     if (e.misaligned) e.misalignment.enter(p);
@@ -199,16 +199,12 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
                 ok = e.axial_field_map(p);
                 break;
             case ElementKind::time_code:
-                if constexpr (Cases == ElementCases::all)
-                    ok = e.time_code(p);
-                else
-                    ok = false;
+                if constexpr (Cases == ElementCases::all) ok = e.time_code(p);
+                else ok = false;
                 break;
             case ElementKind::field_map_3d:
-                if constexpr (Cases == ElementCases::all)
-                    ok = e.field_map_3d(p);
-                else
-                    ok = false;
+                if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
+                else ok = false;
                 break;
             case ElementKind::srotation:
                 ok = e.srotation(p);

@@ -95,16 +95,15 @@ inline double grid_field(FieldMap3D const& m)
 //! RK4 step four derivatives (energy 8, equations 21, field) and the update 36, a Boris step the
 //! energy 8, the field, the rotation 33 and the drifts 12; the field is the quadrupole's 2, the
 //! solenoid's 0 or the profile's (spline 22 and paraxial expansion 12, or 31 + sincos + 12 for a
-//! cavity) or a 3D map's (grid_field, scaled to e and b: 6); the exit crossing 4 more steps, the conversions
-//! at both planes 40.
+//! cavity) or a 3D map's (grid_field, scaled to e and b: 6); the exit crossing 4 more steps, the conversions at both planes 40.
 inline double time_code(TimeCode const& t)
 {
     double field = 0.0;
     if (t.field == TimeField::quadrupole) field = 2.0;
     if (t.field == TimeField::axial_map) field = 22.0 + (t.map.rf ? 31.0 + k_sincos : 12.0) + 12.0;
     if (t.field == TimeField::grid_map) field = grid_field(t.grid_map) + 6.0;
-    double const step =
-        t.integrator == TimeIntegrator::rk4 ? 4.0 * (8.0 + 21.0 + field) + 36.0 : 8.0 + field + 33.0 + 12.0;
+    double const step = t.integrator == TimeIntegrator::rk4 ? 4.0 * (8.0 + 21.0 + field) + 36.0
+                                                            : 8.0 + field + 33.0 + 12.0;
     double const steps = std::ceil(t.tau_ref_end / t.step) + 1.0;
     return (steps + 4.0) * step + 40.0;
 }
@@ -170,7 +169,7 @@ inline double element_map_flops(Element const& e)
         case ElementKind::field_map_3d:
             return field_map_3d(e.field_map_3d);
         case ElementKind::srotation:
-            return 4 * 3;  // SRotation.hh: four rows of two products and a sum
+            return 4.0 * 3.0;  // SRotation.hh: four rows of two products and a sum
     }
     return 0.0;
 }

@@ -88,12 +88,11 @@ TEST_CASE("example decks: the same bits on the GPU and the CPU")
     check_deck("inputs/solenoid_linac.toml", {"beam.macroparticles=100000"});
 }
 
-TEST_CASE(
-    "the linear FODO (linear-map switch, a misaligned quadrupole): the same bits on the GPU and the CPU")
+TEST_CASE("the linear FODO (linear-map switch, a misaligned quadrupole): the same bits on the GPU and the CPU")
 {
-    check_deck("inputs/fodo.toml",
-               {"beam.macroparticles=100000", "elements.QFH.model=\"linear\"", "elements.QD.model=\"linear\"",
-                "elements.D.model=\"linear\"", "elements.QD.dx=\"0.2 mm\"", "elements.QD.tilt=\"3 mrad\""});
+    check_deck("inputs/fodo.toml", {"beam.macroparticles=100000", "elements.QFH.model=\"linear\"",
+                                    "elements.QD.model=\"linear\"", "elements.D.model=\"linear\"",
+                                    "elements.QD.dx=\"0.2 mm\"", "elements.QD.tilt=\"3 mrad\""});
 }
 
 TEST_CASE("on-axis field maps (profile solenoids and cavities): the same bits on the GPU and the CPU")
