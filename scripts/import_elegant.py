@@ -18,7 +18,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lattice_deck import Element, Lattice, beam_section, deck, settle_unconverted, write_text  # noqa: E402
+from lattice_deck import (Element, Lattice, beam_section, deck, settle_unconverted, source_types,  # noqa: E402
+                          write_text)
 
 # ELEGANT type -> (gtrack handling, parameters gtrack takes); any other non-zero parameter of
 # PHYSICS_PARAMETERS makes the element unconvertible.
@@ -36,6 +37,7 @@ TYPES = {
     "MARK": "marker", "MARKER": "marker", "MONI": "monitor", "HMON": "monitor", "VMON": "monitor",
     "WATCH": "monitor",
     "RCOL": "rcol", "ECOL": "ecol",
+    "ROTATE": "rotate",
 }
 # Parameters that change the beam but have no gtrack counterpart (non-zero -> unconvertible).
 UNSUPPORTED = {
@@ -246,7 +248,7 @@ def convert(name, kind, params, lattice: Lattice):
         return v if isinstance(v, float) else default
 
     length = p("L")
-    role = TYPES.get(kind)
+    role = TYPES.get(kind) if kind in source_types("elegant") else None
     if role is None:
         lattice.unconvertible(name, kind, "no gtrack element of this type", length)
         return
@@ -300,6 +302,8 @@ def convert(name, kind, params, lattice: Lattice):
             return
         lattice.add(Element(name, "sextupole" if role == "sext" else "octupole",
                             {"length": length, key: p(key.upper()), **misalign}))
+    elif role == "rotate":  # ELEGANT's rotateBeamCoordinates: x' = x cos + y sin, as srotation
+        lattice.add(Element(name, "srotation", {"angle": p("TILT")}))
     elif role == "mult":
         order = int(p("ORDER", 1.0))
         knl = [0.0] * order + [p("KNL")]

@@ -23,7 +23,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lattice_deck import Element, Lattice, beam_section, deck, settle_unconverted, write_text  # noqa: E402
+from lattice_deck import (Element, Lattice, beam_section, deck, settle_unconverted, source_types,  # noqa: E402
+                          write_text)
 
 # Attributes gtrack has no counterpart for: a non-zero value makes the element unconvertible.
 UNSUPPORTED = {
@@ -118,6 +119,9 @@ def convert(e, lattice: Lattice, context: Context | None = None):
     """Adds one expanded MAD-X element to the lattice (converted or listed as unconvertible)."""
     context = context or Context()
     name, kind, length = e.name, base_type(e), float(attr(e, "l"))
+    if kind not in source_types("madx"):
+        lattice.unconvertible(name, kind, "no gtrack element of this type", length)
+        return
     bad = [a for a in UNSUPPORTED.get(kind, []) if attr(e, a)]
     if kind == "sbend" and attr(e, "k0") and not math.isclose(attr(e, "k0"), attr(e, "angle") / length, rel_tol=1e-12):
         bad.append("k0 != angle / l")
@@ -250,6 +254,8 @@ def convert(e, lattice: Lattice, context: Context | None = None):
         if v:
             keys["vkick"] = v
         lattice.add(Element(name, "kicker", common(e, keys)))
+    elif kind == "srotation":  # the same rotation as MAD-X's (kernels/elements/SRotation.hh)
+        lattice.add(Element(name, "srotation", {"angle": attr(e, "angle")}))
     elif kind in COLLIMATORS:
         apertype = str(attr(e, "apertype", "circle")).lower()
         aperture = [float(x) for x in attr(e, "aperture", [])]

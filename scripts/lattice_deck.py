@@ -6,8 +6,20 @@ entries in gtrack's units (SI; RF phase in degrees, 0 on crest) and list what th
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+import os
 import sys
+
+# gtrack's element registry (`gtrack elements --json`, kept current by DeckKeysDocumentedTest): the
+# element types and keys a converter may write, and the MAD-X and ELEGANT types each is converted from.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "gtrack_elements.json")) as _f:
+    REGISTRY = json.load(_f)
+
+
+def source_types(tool: str) -> set[str]:
+    """The MAD-X ("madx") or ELEGANT ("elegant") element types gtrack has an element for."""
+    return {name for entry in REGISTRY["types"].values() for name in entry[tool]}
 
 
 @dataclasses.dataclass
@@ -40,6 +52,12 @@ class Lattice:
 
     def add(self, element: Element):
         """Defines the element (if new) and appends it to the line."""
+        entry = REGISTRY["types"].get(element.type)
+        if entry is None:
+            raise ValueError(f"{element.name}: '{element.type}' is not a gtrack element type")
+        unknown = set(element.keys) - set(entry["keys"]) - set(REGISTRY["common_keys"])
+        if unknown:
+            raise ValueError(f"{element.name}: a {element.type} has no key {', '.join(sorted(unknown))}")
         self.define(element)
         self.line.append(element.name)
 

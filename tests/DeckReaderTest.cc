@@ -9,7 +9,7 @@
 
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
-#include "deck/ElementSchema.hh"
+#include "deck/ElementRegistry.hh"
 #include "kernels/core/Types.hh"
 #include "TextTestSupport.hh"
 

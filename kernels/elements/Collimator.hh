@@ -5,7 +5,7 @@
 #include "kernels/core/ParticleState.hh"
 #include "kernels/elements/Aperture.hh"
 #include "kernels/elements/Drift.hh"
-#include "src/beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 

@@ -21,6 +21,7 @@
 #include "kernels/elements/Quadrupole.hh"
 #include "kernels/elements/RfCavity.hh"
 #include "kernels/elements/SectorBend.hh"
+#include "kernels/elements/SRotation.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/ThickMultipole.hh"
 #include "kernels/elements/TimeCode.hh"
@@ -44,6 +45,7 @@ enum class ElementKind : std::int32_t {
     axial_field_map,
     time_code,  //!< a drift, quadrupole, solenoid, profile element or 3D map tracked in time
     field_map_3d,
+    srotation,  //!< a roll of the transverse coordinates about s (SRotation.hh)
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -68,6 +70,7 @@ struct Element {
         AxialFieldMap axial_field_map;
         TimeCode time_code;
         FieldMap3D field_map_3d;
+        SRotation srotation;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -203,6 +206,9 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
                 if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
                 else ok = false;
                 break;
+            case ElementKind::srotation:
+                ok = e.srotation(p);
+                break;
         }
     }
     if (e.misaligned) e.misalignment.leave(p);
@@ -258,6 +264,8 @@ inline char const* kind_name(ElementKind kind)
             return "t-code";
         case ElementKind::field_map_3d:
             return "field map (3D)";
+        case ElementKind::srotation:
+            return "s rotation";
     }
     return "?";
 }

@@ -168,6 +168,8 @@ inline double element_map_flops(Element const& e)
             return time_code(e.time_code);
         case ElementKind::field_map_3d:
             return field_map_3d(e.field_map_3d);
+        case ElementKind::srotation:
+            return 4.0 * 3.0;  // SRotation.hh: four rows of two products and a sum
     }
     return 0.0;
 }

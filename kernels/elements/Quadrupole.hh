@@ -9,7 +9,7 @@
 #include "kernels/core/PortableMath.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/MapSupport.hh"
-#include "src/beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 

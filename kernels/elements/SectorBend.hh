@@ -6,7 +6,7 @@
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/elements/MapSupport.hh"
-#include "src/beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 

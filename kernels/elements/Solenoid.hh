@@ -5,7 +5,7 @@
 
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
-#include "src/beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 

@@ -57,6 +57,10 @@ Calibration measure_calibration(bool quick, bool cpu_only);
 //! gtrack forecast DECK: predicted run time on the calibrated CPU and GPU.
 int forecast_command(CommandOptions const& options);
 
+//! gtrack elements [--json]: the element registry, as docs/decks.md's element tables (markdown) or as
+//! JSON (scripts/gtrack_elements.json, which the importers read).
+int elements_command(bool json);
+
 //! gtrack run DECK: returns the exit status.
 int run_command(CommandOptions const& options);
 //! gtrack check DECK: returns the exit status.

@@ -177,6 +177,11 @@ int main(int argc, char** argv)
         ->check(CLI::PositiveNumber);
     gt::OpticsCommandOptions optics_options;
     CLI::App* optics = gt::add_optics_command(app, options, optics_options);
+    CLI::App* elements = app.add_subcommand(
+        "elements", "print the element types and their keys: docs/decks.md's tables, or --json for the importers");
+    bool elements_json = false, elements_markdown = false;
+    elements->add_flag("--markdown", elements_markdown, "docs/decks.md's element tables (the default)");
+    elements->add_flag("--json", elements_json, "the registry as JSON (scripts/gtrack_elements.json)");
 
     try {
         app.parse(argc, argv);
@@ -204,6 +209,7 @@ int main(int argc, char** argv)
         if (*forecast) return gt::forecast_command(options);
         if (*plot) return gt::plot_command(plot_options);
         if (*optics) return gt::optics_command(options, optics_options);
+        if (*elements) return gt::elements_command(elements_json);
     } catch (gt::parallel::FailedElsewhere const& e) {
         return e.exit_code();  // the rank that failed has said why
     } catch (gt::DeckError const& e) {

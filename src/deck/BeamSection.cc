@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "beam/Species.hh"
+#include "deck/Species.hh"
 #include "deck/DeckText.hh"
 #include "io/BeamPhysicsReader.hh"
 #include "io/H5Handle.hh"

@@ -74,11 +74,10 @@ struct BeamConfig {
 };
 
 //! One element as the deck defines it; parameters by name, in SI. Only the keys the deck gave are
-//! stored: element_value() (deck/ElementSchema.hh) supplies the schema's defaults.
+//! stored: element_value() (deck/ElementRegistry.hh) supplies the registry's defaults.
 struct ElementConfig {
     std::string name;
-    std::string type;  //!< marker | monitor | drift | quadrupole | sbend | multipole | sextupole |
-                       //!< octupole | solenoid | rfcavity | kicker | aperture | collimator
+    std::string type;  //!< a type of the element registry (deck/ElementRegistry.hh)
     std::map<std::string, double> values;              //!< numeric parameters [SI]
     std::map<std::string, std::string> strings;        //!< e.g. shape, model
     std::map<std::string, std::vector<double>> arrays; //!< knl, ksl

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "deck/DeckError.hh"
-#include "deck/ElementSchema.hh"
+#include "deck/ElementRegistry.hh"
 #include "deck/SourceLocation.hh"
 #include "deck/Units.hh"
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
-#include "detector/Particles.hh"
+#include "deck/Particles.hh"
 
 namespace gt::deck {
 

@@ -8,7 +8,7 @@
 
 #include "deck/DeckText.hh"
 #include "deck/Suggest.hh"
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 
 namespace gt::deck {
 

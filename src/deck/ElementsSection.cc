@@ -1,10 +1,10 @@
-// [elements]: each element's type and parameters, checked against deck/ElementSchema.
+// [elements]: each element's type and parameters, checked against the element registry (deck/ElementRegistry.hh).
 #include "deck/DeckSections.hh"
 
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
-#include "deck/ElementSchema.hh"
+#include "deck/ElementRegistry.hh"
 
 namespace gt::deck {
 

@@ -1,16 +1,5 @@
-// The particle species a detector gun can shoot.
+// Particles moved to deck/ (the deck reader checks names against it; deck/ sits below detector/ in the layers).
+// This forwarding header keeps the includes of other branches working; new code includes deck/Particles.hh.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "kernels/physics/ParticleType.hh"
-
-namespace gt {
-
-//! e-, e+, mu-, mu+, pi-, pi+, proton, antiproton, gamma (and electron, positron as aliases).
-std::vector<std::string> detector_particle_names();
-std::optional<ParticleType> find_detector_particle(std::string const& name);
-
-}  // namespace gt
+#include "deck/Particles.hh"

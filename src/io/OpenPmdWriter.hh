@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 

@@ -112,6 +112,11 @@ TEST_CASE("t-code (elements tracked in time): the same bits on the GPU and the C
                {"beam.macroparticles=20000", "space_charge.enabled=false", "run.tracking=t"});
 }
 
+TEST_CASE("srotation (rolled bend and quadrupole, a misaligned roll): the same bits on the GPU and the CPU")
+{
+    check_deck("tests/data/srotation.toml", {"beam.macroparticles=100000"});
+}
+
 TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")
 {
     check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000"});

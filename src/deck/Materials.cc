@@ -1,5 +1,5 @@
 // Built-in materials and user compositions.
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 
 #include <cmath>
 #include <stdexcept>

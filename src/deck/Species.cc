@@ -1,5 +1,5 @@
 // The built-in species table and ion construction.
-#include "beam/Species.hh"
+#include "deck/Species.hh"
 
 #include <array>
 

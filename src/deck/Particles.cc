@@ -1,5 +1,5 @@
 // Rest energies and charges of the gun's particles (PDG 2022, via kernels/core/Types.hh).
-#include "detector/Particles.hh"
+#include "deck/Particles.hh"
 
 #include "kernels/core/Types.hh"
 

@@ -1,0 +1,73 @@
+// Registry entries: aperture (kernels/elements/Aperture.hh) and collimator, a drift with an aperture
+// (kernels/elements/Collimator.hh).
+#include "deck/elements/ElementTypes.hh"
+
+namespace gt::elements {
+
+namespace {
+
+ApertureShape shape_of(ElementKeys const& k)
+{
+    return k.text("shape") == "ellipse" ? ApertureShape::ellipse : ApertureShape::rectangle;
+}
+
+void build_aperture(ElementBuild& b)
+{
+    Element e = b.entry(ElementKind::aperture);
+    e.aperture = Aperture::make(shape_of(b), b.value("half_x"), b.value("half_y"));
+    b.add(e, 0, 1, 0.0);
+}
+
+void build_collimator(ElementBuild& b)
+{
+    int const n = b.slices();
+    double const dl = b.value("length") / n;
+    for (int i = 0; i < n; ++i) {
+        Element e = b.entry(ElementKind::collimator);
+        e.collimator = Collimator::make(shape_of(b), b.value("half_x"), b.value("half_y"), dl, b.reference());
+        b.add(e, i, n, dl);
+    }
+}
+
+std::string describe(Element const& e, ReferenceParticle const&)
+{
+    return describe_aperture(e.kind == ElementKind::aperture ? e.aperture : e.collimator.aperture);
+}
+
+std::vector<ParamSpec> aperture_keys()
+{
+    return {
+        choice("shape", {"rectangle", "ellipse"}, "", "aperture shape"),
+        required("half_x", quantity::length, Bound::positive, "half width; particles outside are lost"),
+        required("half_y", quantity::length, Bound::positive, "half height; particles outside are lost"),
+    };
+}
+
+}  // namespace
+
+ElementSpec aperture_type()
+{
+    ElementSpec s;
+    s.type = "aperture";
+    s.doc = "thin aperture: particles outside are lost";
+    s.params = aperture_keys();
+    s.build = build_aperture;
+    s.describe = describe;
+    return s;
+}
+
+ElementSpec collimator_type()
+{
+    ElementSpec s;
+    s.type = "collimator";
+    s.doc = "a drift with an aperture";
+    s.params = aperture_keys();
+    s.params.push_back(required("length", quantity::length, Bound::non_negative, "length"));
+    s.madx = {"rcollimator", "ecollimator", "collimator"};
+    s.elegant = {"RCOL", "ECOL"};
+    s.build = build_collimator;
+    s.describe = describe;
+    return s;
+}
+
+}  // namespace gt::elements

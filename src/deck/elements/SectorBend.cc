@@ -1,0 +1,84 @@
+// Registry entry: sbend, a sector bend (kernels/elements/SectorBend.hh) between two edges
+// (kernels/elements/DipoleEdge.hh).
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "deck/elements/ElementTypes.hh"
+
+namespace gt::elements {
+
+namespace {
+
+void check(ElementCheck& c)
+{
+    for (char const* key : {"e1", "e2"}) {
+        double const e = c.value(key);
+        if (!(std::abs(e) < 1.5))
+            c.fail(key, fmt::format("pole-face angle must be below 1.5 rad in magnitude (got {})", e));
+    }
+}
+
+void build(ElementBuild& b)
+{
+    double const length = b.value("length"), angle = b.value("angle"), k1 = b.value("k1");
+    double const hgap = b.value("hgap");
+    int const n = b.slices();
+    double const dl = length / n;
+    double const h = angle / length;
+    Element in = b.entry(ElementKind::dipole_edge);
+    in.dipole_edge = DipoleEdge::make(h, b.value("e1"), b.value("fint"), hgap);
+    b.add(in, 0, n + 2, 0.0);
+    for (int i = 0; i < n; ++i) {
+        Element e = b.entry(ElementKind::sector_bend);
+        e.sector_bend = SectorBend::make(dl, angle / n, k1, b.reference());
+        b.add(e, i + 1, n + 2, dl);
+    }
+    Element out = b.entry(ElementKind::dipole_edge);
+    out.dipole_edge = DipoleEdge::make(h, b.value("e2"), b.value("fintx"), hgap);
+    b.add(out, n + 1, n + 2, 0.0);
+}
+
+std::string describe(Element const& e, ReferenceParticle const&)
+{
+    if (e.kind == ElementKind::dipole_edge) {
+        auto const& d = e.dipole_edge;
+        return fmt::format("e={:.6g} mrad, h={:.6g} 1/m, psi={:.6g} mrad", d.e * 1e3, d.h, d.psi * 1e3);
+    }
+    auto const& b = e.sector_bend;
+    return fmt::format("angle={:.6g} mrad, rho={:.6g} m{}", b.angle * 1e3, b.length / b.angle,
+                       b.k1 != 0.0 ? fmt::format(", k1={:.6g} 1/m^2", b.k1) : std::string{});
+}
+
+}  // namespace
+
+ElementSpec sbend_type()
+{
+    using namespace quantity;
+    ElementSpec s;
+    s.type = "sbend";
+    s.doc = "sector bend with pole-face angles and edge focusing";
+    s.params = {
+        required("length", length, Bound::positive, "arc length"),
+        required("angle", angle, Bound::any, "bending angle"),
+        optional("e1", angle, Bound::any, 0.0, "entrance pole-face angle"),
+        optional("e2", angle, Bound::any, 0.0, "exit pole-face angle"),
+        optional("fint", dimensionless, Bound::non_negative, 0.0, "entrance fringe-field integral"),
+        documented(optional("fintx", dimensionless, Bound::non_negative, 0.0, "exit fringe-field integral"),
+                   "`fint`"),
+        optional("hgap", length, Bound::non_negative, 0.0, "half gap of the magnet (fringe field)"),
+        optional("k1", per_length2, Bound::any, 0.0, "normalized gradient (combined-function bend)"),
+        flag("csr",
+             "coherent synchrotron radiation after every body slice (R = length / \\|angle\\|): steady "
+             "state, or with the entrance transient and the drift wake after the bend (`[collective]` "
+             "`csr_transient`, `csr_drift`)"),
+    };
+    s.madx = {"sbend", "rbend"};
+    s.elegant = {"SBEN", "SBEND", "CSBEND", "CSBEN", "NIBEND", "RBEN", "RBEND"};
+    s.check = check;
+    s.build = build;
+    s.describe = describe;
+    return s;
+}
+
+}  // namespace gt::elements

@@ -1,0 +1,68 @@
+// Registry entry: solenoid, hard edge (kernels/elements/Solenoid.hh) or by its on-axis profile; in s or in
+// time.
+#include <fmt/format.h>
+
+#include "deck/elements/ElementTypes.hh"
+
+namespace gt::elements {
+
+namespace {
+
+void check(ElementCheck& c)
+{
+    check_profile_keys(c, "ks");
+    if (!c.has("profile") && !c.has("length"))
+        c.fail("length", "missing: a solenoid needs a length > 0 [m] (or profile = \"file\")");
+}
+
+void build(ElementBuild& b)
+{
+    if (b.has("profile")) {
+        b.add_profile_map();
+        return;
+    }
+    double const length = b.value_or_zero("length"), ks = b.value_or_zero("ks");
+    if (b.add_if_tracked_in_time(TimeField::solenoid, length, 0.0, ks)) return;
+    int const n = b.slices();
+    double const dl = length / n;
+    for (int i = 0; i < n; ++i) {
+        Element e = b.entry(ElementKind::solenoid);
+        e.solenoid = Solenoid::make(dl, ks, b.reference());
+        b.add(e, i, n, dl);
+    }
+}
+
+std::string describe(Element const& e, ReferenceParticle const&)
+{
+    return fmt::format("ks={:.6g} 1/m", e.solenoid.ks);
+}
+
+}  // namespace
+
+ElementSpec solenoid_type()
+{
+    using namespace quantity;
+    ElementSpec s;
+    s.type = "solenoid";
+    s.doc = "thick hard-edge solenoid, or a solenoid given by its on-axis field profile";
+    s.params = {
+        documented(conditional("length", length, Bound::positive, "length (hard edge)"), "req.¹"),
+        documented(conditional("ks", per_length, Bound::any, "strength B_s / (B rho)"), "req.¹"),
+        documented(text("profile", "on-axis Bz(z) file (see below); replaces `length` and `ks`"), "",
+                   "file name"),
+        optional("scale", dimensionless, Bound::any, 1.0, "with `profile`: multiplies the file's field"),
+        conditional("amplitude", magnetic_field, Bound::positive,
+                    "with `profile`: the peak on-axis field (instead of `scale`)"),
+        documented(conditional_integer("substeps", "with `profile`: RK4 steps per slice"),
+                   "one per map interval"),
+    };
+    for (auto& p : time_code_keys(true)) s.params.push_back(p);
+    s.madx = {"solenoid"};
+    s.elegant = {"SOLE", "SOLENOID"};
+    s.check = check;
+    s.build = build;
+    s.describe = describe;
+    return s;
+}
+
+}  // namespace gt::elements
