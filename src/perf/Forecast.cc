@@ -154,6 +154,9 @@ class CountingBeamKernels final : public BeamKernels {
         m.alive = n;
         return m;
     }
+    //! The forecast's beam stays alive: no particle is lost, none is gathered.
+    size_type count(ParticleView particles, bool alive) override { return alive ? particles.size : 0; }
+    ParticleView gather_to_host(ParticleView, size_type, size_type, bool) override { return {}; }
     KernelTimer const& timer() const override { return timer_; }
 
   private:

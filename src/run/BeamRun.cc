@@ -1,8 +1,8 @@
 // `gtrack run` for a beamline deck: set up, track between output points, write, summarize.
 #include "run/BeamRun.hh"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -33,11 +33,12 @@
 #include "run/CheckpointToResume.hh"
 #include "run/CollectiveSchedule.hh"
 #include "run/DeviceMemory.hh"
+#include "run/ParticleDownload.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
-#include "run/TimeCodeSpaceCharge.hh"
 #include "run/StopRequest.hh"
+#include "run/TimeCodeSpaceCharge.hh"
 
 namespace gt {
 
@@ -50,50 +51,6 @@ BackendChoice backend_choice(DeckConfig const& deck, RunOptions const& options)
     if (options.backend == "cpu") return BackendChoice::cpu;
     if (options.backend == "gpu") return BackendChoice::gpu;
     throw std::runtime_error(fmt::format("--backend: expected auto, cpu or gpu, got '{}'", options.backend));
-}
-
-//! The live particles, on the host, for a phase-space snapshot.
-PhaseSpaceHost live_particles(ParticleView v)
-{
-    PhaseSpaceHost out;
-    for (size_type i = 0; i < v.size; ++i) {
-        if (!v.alive(i)) continue;
-        out.x.push_back(v.x[i]);
-        out.px.push_back(v.px[i]);
-        out.y.push_back(v.y[i]);
-        out.py.push_back(v.py[i]);
-        out.t.push_back(v.t[i]);
-        out.pt.push_back(v.pt[i]);
-        out.id.push_back(v.id[i]);
-    }
-    return out;
-}
-
-//! One row per lost particle: id, where and when it was lost, its coordinates there.
-Table loss_table(ParticleView v, Lattice const& lattice)
-{
-    std::vector<std::uint64_t> id;
-    std::vector<std::int64_t> element, turn;
-    std::vector<double> s, z[6];
-    for (size_type i = 0; i < v.size; ++i) {
-        if (v.alive(i)) continue;
-        id.push_back(v.id[i]);
-        element.push_back(v.lost_element[i]);
-        turn.push_back(v.lost_turn[i]);
-        ElementInfo const& info = lattice.info[std::size_t(v.lost_element[i])];
-        s.push_back(lattice.reference_begin.s + double(v.lost_turn[i]) * lattice.length + info.s_end);
-        double const c[6] = {v.x[i], v.px[i], v.y[i], v.py[i], v.t[i], v.pt[i]};
-        for (int k = 0; k < 6; ++k) z[k].push_back(c[k]);
-    }
-    Table t;
-    t.add_column("id", "1", std::move(id));
-    t.add_column("element", "1", std::move(element));
-    t.add_column("turn", "1", std::move(turn));
-    t.add_column("s", "m", std::move(s));
-    char const* names[6] = {"x", "px", "y", "py", "t", "pt"};
-    char const* units[6] = {"m", "1", "m", "1", "m", "1"};
-    for (int k = 0; k < 6; ++k) t.add_column(names[k], units[k], std::move(z[k]));
-    return t;
 }
 
 //! /lattice: the flattened table (index, position, deck element) and the entry names, so that the
@@ -294,10 +251,11 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     setup.collective_plan = parallel::all_or_none([&] {
         auto plan = std::make_unique<CollectivePlan>(setup.lattice, setup.sliced);
         if (!plan->empty() && world.size() > 1 && deck.collective.histogram != "deterministic")
-            throw DeckError(deck.collective.where, "collective.histogram",
-                            fmt::format("\"{}\" sums doubles in an order that depends on the ranks: use "
-                                        "\"deterministic\" under mpirun (its fixed-point nodes are summed exactly)",
-                                        deck.collective.histogram));
+            throw DeckError(
+                deck.collective.where, "collective.histogram",
+                fmt::format("\"{}\" sums doubles in an order that depends on the ranks: use "
+                            "\"deterministic\" under mpirun (its fixed-point nodes are summed exactly)",
+                            deck.collective.histogram));
         return plan;
     });
     CollectivePlan const& collective_plan = *setup.collective_plan;
@@ -371,7 +329,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
                 double const beta0 = 1.0 / lattice.elements[std::size_t(entry)].time_code.inv_beta0;
                 time_code_sc->track(entry, turn, [&](TimeCodeKick const& k) {
                     double const along = std::clamp(beta0 * k.sigma, 0.0, info.s_end - info.s_begin);
-                    double const s = lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
+                    double const s =
+                        lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
                     sc_table.append_row(space_charge_row(k.diagnostics, s, turn, entry, k.ds));
                 });
             });
@@ -385,7 +344,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         collective_kernels = on_gpu ? make_cuda_collective() : make_cpu_collective();
         collective_kernels->set_cross_rank(parallel::world_cross_rank());
         collective = std::make_unique<CollectiveSolver>(*collective_kernels);
-        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced, &collective_table);
+        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced,
+                             &collective_table);
     }
     if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
         tracker.stop_every(deck.output.checkpoint_every.steps);
@@ -409,7 +369,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     auto last_checkpoint = std::chrono::steady_clock::now();
     auto const checkpoint_due = [&] {
         BeamTracker::Position const at = tracker.position();
-        if (every.steps > 0) return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
+        if (every.steps > 0)
+            return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
         return every.seconds > 0 &&
                std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
                    every.seconds;
@@ -445,10 +406,10 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
             alive = s.alive;
         }
         if (p.phase_space) {
-            ParticleState host(state, MemSpace::host);
             std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
-            parallel::write_phase_space_in_rank_order(out, iteration++, species, live_particles(host.view()), r,
-                                                      where, deck.beam.bunch_charge, macroparticles);
+            parallel::write_phase_space_in_rank_order(out, iteration++, species,
+                                                      live_particles(*kernels, particles), r, where,
+                                                      deck.beam.bunch_charge, macroparticles);
         }
     };
     phase.emplace("tracking");
@@ -495,12 +456,12 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     progress.finish();
     phase.emplace("output");
 
-    // Loss records and the final state, on the host.
-    ParticleState final_host(state, MemSpace::host);
-    Table const lost = loss_table(final_host.view(), lattice);
+    // Loss records: only the lost particles come to the host.
+    Table const lost = loss_table(*kernels, particles, lattice);
     // Losses per table entry over all ranks (exact integer sums), for the summary.
     std::vector<std::int64_t> lost_at(lattice.elements.size(), 0);
-    for (auto e : std::get<std::vector<std::int64_t>>(lost.find("element")->values)) ++lost_at[std::size_t(e)];
+    for (auto e : std::get<std::vector<std::int64_t>>(lost.find("element")->values))
+        ++lost_at[std::size_t(e)];
     world.sum_in_place(lost_at);
     std::uint64_t n_lost = 0;
     for (auto c : lost_at) n_lost += std::uint64_t(c);
@@ -556,7 +517,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         if (space_charge) {
             double total = 0;
             std::string stages;
-            for (char const* stage : {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
+            for (char const* stage :
+                 {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
                 auto const it = records.find(std::string("sc.") + stage);
                 double const t = it == records.end() ? 0.0 : it->second.seconds;
                 total += t;
