@@ -156,6 +156,24 @@ TEST_CASE("the output file holds the sorted hits, the tallies, the counters and 
     std::filesystem::remove(path);
 }
 
+TEST_CASE("without hits in the output, none come to the host, and the count and tallies stay the same")
+{
+    std::string const path =
+        (std::filesystem::temp_directory_path() / "gtrack_detector_run_test_nohits.h5").string();
+    DetectorRunOptions opt;
+    opt.output = path;
+    opt.quiet = true;
+    auto const with =
+        run_detector_deck(read_deck(input("sts.toml"), {"gun.events=5", "run.backend=cpu"}), opt);
+    auto const without = run_detector_deck(
+        read_deck(input("sts.toml"), {"gun.events=5", "run.backend=cpu", "output.hits=false"}), opt);
+    REQUIRE(with.hits.size() > 0);
+    CHECK(without.hits.empty());
+    CHECK(without.total_hits == with.total_hits);
+    CHECK(without.tallies == with.tallies);
+    std::filesystem::remove(path);
+}
+
 TEST_CASE("a detector deck scans like a beamline deck: points run, are recognized and collected")
 {
     std::string const deck = R"([run]
