@@ -7,7 +7,7 @@
 #include <string>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "kernels/cpu/Executor.hh"

@@ -8,7 +8,6 @@
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
-#include "detector/DetectorRun.hh"
 #include "kernels/cpu/Stopwatch.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"
@@ -17,6 +16,7 @@
 #include "perf/TraceFile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamRun.hh"
+#include "run/DetectorRun.hh"
 
 namespace gt {
 

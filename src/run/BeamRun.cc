@@ -26,7 +26,7 @@
 #include "parallel/DeviceBinding.hh"
 #include "parallel/OrderedWrites.hh"
 #include "parallel/WorldCrossRank.hh"
-#include "perf/RunProfile.hh"
+#include "run/RunProfile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
 #include "run/BeamTracker.hh"

@@ -1,6 +1,6 @@
 // Running a detector deck: tables -> backend -> step iterations until every primary has ended ->
 // sorted hits, tallies and provenance in one HDF5 file.
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 
 #include <algorithm>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
-#include "perf/RunProfile.hh"
 #include "perf/TraceScope.hh"
+#include "run/RunProfile.hh"
 
 #include <fmt/format.h>
 
