@@ -26,15 +26,16 @@
 #include "parallel/DeviceBinding.hh"
 #include "parallel/OrderedWrites.hh"
 #include "parallel/WorldCrossRank.hh"
-#include "run/RunProfile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
+#include "run/BeamRunStages.hh"
 #include "run/BeamTracker.hh"
 #include "run/CheckpointToResume.hh"
 #include "run/CollectiveSchedule.hh"
 #include "run/DeviceMemory.hh"
 #include "run/ParticleDownload.hh"
 #include "run/Progress.hh"
+#include "run/RunProfile.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
 #include "run/StopRequest.hh"
@@ -52,35 +53,6 @@ BackendChoice backend_choice(DeckConfig const& deck, RunOptions const& options)
     if (options.backend == "gpu") return BackendChoice::gpu;
     throw std::runtime_error(fmt::format("--backend: expected auto, cpu or gpu, got '{}'", options.backend));
 }
-
-//! /lattice: the flattened table (index, position, deck element) and the entry names, so that the
-//! element indices in /stats and /lost can be read without the deck.
-void write_lattice(OutputFile& out, Lattice const& lattice)
-{
-    std::vector<std::int64_t> index, deck_index;
-    std::vector<double> s_begin, s_end;
-    std::vector<std::string> names, types;
-    for (std::size_t i = 0; i < lattice.info.size(); ++i) {
-        ElementInfo const& info = lattice.info[i];
-        index.push_back(std::int64_t(i));
-        deck_index.push_back(info.deck_index);
-        s_begin.push_back(info.s_begin);
-        s_end.push_back(info.s_end);
-        names.push_back(info.name);
-        types.push_back(kind_name(lattice.elements[i].kind));
-    }
-    Table t;
-    t.add_column("index", "1", std::move(index));
-    t.add_column("s_begin", "m", std::move(s_begin));
-    t.add_column("s_end", "m", std::move(s_end));
-    t.add_column("deck_index", "1", std::move(deck_index));
-    write_table(out, "lattice", t);
-    out.set_attribute("lattice", "names", std::span<std::string const>(names));
-    out.set_attribute("lattice", "kinds", std::span<std::string const>(types));
-    out.set_attribute("lattice", "length", lattice.length);
-}
-
-std::string format_si(double v, char const* unit) { return fmt::format("{:.4g} {}", v, unit); }
 
 }  // namespace
 
@@ -456,98 +428,15 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     progress.finish();
     phase.emplace("output");
 
-    // Loss records: only the lost particles come to the host.
-    Table const lost = loss_table(*kernels, particles, lattice);
-    // Losses per table entry over all ranks (exact integer sums), for the summary.
-    std::vector<std::int64_t> lost_at(lattice.elements.size(), 0);
-    for (auto e : std::get<std::vector<std::int64_t>>(lost.find("element")->values))
-        ++lost_at[std::size_t(e)];
-    world.sum_in_place(lost_at);
-    std::uint64_t n_lost = 0;
-    for (auto c : lost_at) n_lost += std::uint64_t(c);
-    auto const final_alive = macroparticles - n_lost;
-
-    parallel::write_table_in_rank_order(out, "lost", lost);
-    prov.backend = on_gpu ? "gpu" : "cpu";
-    prov.device_name = kernels->description();
-    prov.ranks = world.size();
-    prov.rank_devices = world.gather_to_root(parallel::describe_rank_device(on_gpu, kernels->description()));
-    auto records = kernels->timer().records();
-    if (space_charge)
-        for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
-    if (collective)
-        for (auto const& [name, r] : collective->timer().records()) records[name] = r;
-    std::optional<Profile> profile;
-    if (options.profile) profile = profile_of_run(deck, records, on_gpu, options.calibration);
-    // Every rank has written its share; one that failed has ended the job (main), so the file is
-    // renamed into place only when all of them succeeded.
-    world.barrier();
-    if (out) {
-        // Statistics, space-charge diagnostics and the lattice are the same on every rank: rank 0's.
-        write_table(*out, "stats", stats);
-        if (space_charge) write_table(*out, "space_charge", sc_table);
-        if (collective) write_table(*out, "collective", collective_table);
-        write_lattice(*out, lattice);
-        prov.end_time = iso8601_utc_now();
-        write_provenance(*out, prov);
-        if (profile) write_profile(*out, *profile);  // rank 0's times
-        out->commit();
-        // The output is complete: the run's checkpoint would only resume what is done.
-        std::error_code ignored;
-        std::filesystem::remove(checkpoint_path, ignored);
-    }
-
+    std::vector<KernelTimer const*> timers;
+    if (space_charge) timers.push_back(&space_charge->timer());
+    if (collective) timers.push_back(&collective->timer());
+    BeamRunTables const tables{stats, space_charge ? &sc_table : nullptr,
+                               collective ? &collective_table : nullptr};
+    BeamRunTotals const totals = write_beamline_output(deck, options, *kernels, particles, lattice, tables,
+                                                       timers, std::move(prov), out, checkpoint_path);
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    if (!options.quiet) {
-        double track_s = 0, pushes = 0;
-        if (auto it = records.find("track"); it != records.end()) {
-            track_s = it->second.seconds;
-            pushes = it->second.items;
-        }
-        std::printf("tracked in %.3f s (%.3g particle-element pushes/s); whole run %.3f s\n", track_s,
-                    track_s > 0 ? pushes / track_s : 0.0, wall);
-        std::string where_lost;
-        if (n_lost > 0) {
-            std::map<std::string, std::uint64_t> by_name;
-            for (std::size_t e = 0; e < lost_at.size(); ++e)
-                if (lost_at[e] > 0) by_name[lattice.info[e].name] += std::uint64_t(lost_at[e]);
-            for (auto const& [name, count] : by_name)
-                where_lost += fmt::format("{}{} at {}", where_lost.empty() ? ": " : ", ", count, name);
-        }
-        if (space_charge) {
-            double total = 0;
-            std::string stages;
-            for (char const* stage :
-                 {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
-                auto const it = records.find(std::string("sc.") + stage);
-                double const t = it == records.end() ? 0.0 : it->second.seconds;
-                total += t;
-                stages += fmt::format("{}{} {:.3f}", stages.empty() ? "" : ", ", stage, t);
-            }
-            std::printf("space charge: %zu kicks in %.3f s (%s s)\n", sc_table.rows(), total, stages.c_str());
-        }
-        if (collective) std::printf("%s\n", collective_summary(collective_table).c_str());
-        std::printf("alive %llu of %llu (%llu lost%s)\n", static_cast<unsigned long long>(final_alive),
-                    static_cast<unsigned long long>(macroparticles), static_cast<unsigned long long>(n_lost),
-                    where_lost.c_str());
-        if (last.alive > 0)
-            std::printf(
-                "last statistics (s = %.6g m): sigma_x %s, sigma_y %s, emittance_xn %s, emittance_yn %s, "
-                "sigma_t %s, sigma_pt %.4g\n",
-                last.s, format_si(last.sigma[0], "m").c_str(), format_si(last.sigma[2], "m").c_str(),
-                format_si(last.normalized_emittance[0], "m rad").c_str(),
-                format_si(last.normalized_emittance[1], "m rad").c_str(),
-                format_si(last.sigma[4], "m").c_str(), last.sigma[5]);
-        std::printf("wrote %s (%zu statistics rows, %lld phase-space snapshots, %zu lost particles)\n",
-                    path.c_str(), stats.rows(), static_cast<long long>(iteration),
-                    static_cast<std::size_t>(n_lost));
-    }
-    if (options.timing && world.is_root()) {
-        std::printf("# kernel calls seconds bytes items\n");
-        for (auto const& [name, r] : records)
-            std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), r.calls, r.seconds, r.bytes, r.items);
-    }
-    if (profile && world.is_root()) std::printf("%s", format_profile(*profile).c_str());
+    report_beamline(options, lattice, macroparticles, tables, totals, last, path, iteration, wall);
     return 0;
 }
 
