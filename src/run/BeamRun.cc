@@ -153,6 +153,66 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels, paralle
     return ParticleState(host, kernels.memory());
 }
 
+namespace {
+
+//! The space-charge backend of a run and its t-code stepper (null: none).
+struct SpaceChargeStage {
+    std::unique_ptr<SpaceChargeKernels> kernels;
+    std::unique_ptr<TimeCodeSpaceCharge> time_code;
+};
+
+//! The space-charge kicks of a run: a kick after each scheduled entry (rows into `table`), and the
+//! t-code entries pushed as a bunch and kicked at fixed time between the steps.
+SpaceChargeStage add_space_charge_kicks(BeamTracker& tracker, DeckConfig const& deck,
+                                        DeckConfig const& sliced, Lattice const& lattice,
+                                        std::vector<SpaceChargeKickPoint> const& kicks, BeamKernels& kernels,
+                                        ParticleView particles, Table& table)
+{
+    SpaceChargeStage stage;
+    stage.kernels = kernels.memory() == MemSpace::device ? make_cuda_space_charge() : make_cpu_space_charge();
+    stage.kernels->set_cross_rank(parallel::world_cross_rank());
+    SpaceChargeKernels* const sc = stage.kernels.get();
+    SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
+    auto const macroparticles = static_cast<std::uint64_t>(deck.beam.macroparticles);
+    double const bunch_charge = deck.beam.bunch_charge;
+    std::vector<std::int64_t> entries;
+    std::map<std::int64_t, double> ds_at;
+    for (auto const& k : kicks) {
+        entries.push_back(k.entry);
+        ds_at[k.entry] = k.ds;
+    }
+    tracker.add_kicks(entries, [&lattice, &table, sc, particles, settings, ds_at, bunch_charge,
+                                macroparticles](std::int64_t entry, std::int64_t turn) {
+        ReferenceParticle const& r = lattice.reference_after[std::size_t(entry)];
+        double const ds = ds_at.at(entry);
+        SpaceChargeDiagnostics const d =
+            sc->kick(particles, settings, beam_frame(r, bunch_charge, macroparticles), ds);
+        double const s = lattice.reference_begin.s + double(turn) * lattice.length +
+                         lattice.info[std::size_t(entry)].s_end;
+        table.append_row(space_charge_row(d, s, turn, entry, ds));
+    });
+    // A t-code row's s is where the entrance reference would be at the kick (s_begin + beta0 sigma,
+    // inside the entry).
+    std::vector<std::int64_t> const timed = time_code_space_charge_entries(lattice, sliced);
+    if (timed.empty()) return stage;
+    stage.time_code = std::make_unique<TimeCodeSpaceCharge>(
+        lattice, kernels, *sc, settings, beam_frame(lattice.reference_begin, bunch_charge, macroparticles),
+        particles);
+    TimeCodeSpaceCharge* const time_code = stage.time_code.get();
+    tracker.replace_entries(timed, [&lattice, &table, time_code](std::int64_t entry, std::int64_t turn) {
+        ElementInfo const& info = lattice.info[std::size_t(entry)];
+        double const beta0 = 1.0 / lattice.elements[std::size_t(entry)].time_code.inv_beta0;
+        time_code->track(entry, turn, [&](TimeCodeKick const& k) {
+            double const along = std::clamp(beta0 * k.sigma, 0.0, info.s_end - info.s_begin);
+            double const s = lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
+            table.append_row(space_charge_row(k.diagnostics, s, turn, entry, k.ds));
+        });
+    });
+    return stage;
+}
+
+}  // namespace
+
 int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
@@ -266,48 +326,12 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     BeamTracker tracker(lattice, deck.output, deck.lattice.turns, *kernels, particles);
 
     // Space charge: the backend beside the beam's (same memory), a kick after each scheduled entry.
-    std::unique_ptr<SpaceChargeKernels> space_charge;
-    std::unique_ptr<TimeCodeSpaceCharge> time_code_sc;
     Table sc_table(space_charge_columns());
-    if (deck.space_charge.enabled) {
-        space_charge = on_gpu ? make_cuda_space_charge() : make_cpu_space_charge();
-        space_charge->set_cross_rank(parallel::world_cross_rank());
-        SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
-        std::vector<std::int64_t> entries;
-        std::map<std::int64_t, double> ds_at;
-        for (auto const& k : kicks) {
-            entries.push_back(k.entry);
-            ds_at[k.entry] = k.ds;
-        }
-        tracker.add_kicks(entries, [&, settings, ds_at](std::int64_t entry, std::int64_t turn) {
-            ReferenceParticle const& r = lattice.reference_after[std::size_t(entry)];
-            double const ds = ds_at.at(entry);
-            SpaceChargeDiagnostics const d = space_charge->kick(
-                particles, settings, beam_frame(r, deck.beam.bunch_charge, macroparticles), ds);
-            double const s = lattice.reference_begin.s + double(turn) * lattice.length +
-                             lattice.info[std::size_t(entry)].s_end;
-            auto const row = space_charge_row(d, s, turn, entry, ds);
-            sc_table.append_row(row);
-        });
-        // t-code entries: pushed as a bunch, kicked at fixed time between the steps. A row's s is
-        // where the entrance reference would be at the kick (s_begin + beta0 sigma, inside the entry).
-        std::vector<std::int64_t> const timed = time_code_space_charge_entries(lattice, sliced);
-        if (!timed.empty()) {
-            time_code_sc = std::make_unique<TimeCodeSpaceCharge>(
-                lattice, *kernels, *space_charge, settings,
-                beam_frame(lattice.reference_begin, deck.beam.bunch_charge, macroparticles), particles);
-            tracker.replace_entries(timed, [&](std::int64_t entry, std::int64_t turn) {
-                ElementInfo const& info = lattice.info[std::size_t(entry)];
-                double const beta0 = 1.0 / lattice.elements[std::size_t(entry)].time_code.inv_beta0;
-                time_code_sc->track(entry, turn, [&](TimeCodeKick const& k) {
-                    double const along = std::clamp(beta0 * k.sigma, 0.0, info.s_end - info.s_begin);
-                    double const s =
-                        lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
-                    sc_table.append_row(space_charge_row(k.diagnostics, s, turn, entry, k.ds));
-                });
-            });
-        }
-    }
+    SpaceChargeStage const sc_stage =
+        deck.space_charge.enabled
+            ? add_space_charge_kicks(tracker, deck, sliced, lattice, kicks, *kernels, particles, sc_table)
+            : SpaceChargeStage{};
+    SpaceChargeKernels* const space_charge = sc_stage.kernels.get();
     // Collective effects: the backend beside the beam's, after the space-charge kicks at shared entries.
     std::unique_ptr<CollectiveKernels> collective_kernels;
     std::unique_ptr<CollectiveSolver> collective;
