@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -211,6 +212,65 @@ SpaceChargeStage add_space_charge_kicks(BeamTracker& tracker, DeckConfig const& 
     return stage;
 }
 
+//! What the tracking stage calls back into the run for.
+struct TrackingHooks {
+    std::function<void(OutputPoint const&)> at_point;  //!< record a point (statistics, snapshot)
+    std::function<bool()> checkpoint_due;
+    std::function<void()> write_checkpoint;
+};
+
+//! The tracking stage: every point recorded as it comes (the first too, unless resumed), checkpoints
+//! when due, and a stop at the first safe point where any rank was asked to stop (false: stopped,
+//! its checkpoint written and said). `alive` is the count the last statistics point found.
+bool track_beamline(BeamTracker& tracker, Lattice const& lattice, Progress& progress, StopRequest& stop,
+                    CheckpointEvery const& every, bool record_first, TrackingHooks const& hooks,
+                    double const& alive, std::string const& path, std::string const& checkpoint_path)
+{
+    parallel::Communicator const& world = parallel::Communicator::world();
+    bool const ring = tracker.turns() > 1;
+    if (record_first) hooks.at_point(tracker.point());
+    while (tracker.advance()) {
+        hooks.at_point(tracker.point());
+        OutputPoint const& p = tracker.point();
+        progress.update(tracker.fraction_done(), 1.0,
+                        fmt::format("turn {}/{}, element {}/{}, {:.0f} alive", p.turn + 1, tracker.turns(),
+                                    p.entry + 1, lattice.elements.size(), alive));
+        if (tracker.done()) break;
+        // A safe point: everything due here is recorded. Rings count turns, single passes entries.
+        bool stopping = stop.stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
+        if (world.size() > 1) stopping = !world.all(!stopping);
+        bool due = !stopping && hooks.checkpoint_due();
+        if (world.size() > 1 && every.seconds > 0) due = !world.all(!due);  // clocks differ between ranks
+        if (due) {
+            try {
+                hooks.write_checkpoint();
+            } catch (std::runtime_error const& e) {
+                // One process goes on; the previous checkpoint is still whole. Under MPI the ranks might
+                // disagree on where they are: the run ends (main reports it).
+                if (world.size() > 1) throw;
+                std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
+            }
+        }
+        if (stopping) {
+            progress.finish();
+            hooks.write_checkpoint();
+            BeamTracker::Position const at = tracker.position();
+            if (world.is_root())
+                std::fprintf(
+                    stderr,
+                    "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
+                    "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
+                    "(exit status %d)\n",
+                    stop.requested() ? stop.signal_name().c_str() : "a signal to another rank",
+                    static_cast<long long>(at.turn), static_cast<long long>(tracker.turns()),
+                    static_cast<long long>(at.entry), lattice.elements.size(), path.c_str(),
+                    checkpoint_path.c_str(), checkpoint_path.c_str(), k_exit_stopped);
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
@@ -409,46 +469,10 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         }
     };
     phase.emplace("tracking");
-    if (!resumed) at_point(tracker.point());
-    while (tracker.advance()) {
-        at_point(tracker.point());
-        OutputPoint const& p = tracker.point();
-        progress.update(tracker.fraction_done(), 1.0,
-                        fmt::format("turn {}/{}, element {}/{}, {:.0f} alive", p.turn + 1, tracker.turns(),
-                                    p.entry + 1, lattice.elements.size(), alive));
-        if (tracker.done()) break;
-        // A safe point: everything due here is recorded. Rings count turns, single passes entries.
-        bool stopping = stop->stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
-        if (world.size() > 1) stopping = !world.all(!stopping);
-        bool due = !stopping && checkpoint_due();
-        if (world.size() > 1 && every.seconds > 0) due = !world.all(!due);  // clocks differ between ranks
-        if (due) {
-            try {
-                write_checkpoint();
-            } catch (std::runtime_error const& e) {
-                // One process goes on; the previous checkpoint is still whole. Under MPI the ranks might
-                // disagree on where they are: the run ends (main reports it).
-                if (world.size() > 1) throw;
-                std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
-            }
-        }
-        if (stopping) {
-            progress.finish();
-            write_checkpoint();
-            BeamTracker::Position const at = tracker.position();
-            if (world.is_root())
-                std::fprintf(
-                    stderr,
-                    "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
-                    "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
-                    "(exit status %d)\n",
-                    stop->requested() ? stop->signal_name().c_str() : "a signal to another rank",
-                    static_cast<long long>(at.turn), static_cast<long long>(tracker.turns()),
-                    static_cast<long long>(at.entry), lattice.elements.size(), path.c_str(),
-                    checkpoint_path.c_str(), checkpoint_path.c_str(), k_exit_stopped);
-            return k_exit_stopped;
-        }
-    }
+    TrackingHooks const hooks{at_point, checkpoint_due, write_checkpoint};
+    if (!track_beamline(tracker, lattice, progress, *stop, every, !resumed, hooks, alive, path,
+                        checkpoint_path))
+        return k_exit_stopped;
     progress.finish();
     phase.emplace("output");
 
