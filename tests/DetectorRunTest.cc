@@ -7,7 +7,7 @@
 #include <string>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
 #include "kernels/cpu/Executor.hh"
@@ -153,6 +153,24 @@ TEST_CASE("the output file holds the sorted hits, the tallies, the counters and 
     CHECK(p.seed == 11);
     CHECK(p.command_line == "gtrack run sts.toml");
     CHECK(p.deck_text == cfg.text);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("without hits in the output, none come to the host, and the count and tallies stay the same")
+{
+    std::string const path =
+        (std::filesystem::temp_directory_path() / "gtrack_detector_run_test_nohits.h5").string();
+    DetectorRunOptions opt;
+    opt.output = path;
+    opt.quiet = true;
+    auto const with =
+        run_detector_deck(read_deck(input("sts.toml"), {"gun.events=5", "run.backend=cpu"}), opt);
+    auto const without = run_detector_deck(
+        read_deck(input("sts.toml"), {"gun.events=5", "run.backend=cpu", "output.hits=false"}), opt);
+    REQUIRE(with.hits.size() > 0);
+    CHECK(without.hits.empty());
+    CHECK(without.total_hits == with.total_hits);
+    CHECK(without.tallies == with.tallies);
     std::filesystem::remove(path);
 }
 

@@ -8,7 +8,7 @@
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentWork.hh"
-#include "perf/Forecast.hh"
+#include "run/Forecast.hh"
 
 using namespace gt;
 
@@ -53,11 +53,12 @@ TEST_CASE("forecast: streaming at the one-entry bandwidth, a moments pass at its
     // fodo.toml writes statistics at every entry: one one-entry segment per entry and a moments pass
     // per point; every call of a kind costs the same.
     KernelForecast const& track = f.kernels.at("track");
-    CHECK(near(track.seconds, double(track.calls) * (c.launch_latency + n * k_track_bytes_per_particle / c.track_bandwidth)));
+    CHECK(near(track.seconds, double(track.calls) *
+                                  (c.launch_latency + n * k_track_bytes_per_particle / c.track_bandwidth)));
     KernelForecast const& moments = f.kernels.at("moments");
     CHECK(moments.calls == track.calls + 1);  // the point before the first entry too
-    CHECK(near(moments.seconds,
-               double(moments.calls) * (c.reduce_latency + n * k_moments_flops_per_particle / c.fp64_reduce)));
+    CHECK(near(moments.seconds, double(moments.calls) *
+                                    (c.reduce_latency + n * k_moments_flops_per_particle / c.fp64_reduce)));
     CHECK(f.kernels.at("warm-up").seconds == c.warmup_seconds);
     CHECK(f.kernels.at("warm-up").best == c.warmup_seconds);  // a one-time cost, not scaled
     CHECK(f.kernels.count("sc.solve") == 0);
@@ -71,10 +72,12 @@ TEST_CASE("forecast: the Green's function at its own calibrated time per size, t
     double const doubled = 8.0 * 32 * 32 * 64;  // grid = [32, 32, 64]
     KernelForecast const& green = f.kernels.at("sc.green");
     KernelForecast const& solve = f.kernels.at("sc.solve");
-    CHECK(near(green.seconds, double(green.calls) * (3 * c.launch_latency + c.fft_time(c.green_seconds, doubled))));
-    CHECK(near(solve.seconds, double(solve.calls) * (4 * c.launch_latency + c.fft_time(c.fft_seconds, doubled))));
+    CHECK(near(green.seconds,
+               double(green.calls) * (3 * c.launch_latency + c.fft_time(c.green_seconds, doubled))));
+    CHECK(near(solve.seconds,
+               double(solve.calls) * (4 * c.launch_latency + c.fft_time(c.fft_seconds, doubled))));
     CHECK(green.flops > 0);  // 2.5 M log2 M per transform
-    CHECK(near(solve.flops / double(solve.calls), 2.0 * 2.5 * doubled * std::log2(doubled) +
-                                                     6.0 * 4.0 * 64 * 32 * (32 + 1)));
+    CHECK(near(solve.flops / double(solve.calls),
+               2.0 * 2.5 * doubled * std::log2(doubled) + 6.0 * 4.0 * 64 * 32 * (32 + 1)));
     CHECK(f.kernels.at("warm-up").seconds == c.warmup_seconds + c.sc_warmup_seconds);
 }

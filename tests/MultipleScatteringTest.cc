@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "detector/Materials.hh"
 #include "kernels/physics/MultipleScattering.hh"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "detector/DetectorSetup.hh"
 #include "kernels/cpu/CpuDetectorOps.hh"
 #include "kernels/detector/DetectorBackend.hh"

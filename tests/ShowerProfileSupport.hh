@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "detector/Materials.hh"
 #include "kernels/detector/DetectorParams.hh"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "kernels/cpu/Executor.hh"
 
 using namespace gt;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "detector/TabulatedField.hh"
 #include "kernels/core/RandomStream.hh"
 

@@ -78,6 +78,11 @@ class PerturbedBeamKernels final : public BeamKernels {
         inner_->time_bunch_finish(p, entry, turn);
     }
     BeamMoments moments(ParticleView p) override { return inner_->moments(p); }
+    size_type count(ParticleView p, bool alive) override { return inner_->count(p, alive); }
+    ParticleView gather_to_host(ParticleView p, size_type begin, size_type end, bool alive) override
+    {
+        return inner_->gather_to_host(p, begin, end, alive);
+    }
     KernelTimer const& timer() const override { return inner_->timer(); }
 
   private:

@@ -36,7 +36,8 @@ class BeamKernels {
     virtual void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id) = 0;
     //! Copies the element table and the field data its profile elements read (Lattice::field_data)
     //! into the backend's memory (once per run), pointing the table at the copy.
-    virtual void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) = 0;
+    virtual void set_elements(std::vector<Element> const& elements,
+                              std::vector<double> const& field_data) = 0;
     //! Tracks live particles through elements [begin, end) of the table.
     virtual void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) = 0;
     //! A t-code entry pushed as a bunch, one common time step at a time (kernels/beam/TimeBunch.hh),
@@ -56,6 +57,16 @@ class BeamKernels {
     //! Centroid, covariance and amplitudes of the live particles (same bits on every backend). Under
     //! MPI `particles` is this rank's share and the moments are those of the whole beam.
     virtual BeamMoments moments(ParticleView particles) = 0;
+    //! How many of this rank's particles are alive (`alive`) or lost.
+    virtual size_type count(ParticleView particles, bool alive) = 0;
+    //! The particles of [begin, end) that are alive (`alive`) or lost, in index order, compacted where
+    //! the particles live and copied to the host: a view of the backend's staging memory (page-locked
+    //! on a GPU) holding `size` particles. Two stagings alternate: a view stays valid through the next
+    //! call that returns particles and is overwritten by the one after, so one chunk can be written
+    //! while the next comes. end - begin < 2^32.
+    //! Only the selected particles cross to the host (kernels/beam/SelectParticles.hh).
+    virtual ParticleView gather_to_host(ParticleView particles, size_type begin, size_type end,
+                                        bool alive) = 0;
     //! Per-kernel times accumulated so far.
     virtual KernelTimer const& timer() const = 0;
     //! The ranks holding the rest of the beam (set once, before tracking; default: none).

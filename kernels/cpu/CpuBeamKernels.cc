@@ -5,6 +5,7 @@
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/SegmentWork.hh"
+#include "kernels/beam/SelectParticles.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/cpu/Stopwatch.hh"
 
@@ -61,7 +62,7 @@ class CpuBeamKernels final : public BeamKernels {
     {
         cpu::Stopwatch w;
         double const k = beam_driver::time_bunch_begin<cpu::Policy>(particles, bunch(particles),
-                                                                     elements_[entry], cross_rank());
+                                                                    elements_[entry], cross_rank());
         timer_.add("time_bunch", w.seconds(), 0.0, double(particles.size));
         return k;
     }
@@ -69,8 +70,8 @@ class CpuBeamKernels final : public BeamKernels {
     std::array<double, 3> time_bunch_step(ParticleView particles, size_type entry, double k) override
     {
         cpu::Stopwatch w;
-        auto const c = beam_driver::time_bunch_step<cpu::Policy>(particles, bunch(particles), elements_[entry], k,
-                                                                 cross_rank());
+        auto const c = beam_driver::time_bunch_step<cpu::Policy>(particles, bunch(particles),
+                                                                 elements_[entry], k, cross_rank());
         timer_.add("time_bunch", w.seconds(), 0.0, double(particles.size));
         return c;
     }
@@ -79,8 +80,8 @@ class CpuBeamKernels final : public BeamKernels {
                               ParticleView out) override
     {
         cpu::Stopwatch w;
-        beam_driver::time_bunch_positions<cpu::Policy>(particles, bunch(particles), elements_[entry], k, inv_beta_b,
-                                                       out);
+        beam_driver::time_bunch_positions<cpu::Policy>(particles, bunch(particles), elements_[entry], k,
+                                                       inv_beta_b, out);
         timer_.add("time_bunch", w.seconds(), 0.0, double(particles.size));
     }
 
@@ -102,16 +103,45 @@ class CpuBeamKernels final : public BeamKernels {
     {
         cpu::Stopwatch w;
         BeamMoments m = beam_driver::moments<cpu::Policy>(particles, cross_rank());
-        timer_.add("moments", w.seconds(), double(particles.size) * k_moments_bytes_per_particle, double(particles.size),
-                   double(particles.size) * k_moments_flops_per_particle);
+        timer_.add("moments", w.seconds(), double(particles.size) * k_moments_bytes_per_particle,
+                   double(particles.size), double(particles.size) * k_moments_flops_per_particle);
         return m;
+    }
+
+    size_type count(ParticleView particles, bool alive) override
+    {
+        return size_type(cpu::reduce<1, reduce::Sum>(particles.size, CountSelected{particles, alive})[0]);
+    }
+
+    ParticleView gather_to_host(ParticleView particles, size_type begin, size_type end, bool alive) override
+    {
+        cpu::Stopwatch w;
+        size_type const n = end - begin;
+        if (flags_.size() < n) {
+            flags_ = Buffer<std::uint32_t>(n, MemSpace::host);
+            offsets_ = Buffer<std::uint32_t>(n, MemSpace::host);
+        }
+        ParticleState& out = staging_[next_staging_];
+        if (out.size() < n) out = ParticleState(n, MemSpace::host);
+        cpu::for_each(n, SelectFlags{particles, begin, alive, flags_.data()});
+        std::uint32_t sum = 0;
+        for (size_type i = 0; i < n; ++i) {
+            offsets_[i] = sum;
+            sum += flags_[i];
+        }
+        ParticleView v = out.view();
+        cpu::for_each(n, ScatterSelected{particles, begin, flags_.data(), offsets_.data(), v});
+        v.size = sum;
+        if (sum > 0) next_staging_ ^= 1;  // an empty result leaves the other staging as it was
+        timer_.add("gather", w.seconds(), double(n) * 4.0 + double(sum) * 60.0, double(n));
+        return v;
     }
 
     KernelTimer const& timer() const override { return timer_; }
 
   private:
     TimeBunchView bunch(ParticleView p) { return bunch_.view(p.size, MemSpace::host); }
-    template<ElementCases Cases>
+    template <ElementCases Cases>
     void track_blocks(ParticleView particles, size_type begin, size_type end, std::int32_t turn) const
     {
         using Block = TrackSegmentBlock<4, Cases>;
@@ -119,6 +149,9 @@ class CpuBeamKernels final : public BeamKernels {
     }
 
     TimeBunchState bunch_;
+    Buffer<std::uint32_t> flags_, offsets_;  //!< gather_to_host's selection and its prefix sum
+    ParticleState staging_[2];               //!< gather_to_host's results, alternating
+    int next_staging_ = 0;
     std::vector<Element> elements_;
     SegmentCaseTable cases_;
     std::vector<double> field_data_;

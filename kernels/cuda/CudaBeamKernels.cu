@@ -2,20 +2,46 @@
 // Nothing here waits for the GPU but the reductions (one wait each, Executor.cuh) and reading the
 // timer: a tracking segment is queued and timed without a wait, and read at the statistics point
 // after it (DeferredTimer.cuh), so a segment and its point cost the host one synchronization.
+#include <cstdint>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <cub/device/device_scan.cuh>
 
 #include "kernels/beam/BeamDriver.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/SegmentWork.hh"
+#include "kernels/beam/SelectParticles.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/core/NvtxRange.hh"
+#include "kernels/core/PinnedHostArray.hh"
 #include "kernels/cuda/DeferredTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 
 namespace gt {
 namespace {
+
+//! A particle chunk in page-locked host memory, which the GPU copies into at full link speed.
+struct PinnedParticles {
+    PinnedHostArray<double> x, px, y, py, t, pt;
+    PinnedHostArray<std::uint64_t> id;
+    PinnedHostArray<std::int32_t> lost_element, lost_turn;
+
+    //! n particles' room (at least one, so that every pointer is real).
+    ParticleView view(size_type n)
+    {
+        size_type const m = n > 0 ? n : 1;
+        ParticleView v{x.first(m).data(),         px.first(m).data(),
+                       y.first(m).data(),         py.first(m).data(),
+                       t.first(m).data(),         pt.first(m).data(),
+                       id.first(m).data(),        lost_element.first(m).data(),
+                       lost_turn.first(m).data(), n};
+        return v;
+    }
+};
 
 class CudaBeamKernels final : public BeamKernels {
   public:
@@ -28,7 +54,8 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("generate");
         events_.start();
         beam_driver::generate<cuda::Policy>(particles, sampler, first_id);
-        events_.stop({"generate", double(particles.size) * k_generate_bytes_per_particle, double(particles.size)});
+        events_.stop(
+            {"generate", double(particles.size) * k_generate_bytes_per_particle, double(particles.size)});
     }
 
     void set_elements(std::vector<Element> const& elements, std::vector<double> const& field_data) override
@@ -48,7 +75,8 @@ class CudaBeamKernels final : public BeamKernels {
     {
         NvtxRange const range("track");
         events_.start();
-        beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn, cases_.cases(begin, end));
+        beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn,
+                                         cases_.cases(begin, end));
         events_.stop({"track", double(particles.size) * k_track_bytes_per_particle,
                       double(particles.size) * double(end - begin),
                       double(particles.size) * work_.flops_per_particle(begin, end)});
@@ -59,7 +87,7 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("time_bunch");
         events_.start();
         double const k = beam_driver::time_bunch_begin<cuda::Policy>(particles, bunch(particles),
-                                                                      bound_[entry], cross_rank());
+                                                                     bound_[entry], cross_rank());
         events_.stop_waited({"time_bunch", 0.0, double(particles.size)}, cuda::reduce_scratch().done());
         return k;
     }
@@ -68,8 +96,8 @@ class CudaBeamKernels final : public BeamKernels {
     {
         NvtxRange const range("time_bunch");
         events_.start();
-        auto const c = beam_driver::time_bunch_step<cuda::Policy>(particles, bunch(particles), bound_[entry], k,
-                                                                  cross_rank());
+        auto const c = beam_driver::time_bunch_step<cuda::Policy>(particles, bunch(particles), bound_[entry],
+                                                                  k, cross_rank());
         events_.stop_waited({"time_bunch", 0.0, double(particles.size)}, cuda::reduce_scratch().done());
         return c;
     }
@@ -107,10 +135,67 @@ class CudaBeamKernels final : public BeamKernels {
         BeamMoments m = beam_driver::moments<cuda::Policy>(particles, cross_rank());
         // The reduction's wait is the point's one wait; the stage ends at its done event, so the host's
         // combining of the partials (and, under MPI, their exchange) is not counted as kernel time.
-        events_.stop_waited({"moments", double(particles.size) * k_moments_bytes_per_particle, double(particles.size),
-                             double(particles.size) * k_moments_flops_per_particle},
+        events_.stop_waited({"moments", double(particles.size) * k_moments_bytes_per_particle,
+                             double(particles.size), double(particles.size) * k_moments_flops_per_particle},
                             cuda::reduce_scratch().done());
         return m;
+    }
+
+    size_type count(ParticleView particles, bool alive) override
+    {
+        NvtxRange const range("count");
+        return size_type(cuda::reduce<1, reduce::Sum>(particles.size, CountSelected{particles, alive})[0]);
+    }
+
+    //! Flags, CUB's exclusive sum and a scatter into a device chunk; the count (two words) and then
+    //! the selected particles alone are copied to page-locked memory: one wait for each.
+    ParticleView gather_to_host(ParticleView particles, size_type begin, size_type end, bool alive) override
+    {
+        NvtxRange const range("gather");
+        size_type const n = end - begin;
+        PinnedParticles& host = staging_[next_staging_];
+        if (n == 0) return host.view(0);
+        if (flags_.size() < n) {
+            flags_ = Buffer<std::uint32_t>(n, MemSpace::device);
+            offsets_ = Buffer<std::uint32_t>(n, MemSpace::device);
+            selected_ = ParticleState(n, MemSpace::device);
+        }
+        events_.start();
+        cuda::for_each(n, SelectFlags{particles, begin, alive, flags_.data()});
+        std::size_t bytes = 0;
+        int const items = static_cast<int>(n);
+        GT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flags_.data(), offsets_.data(), items));
+        if (scan_temp_.size() < bytes) scan_temp_ = Buffer<unsigned char>(bytes, MemSpace::device);
+        GT_CUDA_CHECK(
+            cub::DeviceScan::ExclusiveSum(scan_temp_.data(), bytes, flags_.data(), offsets_.data(), items));
+        GT_CUDA_CHECK_LAUNCH();
+        ParticleView const sel = selected_.view();
+        cuda::for_each(n, ScatterSelected{particles, begin, flags_.data(), offsets_.data(), sel});
+        std::span<std::uint32_t> const last = count_.first(2);
+        GT_CUDA_CHECK(cudaMemcpyAsync(&last[0], offsets_.data() + (n - 1), sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToHost, nullptr));
+        GT_CUDA_CHECK(cudaMemcpyAsync(&last[1], flags_.data() + (n - 1), sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToHost, nullptr));
+        cuda::note_host_wait();
+        GT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        size_type const m = size_type(last[0]) + size_type(last[1]);
+        ParticleView const h = host.view(m);
+        if (m > 0) {
+            next_staging_ ^= 1;  // an empty result leaves the other staging as it was
+            auto const down = [](void* dst, void const* src, std::size_t b) {
+                GT_CUDA_CHECK(cudaMemcpyAsync(dst, src, b, cudaMemcpyDeviceToHost, nullptr));
+            };
+            std::pair<double*, double const*> const coordinates[] = {
+                {h.x, sel.x}, {h.px, sel.px}, {h.y, sel.y}, {h.py, sel.py}, {h.t, sel.t}, {h.pt, sel.pt}};
+            for (auto const& [dst, src] : coordinates) down(dst, src, m * sizeof(double));
+            down(h.id, sel.id, m * sizeof(std::uint64_t));
+            down(h.lost_element, sel.lost_element, m * sizeof(std::int32_t));
+            down(h.lost_turn, sel.lost_turn, m * sizeof(std::int32_t));
+            cuda::note_host_wait();
+            GT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        }
+        events_.stop({"gather", double(n) * 12.0 + double(m) * 120.0, double(n)});
+        return h;
     }
 
     //! Waits for the stages not yet read (none right after a statistics point).
@@ -124,6 +209,12 @@ class CudaBeamKernels final : public BeamKernels {
     TimeBunchView bunch(ParticleView p) { return bunch_.view(p.size, MemSpace::device); }
 
     TimeBunchState bunch_;
+    Buffer<std::uint32_t> flags_, offsets_;  //!< gather_to_host's selection and its exclusive sum
+    Buffer<unsigned char> scan_temp_;        //!< CUB's scratch for the sum
+    ParticleState selected_;                 //!< the compacted chunk, on the device
+    PinnedHostArray<std::uint32_t> count_;   //!< its last offset and flag: the count
+    PinnedParticles staging_[2];             //!< gather_to_host's results, alternating
+    int next_staging_ = 0;
     std::vector<Element> bound_;  //!< the table on the host, pointing at the device's field data
     Buffer<Element> elements_;
     Buffer<double> field_data_;

@@ -1,9 +1,11 @@
 // One space-charge kick written once over a backend (CPU: OpenMP + FFTW; CUDA: cuFFT + CUB).
 //
-// A kick: size the grid to the bunch (GridSizing.hh); every `sort_every` kicks sort the particles by
-// cell; deposit (ChargeDeposit.hh); transform the integrated Green's function when the grid spacing
-// changed (IntegratedGreenFunction.hh); convolve (HockneyConvolution.hh); E = -grad phi
-// (FieldFromPotential.hh); gather (FieldGather.hh); kick (SpaceChargeKick.hh).
+// A kick: size the grid to the bunch (GridSizing.hh); every `sort_every` kicks find the order of the
+// particles by cell (a scratch order: the deposition reads a copy of the positions in it, so equal
+// cells meet; the particles keep their order, which alone decides sums and outputs, so a beam split
+// over MPI ranks gives one process's bits); deposit (ChargeDeposit.hh); transform the integrated Green's
+// function when the grid spacing changed (IntegratedGreenFunction.hh); convolve (HockneyConvolution.hh); E =
+// -grad phi (FieldFromPotential.hh); gather (FieldGather.hh); kick (SpaceChargeKick.hh).
 //
 // A Backend provides:
 //   static constexpr MemSpace memory;
@@ -19,8 +21,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <stdexcept>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "kernels/core/Buffer.hh"
@@ -52,45 +54,20 @@ struct FillValue {
     T value;
     GT_HOST_DEVICE void operator()(size_type i) const { target[i] = value; }
 };
-//! The particles in sorted order into scratch arrays: slot i takes particle perm[i].
-struct GatherParticles {
+//! What the deposition reads of the particles (x, y, t and whether alive), in the scratch order of
+//! the last sort: slot i takes particle perm[i]. The particles themselves are never reordered.
+struct GatherPositions {
     ParticleView p;
     std::uint32_t const* perm;
-    double* f64;         //!< 6 n: x, px, y, py, t, pt
-    std::uint64_t* u64;  //!< n: id
-    std::int32_t* i32;   //!< 2 n: lost_element, lost_turn
+    double* f64;        //!< 3 n: x, y, t
+    std::int32_t* i32;  //!< n: lost_element
     GT_HOST_DEVICE void operator()(size_type i) const
     {
         size_type const j = perm[i], n = p.size;
         f64[i] = p.x[j];
-        f64[n + i] = p.px[j];
-        f64[2 * n + i] = p.y[j];
-        f64[3 * n + i] = p.py[j];
-        f64[4 * n + i] = p.t[j];
-        f64[5 * n + i] = p.pt[j];
-        u64[i] = p.id[j];
+        f64[n + i] = p.y[j];
+        f64[2 * n + i] = p.t[j];
         i32[i] = p.lost_element[j];
-        i32[n + i] = p.lost_turn[j];
-    }
-};
-//! ... and back into the particle arrays.
-struct StoreParticles {
-    ParticleView p;
-    double const* f64;
-    std::uint64_t const* u64;
-    std::int32_t const* i32;
-    GT_HOST_DEVICE void operator()(size_type i) const
-    {
-        size_type const n = p.size;
-        p.x[i] = f64[i];
-        p.px[i] = f64[n + i];
-        p.y[i] = f64[2 * n + i];
-        p.py[i] = f64[3 * n + i];
-        p.t[i] = f64[4 * n + i];
-        p.pt[i] = f64[5 * n + i];
-        p.id[i] = u64[i];
-        p.lost_element[i] = i32[i];
-        p.lost_turn[i] = i32[n + i];
     }
 };
 }  // namespace sc_detail
@@ -136,7 +113,10 @@ class SpaceChargeSolver {
     }
 
     //! What the next kicks depend on besides the particles (a checkpoint holds it).
-    SpaceChargeCache cache() const { return SpaceChargeCache{kicks_, green_valid_, green_sliced_, green_grid_}; }
+    SpaceChargeCache cache() const
+    {
+        return SpaceChargeCache{kicks_, green_valid_, green_sliced_, green_grid_};
+    }
     //! Continues from `c`: the kick count and the cached Green's function, transformed again here (the
     //! same grid gives the same bits), so the next kicks are those an uninterrupted solver would do.
     void restore_cache(SpaceChargeCache const& c)
@@ -232,26 +212,43 @@ class SpaceChargeSolver {
         return true;
     }
 
-    void sort(ParticleView p, SpaceChargeDiagnostics& diag)
+    //! The particles' order by cell (perm_), for the deposition: the particles are not moved. Only a
+    //! scheduled sort shows in the diagnostics (one made because there was no order yet, after a
+    //! resume, changes no result: the deposition is the same in any order it is exact in).
+    void sort(ParticleView p, SpaceChargeDiagnostics& diag, bool scheduled)
     {
         size_type const n = p.size;
         if (n >= size_type(std::numeric_limits<std::uint32_t>::max()))
             throw std::runtime_error("space charge: sorting supports fewer than 2^32 particles");
         ensure(keys_, n);
         ensure(perm_, n);
-        ensure(scratch_f64_, 6 * n);
-        ensure(scratch_u64_, n);
-        ensure(scratch_i32_, 2 * n);
         backend_.timer_start();
         backend_.for_each(n, CellKeys{p, geometry_, keys_.data()});
         backend_.sort_by_key(keys_.data(), perm_.data(), n, geometry_.outside_key() + 1u);
-        backend_.for_each(n, sc_detail::GatherParticles{p, perm_.data(), scratch_f64_.data(),
-                                                        scratch_u64_.data(), scratch_i32_.data()});
+        double const t = backend_.timer_stop();
+        if (scheduled) {
+            diag.t_sort = t;
+            diag.sorted = true;
+        }
+        order_size_ = n;
+        timer_.add("sc.sort", t, sc_work::sort_bytes(double(n)), double(n));
+    }
+
+    //! The positions the deposition reads, in the order of the last sort (a copy: GatherPositions).
+    ParticleView sorted_positions(ParticleView p)
+    {
+        size_type const n = p.size;
+        ensure(scratch_f64_, 3 * n);
+        ensure(scratch_i32_, n);
         backend_.for_each(
-            n, sc_detail::StoreParticles{p, scratch_f64_.data(), scratch_u64_.data(), scratch_i32_.data()});
-        diag.t_sort = backend_.timer_stop();
-        diag.sorted = true;
-        timer_.add("sc.sort", diag.t_sort, sc_work::sort_bytes(double(n)), double(n));
+            n, sc_detail::GatherPositions{p, perm_.data(), scratch_f64_.data(), scratch_i32_.data()});
+        ParticleView v;
+        v.x = scratch_f64_.data();
+        v.y = scratch_f64_.data() + n;
+        v.t = scratch_f64_.data() + 2 * n;
+        v.lost_element = scratch_i32_.data();
+        v.size = n;
+        return v;
     }
 
     template <int W>
@@ -306,10 +303,10 @@ class SpaceChargeSolver {
     SpaceChargeDiagnostics prepare_field(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& frame,
                                          bool may_sort, CrossRank const& ranks)
     {
-        if (ranks.count() > 1 && (s.deposition != DepositionMethod::deterministic || s.sort_every != 0))
+        if (ranks.count() > 1 && s.deposition != DepositionMethod::deterministic)
             throw std::invalid_argument(
-                "space charge over several ranks needs the exact fixed-point deposition and no sorting "
-                "(space_charge.deposition = \"deterministic\", sort_every = 0)");
+                "space charge over several ranks needs the exact fixed-point deposition "
+                "(space_charge.deposition = \"deterministic\")");
         SpaceChargeDiagnostics diag;
         GridGeometry grid;
         if (!choose_grid(p, s, frame.rest_z(), grid, ranks)) return diag;  // no live particle: nothing to do
@@ -326,16 +323,21 @@ class SpaceChargeSolver {
         ensure(real_, dg.real_size());
         ensure(spectrum_, dg.complex_size());
 
-        bool const sort_now = may_sort && s.sort_every > 0 && kicks_ % s.sort_every == 0;
-        if (sort_now) sort(p, diag);
+        // The order by cell every sort_every kicks (and when there is none for these particles yet,
+        // as after a resume); between sorts the particles drift out of it a little.
+        bool const use_order = may_sort && s.sort_every > 0;
+        bool const scheduled = use_order && kicks_ % s.sort_every == 0;
+        bool const sort_now = scheduled || (use_order && order_size_ != p.size);
+        if (sort_now) sort(p, diag, scheduled);
 
-        // Deposit, then node charges [C].
+        // Deposit (from the positions in cell order when sorting), then node charges [C].
         int const w = shape_width(s.shape);
         backend_.timer_start();
+        ParticleView const deposited = use_order ? sorted_positions(p) : p;
         if (w == 2)
-            deposit<2>(p, s, sort_now);
+            deposit<2>(deposited, s, sort_now);
         else
-            deposit<3>(p, s, sort_now);
+            deposit<3>(deposited, s, sort_now);
         // The cross-rank sum has its own timer: stop this one around it, so no stage is counted twice.
         double const t_scatter = backend_.timer_stop();
         if (s.deposition == DepositionMethod::deterministic) sum_charges_over_ranks(nodes, ranks, diag);
@@ -411,12 +413,11 @@ class SpaceChargeSolver {
         backend_.for_each(d2.complex_size(), SpectralProduct{spectrum_.data(), green_.data()});
         backend_.fft_inverse(d2, spectrum_.data(), real_.data());
         diag.t_solve = backend_.timer_stop();
-        timer_.add("sc.solve", diag.t_solve,
-                   8.0 * double(grid.nodes()) +
-                       sc_work::solve_bytes(double(grid.nodes()), double(d2.real_size()),
-                                            double(d2.complex_size())),
-                   double(d2.real_size()),
-                   sc_work::solve_flops(double(d2.real_size()), double(d2.complex_size())));
+        timer_.add(
+            "sc.solve", diag.t_solve,
+            8.0 * double(grid.nodes()) +
+                sc_work::solve_bytes(double(grid.nodes()), double(d2.real_size()), double(d2.complex_size())),
+            double(d2.real_size()), sc_work::solve_flops(double(d2.real_size()), double(d2.complex_size())));
         backend_.timer_start();
         double const scale = -1.0 / (2.0 * constants::pi * constants::eps0 * double(d2.real_size()));
         backend_.for_each(plane, TransverseField{grid, real_.data(), scale, ex_.data(), ey_.data()});
@@ -479,13 +480,13 @@ class SpaceChargeSolver {
     bool green_sliced_ = false;  //!< the cached Green's function is the 2D one
     bool sliced_ = false;        //!< the last field is the 2.5D one
     long kicks_ = 0;
+    size_type order_size_ = 0;  //!< the particle count perm_ orders (0: none yet)
     Buffer<double> line_, padded2_;
     Buffer<double> weights_, charge_, ex_, ey_, ez_, real_, corners_, fx_, fy_, fz_, scratch_f64_;
     Buffer<std::int64_t> fixed_;
     PinnedHostArray<std::int64_t> staging_;  //!< the grid on its way through the cross-rank sum (GPU)
     Buffer<Complex> spectrum_, green_;
     Buffer<std::uint32_t> keys_, perm_;
-    Buffer<std::uint64_t> scratch_u64_;
     Buffer<std::int32_t> scratch_i32_;
 };
 

@@ -8,7 +8,7 @@ else
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     mpi_ok=0 mpi_total=0
     for mpi_case in "regression/fodo_channel/deck.toml" \
-                    "regression/space_charge_fodo/deck.toml --set space_charge.sort_every=0" \
+                    "regression/space_charge_fodo/deck.toml" \
                     "regression/detector_tracker/deck.toml"; do
         read -r -a mpi_args <<<"$mpi_case"
         mpi_name=$(basename "$(dirname "${mpi_args[0]}")")

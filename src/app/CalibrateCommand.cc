@@ -10,7 +10,7 @@
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/cpu/Stopwatch.hh"
-#include "perf/CalibrateMeasure.hh"
+#include "run/CalibrateMeasure.hh"
 
 namespace gt {
 

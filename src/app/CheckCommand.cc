@@ -7,7 +7,7 @@
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "run/BeamRun.hh"
 #include "run/CollectiveSchedule.hh"
 #include "run/SpaceChargeSchedule.hh"

@@ -10,7 +10,7 @@
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
-#include "perf/Forecast.hh"
+#include "run/Forecast.hh"
 
 namespace gt {
 

@@ -8,14 +8,15 @@
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
-#include "detector/DetectorRun.hh"
 #include "kernels/cpu/Stopwatch.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"
 #include "parallel/DeviceBinding.hh"
+#include "perf/HostPhases.hh"
 #include "perf/TraceFile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamRun.hh"
+#include "run/DetectorRun.hh"
 
 namespace gt {
 
@@ -28,23 +29,30 @@ int run_deck(CommandOptions const& options);
 int run_command(CommandOptions const& options)
 {
     cpu::timer_clock() = options.clock == "cpu" ? cpu::TimerClock::process_cpu : cpu::TimerClock::wall;
-    if (options.trace.empty()) return run_deck(options);
+    // --trace and --profile record the host phases (the trace log, kept in memory) and print their
+    // shares of the wall time; --trace also writes the whole log.
+    if (options.trace.empty() && !options.profile) return run_deck(options);
     trace_log().enable();
     int status = 0;
     {
         TraceScope const whole("gtrack run");
         status = run_deck(options);
     }
+    auto const& world = parallel::Communicator::world();
+    if (!options.quiet && world.is_root())
+        std::printf("%s", format_host_phases(host_phases(trace_log())).c_str());
+    if (options.trace.empty()) return status;
     // Over MPI, one trace per rank: run.json -> run.rank3.json.
     std::string path = options.trace;
-    if (auto const& world = parallel::Communicator::world(); world.size() > 1) {
+    if (world.size() > 1) {
         auto const dot = path.rfind('.');
         std::string const tag = fmt::format(".rank{}", world.rank());
         path = dot == std::string::npos || path.find('/', dot) != std::string::npos ? path + tag
-                                                                                      : path.insert(dot, tag);
+                                                                                    : path.insert(dot, tag);
     }
     write_trace(path, trace_log());
-    if (!options.quiet) std::printf("wrote trace %s (%zu events)\n", path.c_str(), trace_log().events().size());
+    if (!options.quiet)
+        std::printf("wrote trace %s (%zu events)\n", path.c_str(), trace_log().events().size());
     return status;
 }
 

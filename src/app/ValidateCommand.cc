@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "run/DetectorRun.hh"
 #include "run/DeviceMemory.hh"
 #include "run/Validation.hh"
 

@@ -7,7 +7,7 @@
 
 #include "app/Commands.hh"
 #include "app/OverrideOptions.hh"
-#include "app/VersionInfo.hh"
+#include "run/VersionInfo.hh"
 #include "deck/DeckError.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"

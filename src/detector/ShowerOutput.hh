@@ -2,7 +2,7 @@
 // the secondary counters.
 #pragma once
 
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "io/OutputFile.hh"
 
 namespace gt {

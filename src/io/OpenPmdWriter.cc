@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -223,7 +224,7 @@ BeamPhysicsRecords create_beamphysics_records(hid_t sp, std::size_t n, Reference
 }
 
 //! The BeamPhysics values of `piece`, at [offset, offset + piece.size()).
-void write_beamphysics_piece(BeamPhysicsRecords const& r, std::size_t offset, PhaseSpaceHost const& piece,
+void write_beamphysics_piece(BeamPhysicsRecords const& r, std::size_t offset, PhaseSpacePiece const& piece,
                              ReferenceParticle const& ref)
 {
     // |P| / p_ref from pt: (E / p_ref c)^2 - (m c / p_ref)^2 = (1/beta - pt)^2 - 1/(beta gamma)^2
@@ -237,7 +238,28 @@ void write_beamphysics_piece(BeamPhysicsRecords const& r, std::size_t offset, Ph
         pz[i] = std::sqrt(p2 - piece.px[i] * piece.px[i] - piece.py[i] * piece.py[i]);
     }
     h5::write_slab(r.pz, offset, std::span<double const>(pz));
-    h5::write_slab(r.time, offset, std::span<double const>(piece.t));
+    h5::write_slab(r.time, offset, piece.t);
+}
+
+//! The per-particle records of one snapshot, created at full length.
+struct ParticleRecords {
+    h5::Dataset x, y, t, px, py, pt, id, weighting;
+    BeamPhysicsRecords beamphysics;
+};
+
+//! Piece `p` at [offset, offset + p.size()).
+void write_piece(ParticleRecords const& r, std::size_t offset, PhaseSpacePiece const& p, double weight,
+                 ReferenceParticle const& ref)
+{
+    h5::write_slab(r.x, offset, p.x);
+    h5::write_slab(r.y, offset, p.y);
+    h5::write_slab(r.t, offset, p.t);
+    h5::write_slab(r.px, offset, p.px);
+    h5::write_slab(r.py, offset, p.py);
+    h5::write_slab(r.pt, offset, p.pt);
+    h5::write_slab(r.id, offset, p.id);
+    h5::write_slab(r.weighting, offset, std::span<double const>(std::vector<double>(p.size(), weight)));
+    write_beamphysics_piece(r.beamphysics, offset, p, ref);
 }
 
 }  // namespace
@@ -259,6 +281,11 @@ void write_openpmd_root(OutputFile& out)
     h5::write_attribute(root, "date", openpmd_date());
 }
 
+PhaseSpacePiece PhaseSpacePiece::of(PhaseSpaceHost const& b)
+{
+    return PhaseSpacePiece{b.x, b.px, b.y, b.py, b.t, b.pt, b.id};
+}
+
 void write_phase_space(OutputFile& out, std::int64_t iteration, std::string const& species,
                        PhaseSpaceHost const& beam, ReferenceParticle const& ref, std::string const& where,
                        double bunch_charge, std::uint64_t macroparticles)
@@ -268,13 +295,12 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
         beam.pt.size() != n || beam.id.size() != n)
         throw std::invalid_argument("write_phase_space: coordinate vectors differ in length");
     write_phase_space_in_pieces(
-        out, iteration, species, n, 1, [&](std::size_t) -> PhaseSpaceHost const& { return beam; }, ref, where,
-        bunch_charge, macroparticles);
+        out, iteration, species, n, [&] { return PhaseSpacePiece::of(beam); }, ref, where, bunch_charge,
+        macroparticles);
 }
 
 void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::string const& species,
-                                 std::uint64_t total, std::size_t pieces,
-                                 std::function<PhaseSpaceHost const&(std::size_t)> const& piece,
+                                 std::uint64_t total, std::function<PhaseSpacePiece()> const& next,
                                  ReferenceParticle const& ref, std::string const& where, double bunch_charge,
                                  std::uint64_t macroparticles)
 {
@@ -315,9 +341,10 @@ void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::s
     h5::Group position = h5::create_groups(sp, "position");
     record_attributes(position, k_length, 0, 0.0);
     h5::write_attribute(position, "comment", "x, y [m]; t = c (t - t_ref) [m]");
-    h5::Dataset x = create_component(position, "x", n, 0.0, 1.0);
-    h5::Dataset y = create_component(position, "y", n, 0.0, 1.0);
-    h5::Dataset t = create_component(position, "t", n, 0.0, 1.0);
+    ParticleRecords r;
+    r.x = create_component(position, "x", n, 0.0, 1.0);
+    r.y = create_component(position, "y", n, 0.0, 1.0);
+    r.t = create_component(position, "t", n, 0.0, 1.0);
     {
         h5::Group rec = h5::create_groups(sp, "positionOffset");
         record_attributes(rec, k_length, 0, 0.0);
@@ -328,36 +355,38 @@ void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::s
     h5::write_attribute(momentum, "comment",
                         "x = px = P_x / p_ref, y = py = P_y / p_ref, t = pt = -(E - E_ref) / (p_ref c); "
                         "unitSI = p_ref [kg m/s]");
-    h5::Dataset px = create_component(momentum, "x", n, 0.0, p_ref);
-    h5::Dataset py = create_component(momentum, "y", n, 0.0, p_ref);
-    h5::Dataset pt = create_component(momentum, "t", n, 0.0, p_ref);
-    h5::Dataset id = create_component(sp, "id", n, std::uint64_t{0}, 1.0);
-    record_attributes(id, k_dimensionless, 0, 0.0);
-    h5::Dataset weighting = create_component(sp, "weighting", n, 0.0, 1.0);
-    record_attributes(weighting, k_dimensionless, 1, 1.0);
-    BeamPhysicsRecords const beamphysics = create_beamphysics_records(sp, n, ref, std::abs(q) * weight);
+    r.px = create_component(momentum, "x", n, 0.0, p_ref);
+    r.py = create_component(momentum, "y", n, 0.0, p_ref);
+    r.pt = create_component(momentum, "t", n, 0.0, p_ref);
+    r.id = create_component(sp, "id", n, std::uint64_t{0}, 1.0);
+    record_attributes(r.id, k_dimensionless, 0, 0.0);
+    r.weighting = create_component(sp, "weighting", n, 0.0, 1.0);
+    record_attributes(r.weighting, k_dimensionless, 1, 1.0);
+    r.beamphysics = create_beamphysics_records(sp, n, ref, std::abs(q) * weight);
+    // Each piece is written on a second thread while the main one fetches the next (from the GPU or
+    // another rank); only that thread calls HDF5 meanwhile, so the library is never entered twice.
     std::size_t offset = 0;
-    for (std::size_t k = 0; k < pieces; ++k) {
-        PhaseSpaceHost const& p = piece(k);
+    PhaseSpacePiece p;
+    if (n > 0) p = next();
+    while (offset < n) {
         std::size_t const m = p.size();
-        if (p.px.size() != m || p.y.size() != m || p.py.size() != m || p.t.size() != m || p.pt.size() != m ||
-            p.id.size() != m || offset + m > n)
+        if (m == 0 || p.px.size() != m || p.y.size() != m || p.py.size() != m || p.t.size() != m ||
+            p.pt.size() != m || p.id.size() != m || offset + m > n)
             throw std::invalid_argument(fmt::format(
-                "write_phase_space: piece {} ({} particles at {}) does not fit {} in all", k, m, offset, n));
-        h5::write_slab(x, offset, std::span<double const>(p.x));
-        h5::write_slab(y, offset, std::span<double const>(p.y));
-        h5::write_slab(t, offset, std::span<double const>(p.t));
-        h5::write_slab(px, offset, std::span<double const>(p.px));
-        h5::write_slab(py, offset, std::span<double const>(p.py));
-        h5::write_slab(pt, offset, std::span<double const>(p.pt));
-        h5::write_slab(id, offset, std::span<std::uint64_t const>(p.id));
-        h5::write_slab(weighting, offset, std::span<double const>(std::vector<double>(m, weight)));
-        write_beamphysics_piece(beamphysics, offset, p, ref);
+                "write_phase_space: a piece of {} particles at {} does not fit {} in all", m, offset, n));
+        auto writing = std::async(std::launch::async,
+                                  [&r, p, offset, weight, &ref] { write_piece(r, offset, p, weight, ref); });
         offset += m;
+        PhaseSpacePiece following;
+        try {
+            if (offset < n) following = next();
+        } catch (...) {
+            writing.wait();
+            throw;
+        }
+        writing.get();
+        p = following;
     }
-    if (offset != n)
-        throw std::invalid_argument(
-            fmt::format("write_phase_space: the pieces hold {} particles, {} were announced", offset, n));
     {
         h5::Group rec = write_constant(sp, "charge", q, count, 1.0);
         record_attributes(rec, k_charge, 0, 1.0);

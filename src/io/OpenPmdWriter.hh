@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,16 @@ struct PhaseSpaceHost {
     std::size_t size() const { return x.size(); }
 };
 
+//! A piece of a beam in host memory: the same particles' coordinates and ids (a chunk of one rank's
+//! particles, or a whole PhaseSpaceHost).
+struct PhaseSpacePiece {
+    std::span<double const> x, px, y, py, t, pt;
+    std::span<std::uint64_t const> id;
+
+    std::size_t size() const { return x.size(); }
+    static PhaseSpacePiece of(PhaseSpaceHost const& beam);
+};
+
 //! Writes the openPMD root attributes (openPMD, basePath, software, date...) once; later calls keep
 //! them. write_phase_space calls it; a run may call it first to mark the file as openPMD.
 void write_openpmd_root(OutputFile& out);
@@ -40,12 +51,12 @@ void write_phase_space(OutputFile& out, std::int64_t iteration, std::string cons
                        PhaseSpaceHost const& beam, ReferenceParticle const& ref, std::string const& where,
                        double bunch_charge, std::uint64_t macroparticles);
 
-//! write_phase_space for a beam held in pieces (one per MPI rank, in rank order): `total` particles
-//! in all; `piece(k)` is called once for each k = 0 .. pieces - 1, in order, and each piece goes to
-//! the file right after the previous one. The file is the same as for one piece holding them all.
+//! write_phase_space for a beam that comes in pieces (chunks from the GPU, ranks' shares): `total`
+//! particles in all; `next()` gives the next piece (not empty), and is called until `total` have come.
+//! A piece is written while the next one is fetched (on another thread), so a piece must stay valid
+//! through the following call of next(). The file is the same as for one piece holding them all.
 void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::string const& species,
-                                 std::uint64_t total, std::size_t pieces,
-                                 std::function<PhaseSpaceHost const&(std::size_t)> const& piece,
+                                 std::uint64_t total, std::function<PhaseSpacePiece()> const& next,
                                  ReferenceParticle const& ref, std::string const& where, double bunch_charge,
                                  std::uint64_t macroparticles);
 

@@ -2,6 +2,7 @@
 #include "parallel/OrderedWrites.hh"
 
 #include <stdexcept>
+#include <vector>
 
 #include "io/OutputFile.hh"
 #include "parallel/Communicator.hh"
@@ -9,13 +10,13 @@
 namespace gt::parallel {
 namespace {
 
-void send_phase_space(Communicator const& w, PhaseSpaceHost const& p)
+void send_piece(Communicator const& w, PhaseSpacePiece const& p)
 {
-    for (auto const* v : {&p.x, &p.px, &p.y, &p.py, &p.t, &p.pt}) w.send(0, std::span<double const>(*v));
-    w.send(0, std::span<std::uint64_t const>(p.id));
+    for (auto const* v : {&p.x, &p.px, &p.y, &p.py, &p.t, &p.pt}) w.send(0, *v);
+    w.send(0, p.id);
 }
 
-void receive_phase_space(Communicator const& w, int from, PhaseSpaceHost& p)
+void receive_piece(Communicator const& w, int from, PhaseSpaceHost& p)
 {
     for (auto* v : {&p.x, &p.px, &p.y, &p.py, &p.t, &p.pt}) *v = w.receive_doubles(from);
     p.id = w.receive_uint64s(from);
@@ -46,26 +47,49 @@ Table receive_table(Communicator const& w, int from, Table const& schema)
 }  // namespace
 
 void write_phase_space_in_rank_order(OutputFile* out, std::int64_t iteration, std::string const& species,
-                                     PhaseSpaceHost const& mine, ReferenceParticle const& ref,
+                                     PhaseSpaceSource const& mine, ReferenceParticle const& ref,
                                      std::string const& where, double bunch_charge,
                                      std::uint64_t macroparticles)
 {
     Communicator const& w = Communicator::world();
-    std::uint64_t const total = w.sum(mine.size());
+    std::vector<std::uint64_t> const counts = w.all_gather(std::span<std::uint64_t const>(&mine.count, 1));
+    std::uint64_t total = 0;
+    for (auto c : counts) total += c;
     if (!w.is_root()) {
-        send_phase_space(w, mine);
+        for (std::uint64_t sent = 0; sent < mine.count;) {
+            PhaseSpacePiece const p = mine.next();
+            send_piece(w, p);
+            sent += p.size();
+        }
         return;
     }
     if (out == nullptr) throw std::logic_error("rank 0 writes the output but holds no file");
-    PhaseSpaceHost other;
-    write_phase_space_in_pieces(
-        *out, iteration, species, total, std::size_t(w.size()),
-        [&](std::size_t rank) -> PhaseSpaceHost const& {
-            if (rank == 0) return mine;
-            receive_phase_space(w, int(rank), other);
-            return other;
-        },
-        ref, where, bunch_charge, macroparticles);
+    // The ranks' pieces in rank order; two receive buffers alternate, as the writer needs.
+    std::size_t rank = 0;
+    std::uint64_t left = counts[0];
+    PhaseSpaceHost received[2];
+    int slot = 0;
+    auto const next = [&]() -> PhaseSpacePiece {
+        while (left == 0) {
+            if (++rank >= counts.size())
+                throw std::logic_error("the ranks sent fewer particles than announced");
+            left = counts[rank];
+        }
+        PhaseSpacePiece p;
+        if (rank == 0) {
+            p = mine.next();
+        } else {
+            receive_piece(w, int(rank), received[slot]);
+            p = PhaseSpacePiece::of(received[slot]);
+            slot ^= 1;
+        }
+        if (p.size() == 0 || p.size() > left)
+            throw std::logic_error("a rank sent a piece that does not fit its announced share");
+        left -= p.size();
+        return p;
+    };
+    write_phase_space_in_pieces(*out, iteration, species, total, next, ref, where, bunch_charge,
+                                macroparticles);
 }
 
 void write_table_in_rank_order(OutputFile* out, std::string const& group_path, Table const& mine)

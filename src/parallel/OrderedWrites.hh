@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "beam/ReferenceParticle.hh"
@@ -19,10 +20,18 @@ class OutputFile;
 
 namespace gt::parallel {
 
+//! One rank's particles for a snapshot, a piece at a time: `count` in all; next() gives the next
+//! piece (not empty), which must stay valid through the following call (two buffers alternating).
+struct PhaseSpaceSource {
+    std::uint64_t count = 0;
+    std::function<PhaseSpacePiece()> next;
+};
+
 //! Collective: the live particles of every rank (`mine`), in rank order, as one phase-space record.
 //! `out` is the file on rank 0 and nullptr on the others; the other arguments as write_phase_space.
+//! Every rank sends its pieces as they come: no rank holds more than two pieces of any rank's share.
 void write_phase_space_in_rank_order(OutputFile* out, std::int64_t iteration, std::string const& species,
-                                     PhaseSpaceHost const& mine, ReferenceParticle const& ref,
+                                     PhaseSpaceSource const& mine, ReferenceParticle const& ref,
                                      std::string const& where, double bunch_charge,
                                      std::uint64_t macroparticles);
 

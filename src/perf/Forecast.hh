@@ -25,8 +25,7 @@ struct RunForecast {
     double seconds = 0, best = 0, worst = 0;        //!< [s] all timed kernels (I/O and setup excluded)
 };
 
-//! Counts the work of running `deck` (a beamline deck) and prices it with `ceilings`.
-RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings);
+// forecast_run (run/Forecast.hh) counts a run's work with the run's own schedule.
 
 //! The forecast as a table (kernel, calls, GB, GFLOP, predicted best / point / worst).
 std::string format_forecast(RunForecast const& f);

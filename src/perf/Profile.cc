@@ -66,8 +66,9 @@ std::string format_profile(Profile const& p)
     else
         s += fmt::format("measured {:.4g} s in timed kernels; no forecast\n", p.measured);
     if (p.collective > 0)
-        s += fmt::format("and {:.4g} s in the collective stages (coll.*), which the forecast does not price\n",
-                         p.collective);
+        s +=
+            fmt::format("and {:.4g} s in the collective stages (coll.*), which the forecast does not price\n",
+                        p.collective);
     for (auto const& [name, count] : p.counts)
         s += fmt::format("counted {} {:.6g}: {:.4g} per second of timed kernels\n", name, count,
                          p.measured > 0 ? count / p.measured : 0.0);
@@ -112,6 +113,18 @@ void write_profile(OutputFile& out, Profile const& p)
         out.set_attribute("profile", "forecast_best_seconds", p.forecast->best);
         out.set_attribute("profile", "forecast_worst_seconds", p.forecast->worst);
     }
+}
+
+std::string format_forecast(RunForecast const& f)
+{
+    std::string s = fmt::format("{:<12} {:>8} {:>10} {:>10} {:>11} {:>11} {:>11}\n", "kernel", "calls", "GB",
+                                "GFLOP", "best [s]", "forecast", "worst [s]");
+    for (auto const& [name, k] : f.kernels)
+        s += fmt::format("{:<12} {:>8} {:>10.4g} {:>10.4g} {:>11.4g} {:>11.4g} {:>11.4g}\n", name, k.calls,
+                         k.bytes * 1e-9, k.flops * 1e-9, k.best, k.seconds, k.worst);
+    s += fmt::format("{:<12} {:>8} {:>10} {:>10} {:>11.4g} {:>11.4g} {:>11.4g}\n", "total", "", "", "",
+                     f.best, f.seconds, f.worst);
+    return s;
 }
 
 }  // namespace gt

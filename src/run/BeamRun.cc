@@ -1,11 +1,12 @@
 // `gtrack run` for a beamline deck: set up, track between output points, write, summarize.
 #include "run/BeamRun.hh"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -26,18 +27,20 @@
 #include "parallel/DeviceBinding.hh"
 #include "parallel/OrderedWrites.hh"
 #include "parallel/WorldCrossRank.hh"
-#include "perf/RunProfile.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
+#include "run/BeamRunStages.hh"
 #include "run/BeamTracker.hh"
 #include "run/CheckpointToResume.hh"
 #include "run/CollectiveSchedule.hh"
 #include "run/DeviceMemory.hh"
+#include "run/ParticleDownload.hh"
 #include "run/Progress.hh"
+#include "run/RunProfile.hh"
 #include "run/RunProvenance.hh"
 #include "run/SpaceChargeSchedule.hh"
-#include "run/TimeCodeSpaceCharge.hh"
 #include "run/StopRequest.hh"
+#include "run/TimeCodeSpaceCharge.hh"
 
 namespace gt {
 
@@ -51,79 +54,6 @@ BackendChoice backend_choice(DeckConfig const& deck, RunOptions const& options)
     if (options.backend == "gpu") return BackendChoice::gpu;
     throw std::runtime_error(fmt::format("--backend: expected auto, cpu or gpu, got '{}'", options.backend));
 }
-
-//! The live particles, on the host, for a phase-space snapshot.
-PhaseSpaceHost live_particles(ParticleView v)
-{
-    PhaseSpaceHost out;
-    for (size_type i = 0; i < v.size; ++i) {
-        if (!v.alive(i)) continue;
-        out.x.push_back(v.x[i]);
-        out.px.push_back(v.px[i]);
-        out.y.push_back(v.y[i]);
-        out.py.push_back(v.py[i]);
-        out.t.push_back(v.t[i]);
-        out.pt.push_back(v.pt[i]);
-        out.id.push_back(v.id[i]);
-    }
-    return out;
-}
-
-//! One row per lost particle: id, where and when it was lost, its coordinates there.
-Table loss_table(ParticleView v, Lattice const& lattice)
-{
-    std::vector<std::uint64_t> id;
-    std::vector<std::int64_t> element, turn;
-    std::vector<double> s, z[6];
-    for (size_type i = 0; i < v.size; ++i) {
-        if (v.alive(i)) continue;
-        id.push_back(v.id[i]);
-        element.push_back(v.lost_element[i]);
-        turn.push_back(v.lost_turn[i]);
-        ElementInfo const& info = lattice.info[std::size_t(v.lost_element[i])];
-        s.push_back(lattice.reference_begin.s + double(v.lost_turn[i]) * lattice.length + info.s_end);
-        double const c[6] = {v.x[i], v.px[i], v.y[i], v.py[i], v.t[i], v.pt[i]};
-        for (int k = 0; k < 6; ++k) z[k].push_back(c[k]);
-    }
-    Table t;
-    t.add_column("id", "1", std::move(id));
-    t.add_column("element", "1", std::move(element));
-    t.add_column("turn", "1", std::move(turn));
-    t.add_column("s", "m", std::move(s));
-    char const* names[6] = {"x", "px", "y", "py", "t", "pt"};
-    char const* units[6] = {"m", "1", "m", "1", "m", "1"};
-    for (int k = 0; k < 6; ++k) t.add_column(names[k], units[k], std::move(z[k]));
-    return t;
-}
-
-//! /lattice: the flattened table (index, position, deck element) and the entry names, so that the
-//! element indices in /stats and /lost can be read without the deck.
-void write_lattice(OutputFile& out, Lattice const& lattice)
-{
-    std::vector<std::int64_t> index, deck_index;
-    std::vector<double> s_begin, s_end;
-    std::vector<std::string> names, types;
-    for (std::size_t i = 0; i < lattice.info.size(); ++i) {
-        ElementInfo const& info = lattice.info[i];
-        index.push_back(std::int64_t(i));
-        deck_index.push_back(info.deck_index);
-        s_begin.push_back(info.s_begin);
-        s_end.push_back(info.s_end);
-        names.push_back(info.name);
-        types.push_back(kind_name(lattice.elements[i].kind));
-    }
-    Table t;
-    t.add_column("index", "1", std::move(index));
-    t.add_column("s_begin", "m", std::move(s_begin));
-    t.add_column("s_end", "m", std::move(s_end));
-    t.add_column("deck_index", "1", std::move(deck_index));
-    write_table(out, "lattice", t);
-    out.set_attribute("lattice", "names", std::span<std::string const>(names));
-    out.set_attribute("lattice", "kinds", std::span<std::string const>(types));
-    out.set_attribute("lattice", "length", lattice.length);
-}
-
-std::string format_si(double v, char const* unit) { return fmt::format("{:.4g} {}", v, unit); }
 
 }  // namespace
 
@@ -225,6 +155,125 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels, paralle
     return ParticleState(host, kernels.memory());
 }
 
+namespace {
+
+//! The space-charge backend of a run and its t-code stepper (null: none).
+struct SpaceChargeStage {
+    std::unique_ptr<SpaceChargeKernels> kernels;
+    std::unique_ptr<TimeCodeSpaceCharge> time_code;
+};
+
+//! The space-charge kicks of a run: a kick after each scheduled entry (rows into `table`), and the
+//! t-code entries pushed as a bunch and kicked at fixed time between the steps.
+SpaceChargeStage add_space_charge_kicks(BeamTracker& tracker, DeckConfig const& deck,
+                                        DeckConfig const& sliced, Lattice const& lattice,
+                                        std::vector<SpaceChargeKickPoint> const& kicks, BeamKernels& kernels,
+                                        ParticleView particles, Table& table)
+{
+    SpaceChargeStage stage;
+    stage.kernels = kernels.memory() == MemSpace::device ? make_cuda_space_charge() : make_cpu_space_charge();
+    stage.kernels->set_cross_rank(parallel::world_cross_rank());
+    SpaceChargeKernels* const sc = stage.kernels.get();
+    SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
+    auto const macroparticles = static_cast<std::uint64_t>(deck.beam.macroparticles);
+    double const bunch_charge = deck.beam.bunch_charge;
+    std::vector<std::int64_t> entries;
+    std::map<std::int64_t, double> ds_at;
+    for (auto const& k : kicks) {
+        entries.push_back(k.entry);
+        ds_at[k.entry] = k.ds;
+    }
+    tracker.add_kicks(entries, [&lattice, &table, sc, particles, settings, ds_at, bunch_charge,
+                                macroparticles](std::int64_t entry, std::int64_t turn) {
+        ReferenceParticle const& r = lattice.reference_after[std::size_t(entry)];
+        double const ds = ds_at.at(entry);
+        SpaceChargeDiagnostics const d =
+            sc->kick(particles, settings, beam_frame(r, bunch_charge, macroparticles), ds);
+        double const s = lattice.reference_begin.s + double(turn) * lattice.length +
+                         lattice.info[std::size_t(entry)].s_end;
+        table.append_row(space_charge_row(d, s, turn, entry, ds));
+    });
+    // A t-code row's s is where the entrance reference would be at the kick (s_begin + beta0 sigma,
+    // inside the entry).
+    std::vector<std::int64_t> const timed = time_code_space_charge_entries(lattice, sliced);
+    if (timed.empty()) return stage;
+    stage.time_code = std::make_unique<TimeCodeSpaceCharge>(
+        lattice, kernels, *sc, settings, beam_frame(lattice.reference_begin, bunch_charge, macroparticles),
+        particles);
+    TimeCodeSpaceCharge* const time_code = stage.time_code.get();
+    tracker.replace_entries(timed, [&lattice, &table, time_code](std::int64_t entry, std::int64_t turn) {
+        ElementInfo const& info = lattice.info[std::size_t(entry)];
+        double const beta0 = 1.0 / lattice.elements[std::size_t(entry)].time_code.inv_beta0;
+        time_code->track(entry, turn, [&](TimeCodeKick const& k) {
+            double const along = std::clamp(beta0 * k.sigma, 0.0, info.s_end - info.s_begin);
+            double const s = lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
+            table.append_row(space_charge_row(k.diagnostics, s, turn, entry, k.ds));
+        });
+    });
+    return stage;
+}
+
+//! What the tracking stage calls back into the run for.
+struct TrackingHooks {
+    std::function<void(OutputPoint const&)> at_point;  //!< record a point (statistics, snapshot)
+    std::function<bool()> checkpoint_due;
+    std::function<void()> write_checkpoint;
+};
+
+//! The tracking stage: every point recorded as it comes (the first too, unless resumed), checkpoints
+//! when due, and a stop at the first safe point where any rank was asked to stop (false: stopped,
+//! its checkpoint written and said). `alive` is the count the last statistics point found.
+bool track_beamline(BeamTracker& tracker, Lattice const& lattice, Progress& progress, StopRequest& stop,
+                    CheckpointEvery const& every, bool record_first, TrackingHooks const& hooks,
+                    double const& alive, std::string const& path, std::string const& checkpoint_path)
+{
+    parallel::Communicator const& world = parallel::Communicator::world();
+    bool const ring = tracker.turns() > 1;
+    if (record_first) hooks.at_point(tracker.point());
+    while (tracker.advance()) {
+        hooks.at_point(tracker.point());
+        OutputPoint const& p = tracker.point();
+        progress.update(tracker.fraction_done(), 1.0,
+                        fmt::format("turn {}/{}, element {}/{}, {:.0f} alive", p.turn + 1, tracker.turns(),
+                                    p.entry + 1, lattice.elements.size(), alive));
+        if (tracker.done()) break;
+        // A safe point: everything due here is recorded. Rings count turns, single passes entries.
+        bool stopping = stop.stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
+        if (world.size() > 1) stopping = !world.all(!stopping);
+        bool due = !stopping && hooks.checkpoint_due();
+        if (world.size() > 1 && every.seconds > 0) due = !world.all(!due);  // clocks differ between ranks
+        if (due) {
+            try {
+                hooks.write_checkpoint();
+            } catch (std::runtime_error const& e) {
+                // One process goes on; the previous checkpoint is still whole. Under MPI the ranks might
+                // disagree on where they are: the run ends (main reports it).
+                if (world.size() > 1) throw;
+                std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
+            }
+        }
+        if (stopping) {
+            progress.finish();
+            hooks.write_checkpoint();
+            BeamTracker::Position const at = tracker.position();
+            if (world.is_root())
+                std::fprintf(
+                    stderr,
+                    "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
+                    "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
+                    "(exit status %d)\n",
+                    stop.requested() ? stop.signal_name().c_str() : "a signal to another rank",
+                    static_cast<long long>(at.turn), static_cast<long long>(tracker.turns()),
+                    static_cast<long long>(at.entry), lattice.elements.size(), path.c_str(),
+                    checkpoint_path.c_str(), checkpoint_path.c_str(), k_exit_stopped);
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
 int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
@@ -295,10 +344,11 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     setup.collective_plan = parallel::all_or_none([&] {
         auto plan = std::make_unique<CollectivePlan>(setup.lattice, setup.sliced);
         if (!plan->empty() && world.size() > 1 && deck.collective.histogram != "deterministic")
-            throw DeckError(deck.collective.where, "collective.histogram",
-                            fmt::format("\"{}\" sums doubles in an order that depends on the ranks: use "
-                                        "\"deterministic\" under mpirun (its fixed-point nodes are summed exactly)",
-                                        deck.collective.histogram));
+            throw DeckError(
+                deck.collective.where, "collective.histogram",
+                fmt::format("\"{}\" sums doubles in an order that depends on the ranks: use "
+                            "\"deterministic\" under mpirun (its fixed-point nodes are summed exactly)",
+                            deck.collective.histogram));
         return plan;
     });
     CollectivePlan const& collective_plan = *setup.collective_plan;
@@ -337,47 +387,12 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     BeamTracker tracker(lattice, deck.output, deck.lattice.turns, *kernels, particles);
 
     // Space charge: the backend beside the beam's (same memory), a kick after each scheduled entry.
-    std::unique_ptr<SpaceChargeKernels> space_charge;
-    std::unique_ptr<TimeCodeSpaceCharge> time_code_sc;
     Table sc_table(space_charge_columns());
-    if (deck.space_charge.enabled) {
-        space_charge = on_gpu ? make_cuda_space_charge() : make_cpu_space_charge();
-        space_charge->set_cross_rank(parallel::world_cross_rank());
-        SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
-        std::vector<std::int64_t> entries;
-        std::map<std::int64_t, double> ds_at;
-        for (auto const& k : kicks) {
-            entries.push_back(k.entry);
-            ds_at[k.entry] = k.ds;
-        }
-        tracker.add_kicks(entries, [&, settings, ds_at](std::int64_t entry, std::int64_t turn) {
-            ReferenceParticle const& r = lattice.reference_after[std::size_t(entry)];
-            double const ds = ds_at.at(entry);
-            SpaceChargeDiagnostics const d = space_charge->kick(
-                particles, settings, beam_frame(r, deck.beam.bunch_charge, macroparticles), ds);
-            double const s = lattice.reference_begin.s + double(turn) * lattice.length +
-                             lattice.info[std::size_t(entry)].s_end;
-            auto const row = space_charge_row(d, s, turn, entry, ds);
-            sc_table.append_row(row);
-        });
-        // t-code entries: pushed as a bunch, kicked at fixed time between the steps. A row's s is
-        // where the entrance reference would be at the kick (s_begin + beta0 sigma, inside the entry).
-        std::vector<std::int64_t> const timed = time_code_space_charge_entries(lattice, sliced);
-        if (!timed.empty()) {
-            time_code_sc = std::make_unique<TimeCodeSpaceCharge>(
-                lattice, *kernels, *space_charge, settings,
-                beam_frame(lattice.reference_begin, deck.beam.bunch_charge, macroparticles), particles);
-            tracker.replace_entries(timed, [&](std::int64_t entry, std::int64_t turn) {
-                ElementInfo const& info = lattice.info[std::size_t(entry)];
-                double const beta0 = 1.0 / lattice.elements[std::size_t(entry)].time_code.inv_beta0;
-                time_code_sc->track(entry, turn, [&](TimeCodeKick const& k) {
-                    double const along = std::clamp(beta0 * k.sigma, 0.0, info.s_end - info.s_begin);
-                    double const s = lattice.reference_begin.s + double(turn) * lattice.length + info.s_begin + along;
-                    sc_table.append_row(space_charge_row(k.diagnostics, s, turn, entry, k.ds));
-                });
-            });
-        }
-    }
+    SpaceChargeStage const sc_stage =
+        deck.space_charge.enabled
+            ? add_space_charge_kicks(tracker, deck, sliced, lattice, kicks, *kernels, particles, sc_table)
+            : SpaceChargeStage{};
+    SpaceChargeKernels* const space_charge = sc_stage.kernels.get();
     // Collective effects: the backend beside the beam's, after the space-charge kicks at shared entries.
     std::unique_ptr<CollectiveKernels> collective_kernels;
     std::unique_ptr<CollectiveSolver> collective;
@@ -386,7 +401,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         collective_kernels = on_gpu ? make_cuda_collective() : make_cpu_collective();
         collective_kernels->set_cross_rank(parallel::world_cross_rank());
         collective = std::make_unique<CollectiveSolver>(*collective_kernels);
-        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced, &collective_table);
+        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced,
+                             &collective_table);
     }
     if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
         tracker.stop_every(deck.output.checkpoint_every.steps);
@@ -410,7 +426,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     auto last_checkpoint = std::chrono::steady_clock::now();
     auto const checkpoint_due = [&] {
         BeamTracker::Position const at = tracker.position();
-        if (every.steps > 0) return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
+        if (every.steps > 0)
+            return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
         return every.seconds > 0 &&
                std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
                    every.seconds;
@@ -446,147 +463,29 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
             alive = s.alive;
         }
         if (p.phase_space) {
-            ParticleState host(state, MemSpace::host);
             std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
-            parallel::write_phase_space_in_rank_order(out, iteration++, species, live_particles(host.view()), r,
-                                                      where, deck.beam.bunch_charge, macroparticles);
+            parallel::write_phase_space_in_rank_order(out, iteration++, species,
+                                                      live_particles(*kernels, particles), r, where,
+                                                      deck.beam.bunch_charge, macroparticles);
         }
     };
     phase.emplace("tracking");
-    if (!resumed) at_point(tracker.point());
-    while (tracker.advance()) {
-        at_point(tracker.point());
-        OutputPoint const& p = tracker.point();
-        progress.update(tracker.fraction_done(), 1.0,
-                        fmt::format("turn {}/{}, element {}/{}, {:.0f} alive", p.turn + 1, tracker.turns(),
-                                    p.entry + 1, lattice.elements.size(), alive));
-        if (tracker.done()) break;
-        // A safe point: everything due here is recorded. Rings count turns, single passes entries.
-        bool stopping = stop->stop_here(ring ? tracker.turns_done() : tracker.entries_done_in_turn());
-        if (world.size() > 1) stopping = !world.all(!stopping);
-        bool due = !stopping && checkpoint_due();
-        if (world.size() > 1 && every.seconds > 0) due = !world.all(!due);  // clocks differ between ranks
-        if (due) {
-            try {
-                write_checkpoint();
-            } catch (std::runtime_error const& e) {
-                // One process goes on; the previous checkpoint is still whole. Under MPI the ranks might
-                // disagree on where they are: the run ends (main reports it).
-                if (world.size() > 1) throw;
-                std::fprintf(stderr, "gtrack: warning: the checkpoint was not written: %s\n", e.what());
-            }
-        }
-        if (stopping) {
-            progress.finish();
-            write_checkpoint();
-            BeamTracker::Position const at = tracker.position();
-            if (world.is_root())
-                std::fprintf(
-                    stderr,
-                    "gtrack: stopped by %s after %lld of %lld turns and %lld of %zu entries of the next; "
-                    "%s was not written. Checkpoint: %s. Resume with the same command and --resume %s "
-                    "(exit status %d)\n",
-                    stop->requested() ? stop->signal_name().c_str() : "a signal to another rank",
-                    static_cast<long long>(at.turn), static_cast<long long>(tracker.turns()),
-                    static_cast<long long>(at.entry), lattice.elements.size(), path.c_str(),
-                    checkpoint_path.c_str(), checkpoint_path.c_str(), k_exit_stopped);
-            return k_exit_stopped;
-        }
-    }
+    TrackingHooks const hooks{at_point, checkpoint_due, write_checkpoint};
+    if (!track_beamline(tracker, lattice, progress, *stop, every, !resumed, hooks, alive, path,
+                        checkpoint_path))
+        return k_exit_stopped;
     progress.finish();
     phase.emplace("output");
 
-    // Loss records and the final state, on the host.
-    ParticleState final_host(state, MemSpace::host);
-    Table const lost = loss_table(final_host.view(), lattice);
-    // Losses per table entry over all ranks (exact integer sums), for the summary.
-    std::vector<std::int64_t> lost_at(lattice.elements.size(), 0);
-    for (auto e : std::get<std::vector<std::int64_t>>(lost.find("element")->values)) ++lost_at[std::size_t(e)];
-    world.sum_in_place(lost_at);
-    std::uint64_t n_lost = 0;
-    for (auto c : lost_at) n_lost += std::uint64_t(c);
-    auto const final_alive = macroparticles - n_lost;
-
-    parallel::write_table_in_rank_order(out, "lost", lost);
-    prov.backend = on_gpu ? "gpu" : "cpu";
-    prov.device_name = kernels->description();
-    prov.ranks = world.size();
-    prov.rank_devices = world.gather_to_root(parallel::describe_rank_device(on_gpu, kernels->description()));
-    auto records = kernels->timer().records();
-    if (space_charge)
-        for (auto const& [name, r] : space_charge->timer().records()) records[name] = r;
-    if (collective)
-        for (auto const& [name, r] : collective->timer().records()) records[name] = r;
-    std::optional<Profile> profile;
-    if (options.profile) profile = profile_of_run(deck, records, on_gpu, options.calibration);
-    // Every rank has written its share; one that failed has ended the job (main), so the file is
-    // renamed into place only when all of them succeeded.
-    world.barrier();
-    if (out) {
-        // Statistics, space-charge diagnostics and the lattice are the same on every rank: rank 0's.
-        write_table(*out, "stats", stats);
-        if (space_charge) write_table(*out, "space_charge", sc_table);
-        if (collective) write_table(*out, "collective", collective_table);
-        write_lattice(*out, lattice);
-        prov.end_time = iso8601_utc_now();
-        write_provenance(*out, prov);
-        if (profile) write_profile(*out, *profile);  // rank 0's times
-        out->commit();
-        // The output is complete: the run's checkpoint would only resume what is done.
-        std::error_code ignored;
-        std::filesystem::remove(checkpoint_path, ignored);
-    }
-
+    std::vector<KernelTimer const*> timers;
+    if (space_charge) timers.push_back(&space_charge->timer());
+    if (collective) timers.push_back(&collective->timer());
+    BeamRunTables const tables{stats, space_charge ? &sc_table : nullptr,
+                               collective ? &collective_table : nullptr};
+    BeamRunTotals const totals = write_beamline_output(deck, options, *kernels, particles, lattice, tables,
+                                                       timers, std::move(prov), out, checkpoint_path);
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    if (!options.quiet) {
-        double track_s = 0, pushes = 0;
-        if (auto it = records.find("track"); it != records.end()) {
-            track_s = it->second.seconds;
-            pushes = it->second.items;
-        }
-        std::printf("tracked in %.3f s (%.3g particle-element pushes/s); whole run %.3f s\n", track_s,
-                    track_s > 0 ? pushes / track_s : 0.0, wall);
-        std::string where_lost;
-        if (n_lost > 0) {
-            std::map<std::string, std::uint64_t> by_name;
-            for (std::size_t e = 0; e < lost_at.size(); ++e)
-                if (lost_at[e] > 0) by_name[lattice.info[e].name] += std::uint64_t(lost_at[e]);
-            for (auto const& [name, count] : by_name)
-                where_lost += fmt::format("{}{} at {}", where_lost.empty() ? ": " : ", ", count, name);
-        }
-        if (space_charge) {
-            double total = 0;
-            std::string stages;
-            for (char const* stage : {"sort", "deposit", "reduce", "green", "solve", "field", "gather", "kick"}) {
-                auto const it = records.find(std::string("sc.") + stage);
-                double const t = it == records.end() ? 0.0 : it->second.seconds;
-                total += t;
-                stages += fmt::format("{}{} {:.3f}", stages.empty() ? "" : ", ", stage, t);
-            }
-            std::printf("space charge: %zu kicks in %.3f s (%s s)\n", sc_table.rows(), total, stages.c_str());
-        }
-        if (collective) std::printf("%s\n", collective_summary(collective_table).c_str());
-        std::printf("alive %llu of %llu (%llu lost%s)\n", static_cast<unsigned long long>(final_alive),
-                    static_cast<unsigned long long>(macroparticles), static_cast<unsigned long long>(n_lost),
-                    where_lost.c_str());
-        if (last.alive > 0)
-            std::printf(
-                "last statistics (s = %.6g m): sigma_x %s, sigma_y %s, emittance_xn %s, emittance_yn %s, "
-                "sigma_t %s, sigma_pt %.4g\n",
-                last.s, format_si(last.sigma[0], "m").c_str(), format_si(last.sigma[2], "m").c_str(),
-                format_si(last.normalized_emittance[0], "m rad").c_str(),
-                format_si(last.normalized_emittance[1], "m rad").c_str(),
-                format_si(last.sigma[4], "m").c_str(), last.sigma[5]);
-        std::printf("wrote %s (%zu statistics rows, %lld phase-space snapshots, %zu lost particles)\n",
-                    path.c_str(), stats.rows(), static_cast<long long>(iteration),
-                    static_cast<std::size_t>(n_lost));
-    }
-    if (options.timing && world.is_root()) {
-        std::printf("# kernel calls seconds bytes items\n");
-        for (auto const& [name, r] : records)
-            std::printf("%s %ld %.9g %.9g %.9g\n", name.c_str(), r.calls, r.seconds, r.bytes, r.items);
-    }
-    if (profile && world.is_root()) std::printf("%s", format_profile(*profile).c_str());
+    report_beamline(options, lattice, macroparticles, tables, totals, last, path, iteration, wall);
     return 0;
 }
 

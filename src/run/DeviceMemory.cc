@@ -44,14 +44,15 @@ DeviceMemoryEstimate estimate_beamline_device_memory(DeckConfig const& deck)
     e.parts.push_back({fmt::format("particles ({:.4g} macroparticles x {:.0f} B)", n, per_particle),
                        n * per_particle, "beam.macroparticles"});
     if (deck.space_charge.enabled) {
-        // SpaceChargeSolver: gathered fields fx, fy, fz; sort keys and permutation; the permuted copy
-        // (6 doubles, the id, 2 loss records); CUB's sorted keys and values, and its work area (about
-        // one more key and value per particle).
-        double const sc_per_particle = 3 * sizeof(double) + 2 * sizeof(std::uint32_t) + 6 * sizeof(double) +
-                                       sizeof(std::uint64_t) + 2 * sizeof(std::int32_t) +
-                                       2 * sizeof(std::uint32_t) + 2 * sizeof(std::uint32_t);
-        e.parts.push_back({fmt::format("space-charge particle buffers ({:.0f} B per macroparticle)", sc_per_particle),
-                           n * sc_per_particle, "beam.macroparticles"});
+        // SpaceChargeSolver: gathered fields fx, fy, fz; sort keys and permutation; the positions in
+        // cell order that the deposition reads (x, y, t and the loss record); CUB's sorted keys and
+        // values, and its work area (about one more key and value per particle).
+        double const sc_per_particle = 3 * sizeof(double) + 2 * sizeof(std::uint32_t) + 3 * sizeof(double) +
+                                       sizeof(std::int32_t) + 2 * sizeof(std::uint32_t) +
+                                       2 * sizeof(std::uint32_t);
+        e.parts.push_back(
+            {fmt::format("space-charge particle buffers ({:.0f} B per macroparticle)", sc_per_particle),
+             n * sc_per_particle, "beam.macroparticles"});
         // t-code entries pushed as a bunch (TimeBunch.hh): ten doubles and a flag per particle, and
         // the positions handed to the solver (a particle state).
         bool timed = deck.run.tracking != "z";
@@ -61,8 +62,8 @@ DeviceMemoryEstimate estimate_beamline_device_memory(DeckConfig const& deck)
         }
         if (timed) {
             double const bunch = 10 * sizeof(double) + sizeof(std::int32_t) + per_particle;
-            e.parts.push_back({fmt::format("t-code bunch state ({:.0f} B per macroparticle)", bunch), n * bunch,
-                               "beam.macroparticles"});
+            e.parts.push_back({fmt::format("t-code bunch state ({:.0f} B per macroparticle)", bunch),
+                               n * bunch, "beam.macroparticles"});
         }
         auto const& g = deck.space_charge.grid;
         double const nodes = double(g[0]) * double(g[1]) * double(g[2]);
@@ -73,11 +74,12 @@ DeviceMemoryEstimate estimate_beamline_device_memory(DeckConfig const& deck)
         double const doubled_real = 8.0 * nodes;
         double const doubled_complex = double(g[0] + 1) * double(2 * g[1]) * double(2 * g[2]);
         double const corners = double(g[0] + 2) * double(g[1] + 2) * double(g[2] + 2);
-        double const grid_bytes = nodes * (5 * sizeof(double) + sizeof(std::int64_t)) +
-                                  doubled_real * sizeof(double) +
-                                  4 * doubled_complex * sizeof(std::complex<double>) + corners * sizeof(double);
-        e.parts.push_back({fmt::format("space-charge grid {}x{}x{} and its doubled FFT grids", g[0], g[1], g[2]),
-                           grid_bytes, "space_charge.grid"});
+        double const grid_bytes =
+            nodes * (5 * sizeof(double) + sizeof(std::int64_t)) + doubled_real * sizeof(double) +
+            4 * doubled_complex * sizeof(std::complex<double>) + corners * sizeof(double);
+        e.parts.push_back(
+            {fmt::format("space-charge grid {}x{}x{} and its doubled FFT grids", g[0], g[1], g[2]),
+             grid_bytes, "space_charge.grid"});
     }
     e.parts.push_back({"CUDA runtime, cuFFT and CUB reserve", k_library_reserve, ""});
     return e;
@@ -88,9 +90,9 @@ std::string device_memory_shortfall(DeviceMemoryEstimate const& needed, std::uin
 {
     double const total = needed.total();
     if (total <= double(free_bytes)) return "";
-    std::string text = fmt::format(
-        "the run needs about {} of GPU memory, but {} has {} free (of {}):", bytes_text(total), device_name,
-        bytes_text(double(free_bytes)), bytes_text(double(total_bytes)));
+    std::string text =
+        fmt::format("the run needs about {} of GPU memory, but {} has {} free (of {}):", bytes_text(total),
+                    device_name, bytes_text(double(free_bytes)), bytes_text(double(total_bytes)));
     std::vector<std::string> keys;
     for (auto const& p : needed.parts) {
         text += fmt::format("\n  {:>12}  {}", bytes_text(p.bytes), p.what);
@@ -111,7 +113,8 @@ std::string device_memory_shortfall(DeviceMemoryEstimate const& needed, std::uin
 void check_device_memory(DeviceMemoryEstimate const& needed)
 {
     device::MemoryInfo const info = device::memory_info();
-    std::string const message = device_memory_shortfall(needed, info.free_bytes, info.total_bytes, device::name());
+    std::string const message =
+        device_memory_shortfall(needed, info.free_bytes, info.total_bytes, device::name());
     if (!message.empty()) throw std::runtime_error(message);
 }
 

@@ -2,7 +2,7 @@
 #include "run/RunProvenance.hh"
 
 #include "BuildInfo.hh"
-#include "app/VersionInfo.hh"
+#include "run/VersionInfo.hh"
 
 namespace gt {
 

@@ -90,16 +90,11 @@ std::vector<std::int64_t> time_code_space_charge_entries(Lattice const& lattice,
 void check_space_charge_over_ranks(SpaceChargeConfig const& sc)
 {
     if (sc.deposition != "deterministic")
-        throw DeckError(sc.where, "space_charge.deposition",
-                        fmt::format("'{}' sums charges in floating point, in an order that depends on the rank "
-                                    "count: runs over several MPI ranks need \"deterministic\"",
-                                    sc.deposition));
-    if (sc.sort_every != 0)
-        throw DeckError(sc.where, "space_charge.sort_every",
-                        fmt::format("{}: sorting reorders each rank's particles differently from one process's, "
-                                    "so statistics and outputs would depend on the rank count: runs over several "
-                                    "MPI ranks need sort_every = 0 (the deposition stays exact without it)",
-                                    sc.sort_every));
+        throw DeckError(
+            sc.where, "space_charge.deposition",
+            fmt::format("'{}' sums charges in floating point, in an order that depends on the rank "
+                        "count: runs over several MPI ranks need \"deterministic\"",
+                        sc.deposition));
 }
 
 SpaceChargeSettings space_charge_settings(SpaceChargeConfig const& sc)

@@ -1,5 +1,5 @@
 // What --version prints and what provenance records about this build and machine.
-#include "app/VersionInfo.hh"
+#include "run/VersionInfo.hh"
 
 #include <fmt/format.h>
 

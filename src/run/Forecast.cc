@@ -1,6 +1,6 @@
 // Counting the work of a run without running it: the run's own segment schedule (BeamTracker) over
 // a backend that only counts, priced per call from the calibration.
-#include "perf/Forecast.hh"
+#include "run/Forecast.hh"
 
 #include <algorithm>
 #include <cmath>
@@ -52,7 +52,8 @@ class ForecastBuilder {
         // Streaming kernels reach the measured fraction of the copy bandwidth of a one-entry segment,
         // not the copy bandwidth itself (73-87% on the H100); every kernel is bounded by the copy.
         bool const streams = (bound == Bound::map || bound == Bound::stream) && c_.track_bandwidth > 0;
-        double const body = std::max(time_of(bound, w), w.bytes / (streams ? c_.track_bandwidth : c_.copy_bandwidth));
+        double const body =
+            std::max(time_of(bound, w), w.bytes / (streams ? c_.track_bandwidth : c_.copy_bandwidth));
         // A reduction's fixed cost is its launch, the copy back and the wait, measured as one.
         double const latency =
             w.waits && c_.reduce_latency > 0 ? c_.reduce_latency : w.launches * c_.launch_latency;
@@ -141,7 +142,10 @@ class CountingBeamKernels final : public BeamKernels {
     // The forecast prices a t-code entry with space charge as track() prices it (the same pushes)
     // and its kicks from the schedule (forecast_run): the bunch steps themselves are not called.
     double time_bunch_begin(ParticleView, size_type) override { return HUGE_VAL; }
-    std::array<double, 3> time_bunch_step(ParticleView, size_type, double) override { return {0.0, 0.0, 0.0}; }
+    std::array<double, 3> time_bunch_step(ParticleView, size_type, double) override
+    {
+        return {0.0, 0.0, 0.0};
+    }
     void time_bunch_positions(ParticleView, size_type, double, double, ParticleView) override {}
     void time_bunch_kick(ParticleView, size_type, double) override {}
     void time_bunch_finish(ParticleView, size_type, std::int32_t) override {}
@@ -154,6 +158,9 @@ class CountingBeamKernels final : public BeamKernels {
         m.alive = n;
         return m;
     }
+    //! The forecast's beam stays alive: no particle is lost, none is gathered.
+    size_type count(ParticleView particles, bool alive) override { return alive ? particles.size : 0; }
+    ParticleView gather_to_host(ParticleView, size_type, size_type, bool) override { return {}; }
     KernelTimer const& timer() const override { return timer_; }
 
   private:
@@ -170,7 +177,8 @@ void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const
     bool const sliced = s.model == SpaceChargeModel::two_and_half_d;
     double const nodes = double(s.grid[0]) * double(s.grid[1]) * double(s.grid[2]);
     double const doubled = sliced ? 4.0 * s.grid[0] * s.grid[1] : 8.0 * nodes;
-    double const spectrum = sliced ? 2.0 * s.grid[1] * (s.grid[0] + 1.0) : 4.0 * s.grid[2] * s.grid[1] * (s.grid[0] + 1.0);
+    double const spectrum =
+        sliced ? 2.0 * s.grid[1] * (s.grid[0] + 1.0) : 4.0 * s.grid[2] * s.grid[1] * (s.grid[0] + 1.0);
     double const corners = sliced ? (s.grid[0] + 2.0) * (s.grid[1] + 2.0)
                                   : (s.grid[0] + 2.0) * (s.grid[1] + 2.0) * (s.grid[2] + 2.0);
     if (s.sort_every > 0 && kick % s.sort_every == 0)
@@ -189,7 +197,8 @@ void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const
             {4, sc_work::solve_bytes(nodes, doubled, spectrum), sc_work::solve_flops(doubled, spectrum), 0,
              c.fft_time(c.fft_seconds, doubled)});
     out.add("sc.field", Bound::fixed,
-            {1, sc_work::field_bytes(nodes), sc_work::field_flops(nodes), 0, c.fft_time(c.field_seconds, doubled)});
+            {1, sc_work::field_bytes(nodes), sc_work::field_flops(nodes), 0,
+             c.fft_time(c.field_seconds, doubled)});
     out.add("sc.gather", Bound::gather, {1, sc_work::gather_bytes(n, w), sc_work::gather_flops(n, w), n, 0});
     out.add("sc.kick", Bound::stream, {1, sc_work::kick_bytes(n), sc_work::kick_flops(n), n, 0});
 }
@@ -225,16 +234,17 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
                           });
         // A t-code entry is kicked after each time step while the bunch is inside: as many kicks as
         // the reference's steps (the bunch's own length adds a few, not counted).
-        tracker.add_kicks(time_code_space_charge_entries(lattice, sliced),
-                          [&out, &ceilings, &kicks, &particles, &lattice,
-                           settings = space_charge_settings(deck.space_charge)](std::int64_t entry, std::int64_t) {
-                              TimeCode const& c = lattice.elements[std::size_t(entry)].time_code;
-                              auto const steps = static_cast<long>(std::ceil(c.tau_ref_end / c.step));
-                              for (long i = 0; i < steps; ++i) {
-                                  add_kick(out, ceilings, settings, double(particles.size), kicks, kicks == 0);
-                                  ++kicks;
-                              }
-                          });
+        tracker.add_kicks(
+            time_code_space_charge_entries(lattice, sliced),
+            [&out, &ceilings, &kicks, &particles, &lattice,
+             settings = space_charge_settings(deck.space_charge)](std::int64_t entry, std::int64_t) {
+                TimeCode const& c = lattice.elements[std::size_t(entry)].time_code;
+                auto const steps = static_cast<long>(std::ceil(c.tau_ref_end / c.step));
+                for (long i = 0; i < steps; ++i) {
+                    add_kick(out, ceilings, settings, double(particles.size), kicks, kicks == 0);
+                    ++kicks;
+                }
+            });
     }
     if (tracker.point().stats) kernels.moments(particles);
     while (tracker.advance())
@@ -243,18 +253,6 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
     // the FFT plans: measured once by calibrate, paid once per run.
     out.add_once("warm-up", ceilings.warmup_seconds + (kicks > 0 ? ceilings.sc_warmup_seconds : 0.0));
     return out.finish();
-}
-
-std::string format_forecast(RunForecast const& f)
-{
-    std::string s = fmt::format("{:<12} {:>8} {:>10} {:>10} {:>11} {:>11} {:>11}\n", "kernel", "calls", "GB",
-                                "GFLOP", "best [s]", "forecast", "worst [s]");
-    for (auto const& [name, k] : f.kernels)
-        s += fmt::format("{:<12} {:>8} {:>10.4g} {:>10.4g} {:>11.4g} {:>11.4g} {:>11.4g}\n", name, k.calls,
-                         k.bytes * 1e-9, k.flops * 1e-9, k.best, k.seconds, k.worst);
-    s += fmt::format("{:<12} {:>8} {:>10} {:>10} {:>11.4g} {:>11.4g} {:>11.4g}\n", "total", "", "", "",
-                     f.best, f.seconds, f.worst);
-    return s;
 }
 
 }  // namespace gt

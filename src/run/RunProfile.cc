@@ -1,9 +1,9 @@
 // Joining the run's kernel records, the calibration and the forecast.
-#include "perf/RunProfile.hh"
+#include "run/RunProfile.hh"
 
 #include <fmt/format.h>
 
-#include "perf/Forecast.hh"
+#include "run/Forecast.hh"
 
 namespace gt {
 

@@ -1,7 +1,7 @@
 // Calibration measurements. The map rate and per-push cost come from two lattices of the same
 // length, one of exact quadrupoles and drifts and one of markers: t = F / rate + P t_push for
 // both, two equations in the two unknowns. Space-charge rates come from kicks of a Gaussian bunch.
-#include "perf/CalibrateMeasure.hh"
+#include "run/CalibrateMeasure.hh"
 
 #include <algorithm>
 #include <chrono>
@@ -87,7 +87,7 @@ double steady_bandwidth(KernelTimer const& timer, char const* kernel)
 }
 
 //! Mean seconds of `calls` calls of `run`, read from `kernel`'s record (calls after warm-up).
-template<class F>
+template <class F>
 double mean_seconds(BeamKernels& kernels, char const* kernel, int calls, F const& run)
 {
     double const before = kernels.timer().records().at(kernel).seconds;
@@ -113,10 +113,10 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
     double time[2], flops[2];
     for (int maps = 0; maps < 2; ++maps) {
         std::vector<Element> const lattice = calibration_lattice(maps == 1, entries);
-        kernels.set_elements(lattice, {});  // no field maps in the calibration lattice
+        kernels.set_elements(lattice, {});                      // no field maps in the calibration lattice
         kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
-        time[maps] = mean_seconds(kernels, "track", 3,
-                                  [&] { kernels.track(state.view(), 0, size_type(entries), 0); });
+        time[maps] =
+            mean_seconds(kernels, "track", 3, [&] { kernels.track(state.view(), 0, size_type(entries), 0); });
         flops[maps] = size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(entries));
     }
     double const pushes = size.particles * entries;
@@ -183,7 +183,8 @@ void measure_space_charge(Ceilings& c, std::unique_ptr<SpaceChargeKernels> (*mak
         if (g == size.grids.front()) {
             double excess = 0;
             for (auto const& [name, r] : t.records())
-                if (r.calls > 1) excess += r.first_seconds - (r.seconds - r.first_seconds) / double(r.calls - 1);
+                if (r.calls > 1)
+                    excess += r.first_seconds - (r.seconds - r.first_seconds) / double(r.calls - 1);
             c.sc_warmup_seconds = std::max(0.0, excess);
         }
         // The particle stages do not depend on the grid much: keep the largest grid's figures.

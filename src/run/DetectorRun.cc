@@ -1,6 +1,6 @@
 // Running a detector deck: tables -> backend -> step iterations until every primary has ended ->
 // sorted hits, tallies and provenance in one HDF5 file.
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 
 #include <algorithm>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
-#include "perf/RunProfile.hh"
 #include "perf/TraceScope.hh"
+#include "run/RunProfile.hh"
 
 #include <fmt/format.h>
 
@@ -268,14 +268,16 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     progress.finish();
     if (!r.stopped_by.empty()) return r;
     // The backend holds the whole run's results, those of the runs before a checkpoint included.
-    r.hits = kernels->sorted_hits();
+    // Hits cross to the host only when they are written (or compared: validate writes nothing).
+    bool const hits_needed = cfg.detector.write_hits || !options.write_output;
+    if (hits_needed) r.hits = kernels->sorted_hits();
     r.iterations = iterations;
     // Tallies and counters are integers: their sums over ranks are exact, the same for any rank count.
     std::vector<std::uint64_t> tally_counts = kernels->tally_counts();
     std::vector<std::int64_t> sums(tally_counts.begin(), tally_counts.end());
     r.counters = kernels->counters();
     sums.insert(sums.end(), r.counters.begin(), r.counters.end());
-    sums.push_back(static_cast<std::int64_t>(r.hits.size()));
+    sums.push_back(static_cast<std::int64_t>(hits_needed ? r.hits.size() : r.counters[k_hit_count]));
     world.sum_in_place(sums);
     for (std::size_t i = 0; i < tally_counts.size(); ++i) tally_counts[i] = std::uint64_t(sums[i]);
     r.tallies = tallies_in_mev(tally_counts);
@@ -317,11 +319,10 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
                 "was not written. Checkpoint: %s. Resume with the same command and --resume %s (exit "
                 "status %d)\n",
                 r.stopped_by.c_str(), static_cast<unsigned long long>(r.iterations),
-                r.next_iteration_tracks == 0
-                    ? ""
-                    : fmt::format(" and {} of the {} tracks of the next", r.next_iteration_tracked,
-                                  r.next_iteration_tracks)
-                          .c_str(),
+                r.next_iteration_tracks == 0 ? ""
+                                             : fmt::format(" and {} of the {} tracks of the next",
+                                                           r.next_iteration_tracked, r.next_iteration_tracks)
+                                                   .c_str(),
                 static_cast<unsigned long long>(r.events_started),
                 static_cast<unsigned long long>(cfg.detector.gun.events),
                 (options.output.empty() ? cfg.output.file : options.output).c_str(), r.checkpoint.c_str(),

@@ -49,9 +49,9 @@ struct DetectorRunResult {
     std::uint64_t events_started = 0;  //!< stopped: events whose primaries had all started (all ranks)
     std::uint64_t next_iteration_tracks = 0;   //!< stopped inside a step iteration: its tracks (else 0)
     std::uint64_t next_iteration_tracked = 0;  //!< and those of them run to their end
-    std::string checkpoint;            //!< stopped: the checkpoint written
-    std::optional<Profile> profile;    //!< with options.profile
-    std::shared_ptr<StripOutcome> strips;  //!< [strips]: digis, clusters, reconstructed hits, quality
+    std::string checkpoint;                    //!< stopped: the checkpoint written
+    std::optional<Profile> profile;            //!< with options.profile
+    std::shared_ptr<StripOutcome> strips;      //!< [strips]: digis, clusters, reconstructed hits, quality
 };
 
 //! Runs a detector deck to completion and (unless options say not) writes its output file. A run

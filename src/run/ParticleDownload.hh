@@ -1,0 +1,25 @@
+// What comes back from the particles at the end of a run or at a snapshot, a chunk at a time: only
+// the particles that are written cross to the host (compacted where they live, BeamKernels::
+// gather_to_host), so the host holds a chunk and the lost particles, never the whole beam.
+#pragma once
+
+#include "beam/Lattice.hh"
+#include "io/TableWriter.hh"
+#include "kernels/beam/BeamKernels.hh"
+#include "parallel/OrderedWrites.hh"
+
+namespace gt {
+
+//! Particles looked at per gather: 2^21 (126 MB of staging per buffer, two buffers).
+inline constexpr size_type k_download_chunk = size_type(1) << 21;
+
+//! One row per lost particle of this rank, in index order: id, where and when it was lost, its
+//! coordinates there.
+Table loss_table(BeamKernels& kernels, ParticleView particles, Lattice const& lattice,
+                 size_type chunk = k_download_chunk);
+
+//! This rank's live particles for a snapshot, in index order, `chunk` particles looked at per piece.
+parallel::PhaseSpaceSource live_particles(BeamKernels& kernels, ParticleView particles,
+                                          size_type chunk = k_download_chunk);
+
+}  // namespace gt
