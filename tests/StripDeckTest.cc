@@ -12,7 +12,7 @@
 
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 #include "detector/StripRun.hh"
 #include "io/TableWriter.hh"
 

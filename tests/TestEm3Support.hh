@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "detector/DetectorRun.hh"
+#include "run/DetectorRun.hh"
 
 namespace gt::testem3 {
 

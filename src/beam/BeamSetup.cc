@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "deck/DeckError.hh"
+#include "io/BeamPhysicsReader.hh"
+#include "io/OpenPmdWriter.hh"
 #include "kernels/core/Types.hh"
 
 namespace gt {
@@ -94,6 +96,32 @@ BeamSampler make_beam_sampler(BeamConfig const& beam, std::uint64_t seed)
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j < 6; ++j) sampler.cholesky[i][j] = l[i][j];
     return sampler;
+}
+
+ReferenceParticle initial_reference(DeckConfig const& deck)
+{
+    BeamConfig const& beam = deck.beam;
+    ReferenceParticle ref = ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e,
+                                                            beam.kinetic_energy_mev);
+    if (beam.distribution != "file") return ref;
+    // Another code's BeamPhysics file has no reference particle: the deck's is used (read_beamphysics
+    // checks the species).
+    if (!holds_gtrack_coordinates(beam.file)) return ref;
+    PhaseSpaceFile const file = read_phase_space(beam.file);
+    auto const differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::abs(b); };
+    if (differs(file.ref.mass_mev, ref.mass_mev) || differs(file.ref.charge_e, ref.charge_e))
+        throw DeckError(
+            beam.where, "beam.particle",
+            fmt::format("the particles in '{}' have rest energy {:.9g} MeV and charge {:g} e, the "
+                        "deck's species {:.9g} MeV and {:g} e",
+                        beam.file, file.ref.mass_mev, file.ref.charge_e, ref.mass_mev, ref.charge_e));
+    if (differs(file.ref.kinetic_mev, ref.kinetic_mev))
+        throw DeckError(
+            beam.where, "beam.kinetic_energy",
+            fmt::format("the reference in '{}' has {:.12g} MeV kinetic energy, the deck {:.12g} MeV: "
+                        "set the deck's energy to the file's",
+                        beam.file, file.ref.kinetic_mev, ref.kinetic_mev));
+    return file.ref;
 }
 
 }  // namespace gt

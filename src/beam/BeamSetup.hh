@@ -5,6 +5,7 @@
 
 #include "deck/Config.hh"
 #include "kernels/beam/BeamSampler.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 
@@ -21,5 +22,9 @@ Matrix6 cholesky_lower(Matrix6 const& sigma, BeamConfig const& beam);
 
 //! The sampler for the deck's distribution (not "file").
 BeamSampler make_beam_sampler(BeamConfig const& beam, std::uint64_t seed);
+
+//! The reference particle at the entrance: from the deck, or from the particle file (which must agree
+//! with the deck's species and energy).
+ReferenceParticle initial_reference(DeckConfig const& deck);
 
 }  // namespace gt

@@ -8,7 +8,6 @@
 #include "beam/Lattice.hh"
 #include "deck/DeckError.hh"
 #include "optics/Optics.hh"
-#include "run/BeamRun.hh"
 
 namespace gt::optics {
 

@@ -90,32 +90,6 @@ std::unique_ptr<BeamKernels> select_beam_backend(DeckConfig const& deck, RunOpti
     return make_cpu_beam_kernels();
 }
 
-ReferenceParticle initial_reference(DeckConfig const& deck)
-{
-    BeamConfig const& beam = deck.beam;
-    ReferenceParticle ref = ReferenceParticle::from_kinetic(beam.species.mass_mev, beam.species.charge_e,
-                                                            beam.kinetic_energy_mev);
-    if (beam.distribution != "file") return ref;
-    // Another code's BeamPhysics file has no reference particle: the deck's is used (read_beamphysics
-    // checks the species).
-    if (!holds_gtrack_coordinates(beam.file)) return ref;
-    PhaseSpaceFile const file = read_phase_space(beam.file);
-    auto const differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::abs(b); };
-    if (differs(file.ref.mass_mev, ref.mass_mev) || differs(file.ref.charge_e, ref.charge_e))
-        throw DeckError(
-            beam.where, "beam.particle",
-            fmt::format("the particles in '{}' have rest energy {:.9g} MeV and charge {:g} e, the "
-                        "deck's species {:.9g} MeV and {:g} e",
-                        beam.file, file.ref.mass_mev, file.ref.charge_e, ref.mass_mev, ref.charge_e));
-    if (differs(file.ref.kinetic_mev, ref.kinetic_mev))
-        throw DeckError(
-            beam.where, "beam.kinetic_energy",
-            fmt::format("the reference in '{}' has {:.12g} MeV kinetic energy, the deck {:.12g} MeV: "
-                        "set the deck's energy to the file's",
-                        beam.file, file.ref.kinetic_mev, ref.kinetic_mev));
-    return file.ref;
-}
-
 ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels)
 {
     return initial_beam(deck, kernels, parallel::ParticleShare{0, deck.beam.macroparticles});

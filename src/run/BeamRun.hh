@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "deck/Config.hh"
 #include "kernels/beam/BeamKernels.hh"
@@ -29,10 +30,6 @@ struct RunOptions {
 //! The backend the options and deck ask for: "auto" picks the GPU when one is present and otherwise
 //! the CPU (saying so unless quiet); "gpu" without a GPU throws.
 std::unique_ptr<BeamKernels> select_beam_backend(DeckConfig const& deck, RunOptions const& options);
-
-//! The reference particle at the entrance: from the deck, or from the particle file (which must agree
-//! with the deck's species and energy).
-ReferenceParticle initial_reference(DeckConfig const& deck);
 
 //! The initial beam in `kernels`' memory: sampled there, or read from the deck's openPMD file.
 ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels);

@@ -16,10 +16,10 @@
 #include <fmt/format.h>
 
 #include "deck/DeckError.hh"
-#include "detector/DetectorCheckpoint.hh"
+#include "run/DetectorCheckpoint.hh"
 #include "detector/DetectorSetup.hh"
 #include "detector/HitTable.hh"
-#include "detector/ShowerOutput.hh"
+#include "run/ShowerOutput.hh"
 #include "detector/StripRun.hh"
 #include "io/H5Handle.hh"
 #include "io/OutputFile.hh"

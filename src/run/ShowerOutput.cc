@@ -1,5 +1,5 @@
 // Energy balance and secondary counters of a shower run.
-#include "detector/ShowerOutput.hh"
+#include "run/ShowerOutput.hh"
 
 #include <cstdio>
 

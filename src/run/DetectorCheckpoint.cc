@@ -1,5 +1,5 @@
 // Writing and reading the checkpoint of a detector run (layout in docs/checkpoint.md).
-#include "detector/DetectorCheckpoint.hh"
+#include "run/DetectorCheckpoint.hh"
 
 #include <memory>
 #include <stdexcept>
