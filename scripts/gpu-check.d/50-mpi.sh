@@ -7,6 +7,7 @@ if [ "$mpi_gpus" -lt 2 ] || ! command -v mpirun >/dev/null || ! ./$build/gtrack 
 else
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     mpi_ok=0 mpi_total=0
+    declare -A mpi_wall=()
     for mpi_case in "regression/fodo_channel/deck.toml" \
                     "regression/space_charge_fodo/deck.toml" \
                     "regression/detector_tracker/deck.toml"; do
@@ -23,6 +24,23 @@ else
     done
     note "mpi 2 GPUs bitwise" "$mpi_ok of $mpi_total decks identical to 1 GPU"
     [ "$mpi_ok" -eq "$mpi_total" ] || status=1
+    # Whole-run throughput on two GPUs (issue 25: >= 1.8x one GPU): the FODO channel of 2x10^8 particles,
+    # statistics at the end only, no snapshot, 1 and 2 ranks, wall time of the whole command.
+    for np in 1 2; do
+        mpi_t0=$(date +%s.%N)
+        if timeout 200 mpirun -np "$np" --bind-to none ./$build/gtrack run inputs/fodo.toml --backend gpu -q \
+                --set beam.macroparticles=200000000 --set output.stats=end --set 'output.phase_space=[]' \
+                -o "$out/mpi-fodo2e8-$np.h5" >"$out/mpi-fodo2e8-$np.txt" 2>&1; then
+            mpi_wall[$np]=$(echo "$(date +%s.%N) - $mpi_t0" | bc)
+            note "mpi fodo 2e8, $np GPU(s)" "whole run ${mpi_wall[$np]} s"
+        else
+            note "mpi fodo 2e8, $np GPU(s)" "FAILED ($(tail -n 2 "$out/mpi-fodo2e8-$np.txt" | tr '\n' ' '))"
+            status=1
+        fi
+        rm -f "$out/mpi-fodo2e8-$np.h5"
+    done
+    [ -n "${mpi_wall[1]:-}" ] && [ -n "${mpi_wall[2]:-}" ] &&
+        note "mpi fodo 2e8, 2 GPUs / 1" "$(echo "scale=2; ${mpi_wall[1]} / ${mpi_wall[2]}" | bc)x whole-run throughput (target >= 1.8)"
     # Scaling (docs/performance.md, #15): 3D space charge on 128^3, strong (10^8 on 1 and 2 GPUs) and
     # weak (5x10^7 per GPU), each split into tracking+space charge, grid reduction and the rest of the
     # run (generation, output); then a large detector run on 1 and 2 GPUs.
