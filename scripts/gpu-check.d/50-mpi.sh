@@ -31,7 +31,7 @@ else
         if timeout 200 mpirun -np "$np" --bind-to none ./$build/gtrack run inputs/fodo.toml --backend gpu -q \
                 --set beam.macroparticles=200000000 --set output.stats=end --set 'output.phase_space=[]' \
                 -o "$out/mpi-fodo2e8-$np.h5" >"$out/mpi-fodo2e8-$np.txt" 2>&1; then
-            mpi_wall[$np]=$(echo "$(date +%s.%N) - $mpi_t0" | bc)
+            mpi_wall[$np]=$(awk -v a="$mpi_t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
             note "mpi fodo 2e8, $np GPU(s)" "whole run ${mpi_wall[$np]} s"
         else
             note "mpi fodo 2e8, $np GPU(s)" "FAILED ($(tail -n 2 "$out/mpi-fodo2e8-$np.txt" | tr '\n' ' '))"
@@ -40,7 +40,7 @@ else
         rm -f "$out/mpi-fodo2e8-$np.h5"
     done
     [ -n "${mpi_wall[1]:-}" ] && [ -n "${mpi_wall[2]:-}" ] &&
-        note "mpi fodo 2e8, 2 GPUs / 1" "$(echo "scale=2; ${mpi_wall[1]} / ${mpi_wall[2]}" | bc)x whole-run throughput (target >= 1.8)"
+        note "mpi fodo 2e8, 2 GPUs / 1" "$(awk -v a="${mpi_wall[1]}" -v b="${mpi_wall[2]}" 'BEGIN { printf "%.2f", a / b }')x whole-run throughput (target >= 1.8)"
     # Scaling (docs/performance.md, #15): 3D space charge on 128^3, strong (10^8 on 1 and 2 GPUs) and
     # weak (5x10^7 per GPU), each split into tracking+space charge, grid reduction and the rest of the
     # run (generation, output); then a large detector run on 1 and 2 GPUs.
