@@ -891,7 +891,65 @@ def plot_optics(f, name, outdir, fmt, written, records):
 
 
 KNOWN = ["stats", "data", "lost", "space_charge", "collective", "profile", "tallies", "hits",
-         "energy_balance", "summary", "optics"]
+         "energy_balance", "summary", "optics", "strip_quality"]
+
+
+def plot_strip_quality(f, name, outdir, fmt, written, records):
+    """[strips] runs: efficiency, ghost rate, residuals and pulls per station (/strip_quality), and the
+    reconstructed hits in the sensors' frame (true hits and ghosts)."""
+    q = table(f["strip_quality"])
+    if "efficiency" not in q or len(q["efficiency"]) == 0:
+        return
+    g = f["strip_quality"]
+    n = len(q["efficiency"])
+    labels = texts(g.attrs["station_names"]) if "station_names" in g.attrs else [str(i) for i in range(n)]
+    labels = labels[:n] + [str(i) for i in range(len(labels), n)]
+    x = np.arange(n)
+    fig, axes = new_figure("detector", 2, 2, sharex=True)
+    (a_eff, a_ghost), (a_res, a_pull) = axes
+    a_eff.plot(x, 100 * q["efficiency"], "o-", color="tab:green")
+    a_eff.set_ylabel("efficiency [%]")
+    a_ghost.plot(x, 100 * q["ghost_rate"], "o-", color="tab:red")
+    a_ghost.set_ylabel("ghost rate [%]")
+    a_res.plot(x, 1e6 * q["residual_u"], "o-", label="u (across the front strips)")
+    a_res.plot(x, 1e6 * q["residual_v"], "s-", label="v (along the strips)")
+    a_res.set_yscale("log")
+    a_res.set_ylabel("rms residual [µm]")
+    a_res.legend(fontsize=7)
+    a_pull.plot(x, q["pull_u"], "o-", label="u")
+    a_pull.plot(x, q["pull_v"], "s-", label="v")
+    a_pull.axhline(1.0, color="grey", lw=0.8, ls="--")
+    a_pull.set_ylabel("rms pull")
+    a_pull.legend(fontsize=7)
+    for ax in (a_res, a_pull):
+        ax.set_xticks(x, labels, rotation=30 if n > 4 else 0, fontsize=8)
+        ax.set_xlabel("station")
+    for ax in axes.flat:
+        ax.grid(alpha=0.3)
+    points = int(q["points"].sum()) if "points" in q else 0
+    hits = int(q["reco_hits"].sum()) if "reco_hits" in q else 0
+    fig.suptitle(f"{name}: strip reconstruction per station\n{points} true crossings, {hits} reconstructed hits",
+                 fontsize=10)
+    fig.tight_layout()
+    records[save(fig, outdir, "strip_quality", fmt, written)] = {k: q[k] for k in (
+        "efficiency", "ghost_rate", "residual_u", "residual_v", "pull_u", "pull_v")}
+    if "reco_hits" not in f:
+        return
+    h = table(f["reco_hits"], {"x", "y", "true"})
+    if "x" not in h or len(h["x"]) == 0:
+        return
+    fig, ax = new_figure("detector")
+    good = h["true"] != 0 if "true" in h else np.ones(len(h["x"]), bool)
+    ax.scatter(1e3 * h["x"][good], 1e3 * h["y"][good], s=2, color="tab:blue", label=f"true hits ({good.sum()})")
+    ax.scatter(1e3 * h["x"][~good], 1e3 * h["y"][~good], s=2, color="tab:red", label=f"ghosts ({(~good).sum()})")
+    ax.set_xlabel("x [mm]")
+    ax.set_ylabel("y [mm]")
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.legend(fontsize=8, markerscale=4)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"{name}: reconstructed strip hits, all stations", fontsize=10)
+    fig.tight_layout()
+    records[save(fig, outdir, "strip_hits", fmt, written)] = {"x": h["x"], "y": h["y"], "true": good}
 
 
 def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
@@ -903,7 +961,7 @@ def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
             groups = ", ".join(f"/{k}" for k in f) or "none"
             raise SystemExit(f"gtrack plot: {path} holds nothing gtrack plot can draw: its groups are {groups}; "
                              f"it draws /stats, /data, /lost, /space_charge, /collective, /profile (beamline "
-                             f"runs), /tallies, /hits, /energy_balance (detector runs), /summary (gtrack "
+                             f"runs), /tallies, /hits, /energy_balance, /strip_quality (detector runs), /summary (gtrack "
                              f"collect) and /optics (gtrack optics)")
         os.makedirs(outdir, exist_ok=True)
         name = title_of(f, path)
@@ -929,6 +987,8 @@ def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
             plot_energy_balance(f, name, outdir, fmt, written, records)
         if "profile" in f:
             plot_profile(f, name, outdir, fmt, written, records)
+        if "strip_quality" in f:
+            plot_strip_quality(f, name, outdir, fmt, written, records)
     return written, records
 
 

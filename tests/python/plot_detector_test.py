@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""gtrack plot on detector runs: energy per volume and per layer, hit maps, the shower profile and the
-energy balance exist as PNGs of the right size, and the arrays they drew are the file's.
+"""gtrack plot on detector runs: energy per volume and per layer, hit maps, the shower profile, the
+energy balance and the strip reconstruction's quality exist as PNGs of the right size, and the arrays
+they drew are the file's.
 
 Usage: plot_detector_test.py GTRACK SOURCE_DIR. Exit 77 (skipped) without h5py, numpy or matplotlib."""
 import os
@@ -59,5 +60,19 @@ with tempfile.TemporaryDirectory() as tmp:
         same(f"energy balance: total {col}", rec[f"energy_balance.png|totals|{col}"], eb[col].sum())
     same("energy balance: fraction per event", rec["energy_balance.png|fraction"],
          (eb["deposited"] + eb["below_cut"]) / eb["primary"])
+
+    # 3. A strip tracker with its [strips] reconstruction (10 events): the quality per station and the hits.
+    out = os.path.join(tmp, "sts.h5")
+    run(gtrack, "run", os.path.join(source, "inputs/sts.toml"), "--set", "gun.events=10", "-o", out)
+    files, rec = plot(gtrack, out, os.path.join(tmp, "sts"))
+    expect("strips: the quality and hit pictures", {"strip_quality.png", "strip_hits.png"} <= set(names(files)),
+           names(files))
+    with h5py.File(out, "r") as f:
+        quality = {k: f["strip_quality"][k][:] for k in f["strip_quality"]}
+        reco = {k: f["reco_hits"][k][:] for k in ("x", "y", "true")}
+    for col in ("efficiency", "ghost_rate", "residual_u", "residual_v", "pull_u", "pull_v"):
+        same(f"strip quality: {col} per station", rec[f"strip_quality.png|{col}"], quality[col])
+    same("strip hits: x", rec["strip_hits.png|x"], reco["x"])
+    same("strip hits: true hits and ghosts", rec["strip_hits.png|true"].astype(int), (reco["true"] != 0).astype(int))
 
 finish()
