@@ -145,6 +145,7 @@ TEST_CASE("inputs/sts.toml digitizes and reconstructs its stations: efficiency, 
     // 1000 protons, 1-10 GeV, 50 an event at 10 MHz: the inner stations lose tracks to pile-up (two
     // tracks on one strip within the 800 ns dead time make one pulse, close tracks one cluster)
     CHECK(points > 6000);
+    CHECK(found + ghosts <= hits);  // a reconstructed hit is a true one, a ghost, or a duplicate
     CHECK(double(found) / double(points) >= 0.85);
     CHECK(double(found) / double(points) < 0.99);
     // Ghosts: every pair of true points in one sensor closer in time than the hit window (their
