@@ -74,7 +74,9 @@ TEST_CASE("a beamline run records set-up, tracking and output, which cover its w
         if (q.name != "wall") sum += q.seconds;
     CHECK(sum == doctest::Approx(wall).epsilon(1e-9));
     // The phases are run_beamline's whole body: what they miss is the scope's own entry and exit
-    // (microseconds) plus, on a busy machine, a scheduling gap; 10% of a run of ~0.1 s is ample.
-    CHECK(seconds_of(p, "other") < 0.1 * wall);
+    // (microseconds) plus, on a busy machine, scheduling gaps: 9 ms of a 53 ms run was seen under ASan
+    // with the other CI tests on the same 2 cores. 10% of the run plus 20 ms for those gaps; a phase
+    // missing altogether is caught by the checks above, a body left outside them by the 30x case.
+    CHECK(seconds_of(p, "other") < 0.1 * wall + 0.02);
     trace_log() = TraceLog{};
 }

@@ -251,8 +251,8 @@ bool track_beamline(BeamTracker& tracker, Lattice const& lattice, Progress& prog
 int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
-    cpu::set_thread_count(run_options.threads);
     std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
+    cpu::set_thread_count(run_options.threads);  // inside set-up: the thread pool may start here
     // Under MPI every rank runs this function on its share of the particles (docs/cluster.md); rank 0
     // alone prints and holds the output file.
     parallel::Communicator const& world = parallel::Communicator::world();
