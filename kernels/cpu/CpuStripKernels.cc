@@ -7,26 +7,14 @@
 #include <vector>
 
 #include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/CpuDetectorOps.hh"
 #include "kernels/detector/StripChain.hh"
 
 namespace gt {
 namespace {
 
-struct CpuStripOps {
-    static constexpr MemSpace space = MemSpace::host;
-    template <class F>
-    static void for_each(std::size_t n, F const& f)
-    {
-        if (n < 1024) {
-            for (std::size_t i = 0; i < n; ++i) f(i);
-        } else {
-            cpu::for_each(n, f);
-        }
-    }
-    static std::string describe()
-    {
-        return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)";
-    }
+//! The detector's CPU operations (memory space, for_each, describe) and the strip chain's own.
+struct CpuStripOps : CpuDetectorOps {
     static std::uint64_t exclusive_scan(std::uint32_t const* in, std::uint32_t* out, std::size_t n)
     {
         std::uint64_t k = 0;
