@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/cpu/Executor.hh"
 #include "kernels/cpu/CpuDetectorOps.hh"
+#include "kernels/cpu/Executor.hh"
 #include "kernels/detector/StripChain.hh"
 
 namespace gt {
