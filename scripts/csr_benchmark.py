@@ -601,6 +601,8 @@ def main():
         except ImportError:
             print("ocelot-collab is not installed (pip install ocelot-collab): OCELOT columns skipped")
             have_ocelot = False
+    # gtrack runs in a temporary folder (its decks and outputs): a relative --gtrack is taken from here.
+    args.gtrack = os.path.abspath(args.gtrack)
     have_gtrack = not args.no_gtrack and os.path.exists(args.gtrack)
     if not args.no_gtrack and not have_gtrack:
         print("no gtrack binary at {} (--gtrack): gtrack columns skipped".format(args.gtrack))
