@@ -56,15 +56,16 @@ TEST_CASE("device memory: space charge adds per-particle buffers and the grids, 
     DeckConfig const deck = read_deck_text(k_deck, "mem.toml", {"space_charge.enabled=true"});
     DeviceMemoryEstimate const e = estimate_beamline_device_memory(deck);
     REQUIRE(e.parts.size() == 4);
-    // Per particle: fx, fy, fz (24) + keys, permutation (8) + positions in cell order x, y, t and the
-    // loss record (28) + CUB's sorted keys and values (8) and work area (8) = 76 B.
-    CHECK(e.parts[1].bytes == 1e6 * 76);
-    // 32 x 32 x 64 = 65536 nodes x 48 B; doubled grid 64 x 64 x 128 reals (8 B); 4 complex arrays of
+    // Per particle: packed positions x, y, t and the loss record (32) + keys, permutation (8) + CUB's
+    // sorted keys and values (8) and work area (8) = 56 B.
+    CHECK(e.parts[1].bytes == 1e6 * 56);
+    // 32 x 32 x 64 = 65536 nodes x 56 B (weights, charge, fixed-point weights 8 B each; fields 32 B);
+    // doubled grid 64 x 64 x 128 reals (8 B); 4 complex arrays of
     // 33 x 64 x 128 (16 B); corners 34 x 34 x 66 (8 B).
-    double const grid = 65536.0 * 48 + 64.0 * 64 * 128 * 8 + 4.0 * 33 * 64 * 128 * 16 + 34.0 * 34 * 66 * 8;
+    double const grid = 65536.0 * 56 + 64.0 * 64 * 128 * 8 + 4.0 * 33 * 64 * 128 * 16 + 34.0 * 34 * 66 * 8;
     CHECK(e.parts[2].bytes == grid);
     CHECK(e.parts[2].change == "space_charge.grid");
-    CHECK(e.total() == 1e6 * (64 + 76) + grid + 768 * k_mib);
+    CHECK(e.total() == 1e6 * (64 + 56) + grid + 768 * k_mib);
 }
 
 TEST_CASE("device memory: what fits is silent; what does not names bytes, free memory and what to change")
@@ -76,11 +77,11 @@ TEST_CASE("device memory: what fits is silent; what does not names bytes, free m
     CHECK(device_memory_shortfall(e, 400 * gib, 400 * gib, "big GPU") == "");
     std::string const m = device_memory_shortfall(e, 80 * gib, 94 * gib, "test GPU");
     INFO(m);
-    CHECK(contains(m, "needs about 131.16 GiB"));  // 1e9 x 140 B + grid 24.1 MiB + 768 MiB
+    CHECK(contains(m, "needs about 112.53 GiB"));  // 1e9 x 120 B + grid 24.6 MiB + 768 MiB
     CHECK(contains(m, "test GPU has 80.00 GiB free (of 94.00 GiB)"));
     CHECK(contains(m, "particles (1e+09 macroparticles x 64 B)"));
     CHECK(contains(m, "reduce beam.macroparticles or space_charge.grid"));
-    // (80 GiB - 768 MiB - 24.1 MiB) / 140 B = 6.08e8 macroparticles.
-    CHECK(contains(m, "at most about 6.08e+08 macroparticles fit"));
+    // (80 GiB - 768 MiB - 24.6 MiB) / 120 B = 7.09e8 macroparticles.
+    CHECK(contains(m, "at most about 7.09e+08 macroparticles fit"));
     CHECK(contains(m, "--backend cpu"));
 }

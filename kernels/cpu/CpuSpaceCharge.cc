@@ -116,9 +116,10 @@ struct CpuBackend {
     //! Each thread walks a contiguous block of (sorted) particles, sums the weights of consecutive
     //! particles that share a cell, and adds the sums atomically when the cell changes.
     template <int W, class Acc>
-    void deposit_aggregated(ParticleView p, DepositGeometry const& g, Acc* grid)
+    void deposit_aggregated(DepositSource p, DepositGeometry const& g, Acc* grid)
     {
         constexpr int k_nodes = W * W * W;
+        constexpr size_type k_prefetch = 16;  //!< records ahead
 #pragma omp parallel
         {
 #ifdef _OPENMP
@@ -135,8 +136,12 @@ struct CpuBackend {
                 for (int m = 0; m < k_nodes; ++m) atomic_add(grid + index[m], sum[m]);
             };
             for (size_type i = begin; i < end; ++i) {
+                // Through the order the records are read at random, and this loop's body is long: without
+                // a prefetch only a few misses overlap (measured 3x slower than a separate copy pass).
+                if (p.order && i + k_prefetch < end) __builtin_prefetch(p.packed + p.order[i + k_prefetch]);
                 ParticleStencil s;
-                if (!p.alive(i) || !particle_stencil(g, p.x[i], p.y[i], p.t[i], s)) continue;
+                PackedPosition const q = p[i];
+                if (q.lost_element >= 0 || !particle_stencil(g, q.x, q.y, q.t, s)) continue;
                 std::uint32_t const key = stencil_key(g.grid, s);
                 if (key != current) {
                     flush();

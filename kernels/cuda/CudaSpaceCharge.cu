@@ -24,16 +24,20 @@ struct Iota {
 //! that hold particles of the same cell sum their W^3 weights by a segmented reduction over runs of
 //! equal keys (shuffles), and the first lane of each run adds the sums with one atomic per node.
 //! Correct for any order (a run is a set of *adjacent* lanes with one key); effective when the
-//! particles are sorted by cell, so that runs are long.
+//! particles are read in cell order, so that runs are long.
 template <int W, class Acc>
-__global__ void deposit_aggregated_kernel(ParticleView p, DepositGeometry g, Acc* grid)
+__global__ void deposit_aggregated_kernel(DepositSource p, DepositGeometry g, Acc* grid)
 {
     constexpr int k_nodes = W * W * W;
     constexpr unsigned k_full = 0xffffffffu;
     size_type const i = size_type(blockIdx.x) * blockDim.x + threadIdx.x;
     unsigned const lane = threadIdx.x & 31u;
     ParticleStencil s{};
-    bool const in = i < p.size && p.alive(i) && particle_stencil(g, p.x[i], p.y[i], p.t[i], s);
+    bool in = false;
+    if (i < p.size) {
+        PackedPosition const q = p[i];  // one 32-byte sector through the order
+        in = q.lost_element < 0 && particle_stencil(g, q.x, q.y, q.t, s);
+    }
     std::uint32_t const key = in ? stencil_key(g.grid, s) : g.outside_key();
     Acc value[k_nodes];
     if constexpr (std::is_integral_v<Acc>) {
@@ -166,7 +170,7 @@ struct CudaBackend {
     }
 
     template <int W, class Acc>
-    void deposit_aggregated(ParticleView p, DepositGeometry const& g, Acc* grid)
+    void deposit_aggregated(DepositSource p, DepositGeometry const& g, Acc* grid)
     {
         if (p.size == 0) return;
         auto const blocks = static_cast<unsigned>((p.size + cuda::k_block_size - 1) / cuda::k_block_size);

@@ -86,15 +86,42 @@ GT_HOST_DEVICE inline void fixed_point_weights(ParticleStencil const& s, std::in
     fixed[W * W * W - 1] = static_cast<std::int64_t>(k_fixed_point_unit) - total;
 }
 
-//! The sort key of every particle (outside_key() for lost particles and those outside the grid).
-struct CellKeys {
+//! What the deposition reads of one particle, packed into one aligned 32-byte sector: read through
+//! the scratch order of a sort (at random) it costs one memory sector, where x, y, t and the loss flag
+//! in their own arrays cost four.
+struct alignas(32) PackedPosition {
+    double x, y, t;
+    std::int32_t lost_element;  //!< < 0 while alive
+    std::int32_t unused;        //!< padding (0)
+};
+static_assert(sizeof(PackedPosition) == 32, "one particle's position is one 32-byte sector");
+
+//! The particles in the order a deposition reads them: slot i holds particle order[i] (order nullptr:
+//! particle i).
+struct DepositSource {
+    PackedPosition const* packed;  //!< in the particles' own order
+    std::uint32_t const* order;
+    size_type size;
+    GT_HOST_DEVICE GT_FORCEINLINE PackedPosition operator[](size_type i) const
+    {
+        return packed[order ? size_type(order[i]) : i];
+    }
+};
+
+//! Packs each particle's position, and with `keys` its sort key: the index of its stencil's first node
+//! (outside_key() for lost particles and those outside the grid). One sequential pass.
+struct PackPositions {
     ParticleView p;
     DepositGeometry g;
-    std::uint32_t* keys;
+    PackedPosition* packed;
+    std::uint32_t* keys;  //!< nullptr: positions only
     GT_HOST_DEVICE void operator()(size_type i) const
     {
+        PackedPosition const q{p.x[i], p.y[i], p.t[i], p.lost_element[i], 0};
+        packed[i] = q;
+        if (!keys) return;
         ParticleStencil s;
-        bool const in = p.alive(i) && particle_stencil(g, p.x[i], p.y[i], p.t[i], s);
+        bool const in = q.lost_element < 0 && particle_stencil(g, q.x, q.y, q.t, s);
         keys[i] = in ? stencil_key(g.grid, s) : g.outside_key();
     }
 };

@@ -8,11 +8,16 @@
 // With the deterministic deposition the gather uses the same rounded (fixed-point) weights as the
 // deposition: gather and deposition then remain exact transposes, which keeps the self-force zero
 // (with the double weights it would be ~2^-33 of the one-cell force).
+//
+// A kick gathers and kicks in one pass over the particles, in their own order (FieldKick,
+// SpaceChargeKick.hh). The grid is read at random in that order; NodeField keeps a node's three
+// components in one 32-byte sector (FieldFromPotential.hh).
 #pragma once
 
 #include "kernels/core/Macros.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/spacecharge/ChargeDeposit.hh"
+#include "kernels/spacecharge/FieldFromPotential.hh"
 
 namespace gt {
 
@@ -22,26 +27,18 @@ struct PointCharge {
     double x = 0, y = 0, z = 0;
 };
 
-struct FieldGather {
+//! The rest-frame field at points (x, y, t) from the node fields of the last solve.
+struct FieldAt {
     DepositGeometry g;
-    double const* x;                   //!< [m]
-    double const* y;                   //!< [m]
-    double const* t;                   //!< longitudinal coordinate; z = g.rest_z * t
-    std::int32_t const* lost_element;  //!< nullptr: every point is live
-    double const* ex;                  //!< node fields [V/m]
-    double const* ey;
-    double const* ez;
+    NodeField const* field;  //!< node fields [V/m] (2.5D: the nx x ny field of a unit line charge)
     PointCharge outside;
     bool fixed_point;  //!< gather with the deterministic deposition's rounded weights
-    //! 2.5D: ex, ey hold the nx x ny transverse field of a unit line charge and `line` the line
+    //! 2.5D: `field` holds the nx x ny transverse field of a unit line charge and `line` the line
     //! density [C/m] per z node; the field is line(z) E_1(x, y), with no z component (nullptr: 3D).
     double const* line;
-    double* fx;  //!< the field at each point [V/m] (0 for lost particles)
-    double* fy;
-    double* fz;
 
     template <int W>
-    GT_HOST_DEVICE void gather(ParticleStencil const& s, size_type i) const
+    GT_HOST_DEVICE void gather(ParticleStencil const& s, double& fx, double& fy, double& fz) const
     {
         double sx = 0.0, sy = 0.0, sz = 0.0;
         std::int64_t fixed[W * W * W];
@@ -51,16 +48,17 @@ struct FieldGather {
             double w = 0;
             stencil_node<W>(g.grid, s, m, index, w);
             if (fixed_point) w = static_cast<double>(fixed[m]) * (1.0 / k_fixed_point_unit);
-            sx += w * ex[index];
-            sy += w * ey[index];
-            sz += w * ez[index];
+            NodeField const f = field[index];
+            sx += w * f.ex;
+            sy += w * f.ey;
+            sz += w * f.ez;
         }
-        fx[i] = sx;
-        fy[i] = sy;
-        fz[i] = sz;
+        fx = sx;
+        fy = sy;
+        fz = sz;
     }
 
-    GT_HOST_DEVICE void gather_sliced(ParticleStencil const& s, size_type i) const
+    GT_HOST_DEVICE void gather_sliced(ParticleStencil const& s, double& fx, double& fy, double& fz) const
     {
         int const w = shape_width(g.shape);
         double sx = 0.0, sy = 0.0, lambda = 0.0;
@@ -69,37 +67,64 @@ struct FieldGather {
                 size_type const index =
                     size_type(s.sy.first + b) * size_type(g.grid.nx) + size_type(s.sx.first + a);
                 double const wt = s.sx.w[a] * s.sy.w[b];
-                sx += wt * ex[index];
-                sy += wt * ey[index];
+                NodeField const f = field[index];
+                sx += wt * f.ex;
+                sy += wt * f.ey;
             }
         for (int c = 0; c < w; ++c) lambda += s.sz.w[c] * line[s.sz.first + c];
-        fx[i] = lambda * sx;
-        fy[i] = lambda * sy;
-        fz[i] = 0.0;
+        fx = lambda * sx;
+        fy = lambda * sy;
+        fz = 0.0;
     }
 
-    GT_HOST_DEVICE void operator()(size_type i) const
+    //! The field at (x, y, t): from the grid inside it, from the point charge outside (0 at the
+    //! centroid or for a position that is not a number).
+    GT_HOST_DEVICE void operator()(double x, double y, double t, double& fx, double& fy, double& fz) const
     {
-        fx[i] = fy[i] = fz[i] = 0.0;
-        if (lost_element && lost_element[i] >= 0) return;
+        fx = fy = fz = 0.0;
         ParticleStencil s;
-        if (particle_stencil(g, x[i], y[i], t[i], s)) {
+        if (particle_stencil(g, x, y, t, s)) {
             if (line)
-                gather_sliced(s, i);
+                gather_sliced(s, fx, fy, fz);
             else if (g.shape == ParticleShape::cic)
-                gather<2>(s, i);
+                gather<2>(s, fx, fy, fz);
             else
-                gather<3>(s, i);
+                gather<3>(s, fx, fy, fz);
             return;
         }
-        double const dx = x[i] - outside.x, dy = y[i] - outside.y, dz = g.rest_z * t[i] - outside.z;
+        double const dx = x - outside.x, dy = y - outside.y, dz = g.rest_z * t - outside.z;
         double const r2 = dx * dx + dy * dy + dz * dz;
         if (!(r2 > 0.0)) return;  // at the centroid (or not a number): no direction, no field
         double const r = ::sqrt(r2);
         double const k = outside.charge / (4.0 * constants::pi * constants::eps0 * r2 * r);
-        fx[i] = k * dx;
-        fy[i] = k * dy;
-        fz[i] = k * dz;
+        fx = k * dx;
+        fy = k * dy;
+        fz = k * dz;
+    }
+};
+
+//! The field at each of a set of points, stored (probes).
+struct FieldGather {
+    FieldAt at;
+    double const* x;                   //!< [m]
+    double const* y;                   //!< [m]
+    double const* t;                   //!< longitudinal coordinate; z = g.rest_z * t
+    std::int32_t const* lost_element;  //!< nullptr: every point is live
+    double* fx;                        //!< the field at each point [V/m] (0 for lost particles)
+    double* fy;
+    double* fz;
+
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        if (lost_element && lost_element[i] >= 0) {
+            fx[i] = fy[i] = fz[i] = 0.0;
+            return;
+        }
+        double ex, ey, ez;
+        at(x[i], y[i], t[i], ex, ey, ez);
+        fx[i] = ex;
+        fy[i] = ey;
+        fz[i] = ez;
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include "kernels/core/Macros.hh"
 #include "kernels/core/Types.hh"
+#include "kernels/spacecharge/FieldFromPotential.hh"
 #include "kernels/spacecharge/GridGeometry.hh"
 
 namespace gt {
@@ -54,8 +55,7 @@ struct TransverseField {
     GridGeometry grid;
     double const* potential;  //!< raw inverse transform on the 2nx x 2ny grid
     double scale;             //!< -1/(2 pi eps0 4 nx ny)
-    double* ex;               //!< nx x ny
-    double* ey;
+    NodeField* field;         //!< nx x ny (ez = 0)
     GT_HOST_DEVICE void operator()(size_type n) const
     {
         int const i = static_cast<int>(n % size_type(grid.nx));
@@ -63,8 +63,8 @@ struct TransverseField {
         int const nx2 = 2 * grid.nx, ny2 = 2 * grid.ny;
         int const im = i == 0 ? nx2 - 1 : i - 1, jm = j == 0 ? ny2 - 1 : j - 1;
         auto const at = [&](int a, int b) { return potential[size_type(b) * size_type(nx2) + size_type(a)]; };
-        ex[n] = -scale * (at(i + 1, j) - at(im, j)) / (2.0 * grid.hx);
-        ey[n] = -scale * (at(i, j + 1) - at(i, jm)) / (2.0 * grid.hy);
+        field[n] = NodeField{-scale * (at(i + 1, j) - at(im, j)) / (2.0 * grid.hx),
+                             -scale * (at(i, j + 1) - at(i, jm)) / (2.0 * grid.hy), 0.0, 0.0};
     }
 };
 

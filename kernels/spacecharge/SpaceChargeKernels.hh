@@ -35,6 +35,10 @@ struct SpaceChargeSettings {
     double truncate_sigma =
         0;  //!< > 0: the grid spans mean +- this many rms (particles beyond feel a point charge)
     std::optional<GridGeometry> fixed_grid;  //!< use this grid instead of sizing one (tests, studies)
+    //! With sort_every > 0: gather in the order of the sort and kick from per-particle fields
+    //! (FieldToParticles, KickFromFields) instead of gathering and kicking in one pass in the
+    //! particles' order (FieldKick). The same bits; which is faster depends on the device (benchmarks).
+    bool gather_in_cell_order = false;
 };
 
 //! What one kick did and how long each stage took.
@@ -47,7 +51,7 @@ struct SpaceChargeDiagnostics {
     double field_energy = 0;      //!< rest-frame electrostatic energy 1/2 sum Q phi [J] (2.5D: of the model)
     bool sorted = false;          //!< the particles were sorted by cell before depositing
     bool green_recomputed = false;
-    // Stage times [s].
+    // Stage times [s]. The gather and the kick are one pass, timed as t_gather (t_kick is 0).
     double t_sort = 0, t_deposit = 0, t_green = 0, t_solve = 0, t_field = 0, t_gather = 0, t_kick = 0;
     double t_reduce = 0;  //!< summing the charge grid over MPI ranks
     double total_time() const
@@ -78,7 +82,7 @@ class SpaceChargeKernels {
     virtual MemSpace memory() const = 0;
     virtual std::string description() const = 0;
     //! One space-charge kick of length ds [m] on the live particles: size the grid, (sort,) deposit,
-    //! solve, gather and kick. May reorder the particles (sorting by cell).
+    //! solve, gather and kick. The particles keep their order (a sort by cell is a scratch order).
     virtual SpaceChargeDiagnostics kick(ParticleView particles, SpaceChargeSettings const& settings,
                                         BeamFrame const& frame, double ds) = 0;
     //! Deposits and solves for `particles` (no kick) and fills the field at each probe's position.

@@ -10,23 +10,62 @@
 
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
+#include "kernels/spacecharge/FieldGather.hh"
 
 namespace gt {
 
-struct SpaceChargeKick {
+//! Gather and kick in one pass (the physics above): each live
+//! particle's field at its position, then its momenta. The same operations, in the same order, as a
+//! gather into arrays followed by a kick from them, so the same bits.
+struct FieldKick {
+    FieldAt at;
     ParticleView p;
-    double const* fx;  //!< rest-frame field at each particle [V/m]
-    double const* fy;
-    double const* fz;
     double transverse;    //!< BeamFrame::transverse_kick(ds) [m/V]
     double longitudinal;  //!< BeamFrame::longitudinal_kick(ds) [m/V]
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
         if (!p.alive(i)) return;
-        p.px[i] += transverse * fx[i];
-        p.py[i] += transverse * fy[i];
-        p.pt[i] += longitudinal * fz[i];
+        double fx, fy, fz;
+        at(p.x[i], p.y[i], p.t[i], fx, fy, fz);
+        p.px[i] += transverse * fx;
+        p.py[i] += transverse * fy;
+        p.pt[i] += longitudinal * fz;
+    }
+};
+
+//! The other arrangement (SpaceChargeSettings::gather_in_cell_order): the field of each particle,
+//! gathered in the order of the last sort (slot i holds particle order[i], so neighbouring slots read
+//! neighbouring nodes) and stored at the particle's own index as one 32-byte record (a full sector
+//! written at random). KickFromFields then kicks in the particles' order. The same operations on the
+//! same numbers as FieldKick, so the same bits.
+struct FieldToParticles {
+    FieldAt at;
+    DepositSource source;  //!< the packed positions of this kick and the order (not nullptr)
+    NodeField* field;      //!< per particle, in the particles' order
+
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        PackedPosition const q = source[i];
+        NodeField f{0.0, 0.0, 0.0, 0.0};
+        if (q.lost_element < 0) at(q.x, q.y, q.t, f.ex, f.ey, f.ez);
+        field[source.order[i]] = f;
+    }
+};
+
+struct KickFromFields {
+    ParticleView p;
+    NodeField const* field;  //!< per particle
+    double transverse;       //!< BeamFrame::transverse_kick(ds) [m/V]
+    double longitudinal;     //!< BeamFrame::longitudinal_kick(ds) [m/V]
+
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        if (!p.alive(i)) return;
+        NodeField const f = field[i];
+        p.px[i] += transverse * f.ex;
+        p.py[i] += transverse * f.ey;
+        p.pt[i] += longitudinal * f.ez;
     }
 };
 

@@ -1,17 +1,30 @@
 // One space-charge kick written once over a backend (CPU: OpenMP + FFTW; CUDA: cuFFT + CUB).
 //
 // A kick: size the grid to the bunch (GridSizing.hh); every `sort_every` kicks find the order of the
-// particles by cell (a scratch order: the deposition reads a copy of the positions in it, so equal
-// cells meet; the particles keep their order, which alone decides sums and outputs, so a beam split
-// over MPI ranks gives one process's bits); deposit (ChargeDeposit.hh); transform the integrated Green's
-// function when the grid spacing changed (IntegratedGreenFunction.hh); convolve (HockneyConvolution.hh); E =
-// -grad phi (FieldFromPotential.hh); gather (FieldGather.hh); kick (SpaceChargeKick.hh).
+// particles by cell (a scratch order: the deposition reads the positions, packed 32 bytes a particle,
+// in it, so equal cells meet; the particles keep their order, which alone decides sums and outputs,
+// so a beam split over MPI ranks gives one process's bits); deposit (ChargeDeposit.hh); transform the
+// integrated Green's function when the grid spacing changed (IntegratedGreenFunction.hh); convolve
+// (HockneyConvolution.hh); E = -grad phi (FieldFromPotential.hh); gather and kick in one pass in the
+// particles' order (FieldGather.hh, SpaceChargeKick.hh).
+//
+// Memory traffic of a kick with a sort, per particle (10^7 on 128^3, the GPU's case): the particles
+// stay in their own order (random with respect to cells), so every pass between that order and the
+// cell order is random access. The deposition reads the packed positions through the order: one
+// random 32-byte sector a particle (four when x, y, t and the loss flag were read from their arrays),
+// after one sequential pass that packs them (28 B read, 32 B written). The gather reads the node
+// fields at random in the particles' order (a CIC stencil: 8 nodes of 32 bytes, 8 sectors, mostly
+// from L2), and kicks in the same pass (28 B read, 48 B read and written): no field array per
+// particle is written and read back, and nothing goes back through the order. Keeping a cell-ordered
+// copy of the particles between sorts cannot save the random pass: tracking moves them in their own
+// order between kicks, so the copy would be stale at the next kick.
 //
 // A Backend provides:
 //   static constexpr MemSpace memory;
 //   for_each(n, f), reduce<N, Op>(n, f)                        the executor;
 //   sort_by_key(keys, perm, n, key_bound)                      a stable sort: perm[i] = source of slot i;
-//   deposit_aggregated<W, Acc>(particles, geometry, grid)       sorted deposition with aggregation;
+//   deposit_aggregated<W, Acc>(DepositSource, geometry, grid)   deposition with aggregation of runs of
+//                                                              equal cells (particles in cell order);
 //   fft_forward(DoubledGrid, double*, Complex*), fft_inverse(DoubledGrid, Complex*, double*)
 //                                                              unnormalized r2c / c2r (plans cached);
 //   timer_start(), timer_stop() -> seconds                     wall time of the work in between.
@@ -54,22 +67,6 @@ struct FillValue {
     T value;
     GT_HOST_DEVICE void operator()(size_type i) const { target[i] = value; }
 };
-//! What the deposition reads of the particles (x, y, t and whether alive), in the scratch order of
-//! the last sort: slot i takes particle perm[i]. The particles themselves are never reordered.
-struct GatherPositions {
-    ParticleView p;
-    std::uint32_t const* perm;
-    double* f64;        //!< 3 n: x, y, t
-    std::int32_t* i32;  //!< n: lost_element
-    GT_HOST_DEVICE void operator()(size_type i) const
-    {
-        size_type const j = perm[i], n = p.size;
-        f64[i] = p.x[j];
-        f64[n + i] = p.y[j];
-        f64[2 * n + i] = p.t[j];
-        i32[i] = p.lost_element[j];
-    }
-};
 }  // namespace sc_detail
 
 template <class Backend>
@@ -89,25 +86,32 @@ class SpaceChargeSolver {
         SpaceChargeDiagnostics diag = prepare_field(p, settings, frame, true, ranks);
         if (diag.inside + diag.outside == 0.0) return diag;
         size_type const n = p.size;
-        ensure(fx_, n);
-        ensure(fy_, n);
-        ensure(fz_, n);
-        bool const fixed_point = settings.deposition == DepositionMethod::deterministic;
-        backend_.timer_start();
-        backend_.for_each(n, FieldGather{geometry_, p.x, p.y, p.t, p.lost_element, ex_.data(), ey_.data(),
-                                         ez_.data(), point_, fixed_point, sliced_ ? line_.data() : nullptr,
-                                         fx_.data(), fy_.data(), fz_.data()});
-        diag.t_gather = backend_.timer_stop();
         int const w = shape_width(settings.shape);
-        timer_.add("sc.gather", diag.t_gather, sc_work::gather_bytes(double(n), w), double(n),
-                   sc_work::gather_flops(double(n), w));
-
+        if (settings.gather_in_cell_order && settings.sort_every > 0) {
+            // prepare_field packed this kick's positions for the deposition, in the order of a sort.
+            ensure(particle_field_, n);
+            backend_.timer_start();
+            backend_.for_each(
+                n, FieldToParticles{field_at(settings), DepositSource{packed_.data(), perm_.data(), n},
+                                    particle_field_.data()});
+            diag.t_gather = backend_.timer_stop();
+            timer_.add("sc.gather", diag.t_gather, double(n) * (36.0 + 32.0 * w * w * w + 32.0), double(n),
+                       sc_work::gather_kick_flops(double(n), w) - 6.0 * double(n));
+            backend_.timer_start();
+            backend_.for_each(n, KickFromFields{p, particle_field_.data(), frame.transverse_kick(ds),
+                                                frame.longitudinal_kick(ds)});
+            diag.t_kick = backend_.timer_stop();
+            timer_.add("sc.kick", diag.t_kick, double(n) * (4.0 + 32.0 + 48.0), double(n), 6.0 * double(n));
+            ++kicks_;
+            return diag;
+        }
+        // Gather and kick in one pass (t_gather; t_kick stays 0).
         backend_.timer_start();
-        backend_.for_each(n, SpaceChargeKick{p, fx_.data(), fy_.data(), fz_.data(), frame.transverse_kick(ds),
-                                             frame.longitudinal_kick(ds)});
-        diag.t_kick = backend_.timer_stop();
-        timer_.add("sc.kick", diag.t_kick, sc_work::kick_bytes(double(n)), double(n),
-                   sc_work::kick_flops(double(n)));
+        backend_.for_each(
+            n, FieldKick{field_at(settings), p, frame.transverse_kick(ds), frame.longitudinal_kick(ds)});
+        diag.t_gather = backend_.timer_stop();
+        timer_.add("sc.gather", diag.t_gather, sc_work::gather_kick_bytes(double(n), w), double(n),
+                   sc_work::gather_kick_flops(double(n), w));
         ++kicks_;
         return diag;
     }
@@ -149,11 +153,10 @@ class SpaceChargeSolver {
         DepositGeometry g = geometry_;
         g.rest_z = 1.0;  // probe positions are rest-frame z already
         if (diag.inside + diag.outside > 0.0) {
-            backend_.for_each(m, FieldGather{g, pos.data(), pos.data() + m, pos.data() + 2 * m, nullptr,
-                                             ex_.data(), ey_.data(), ez_.data(), point_,
-                                             settings.deposition == DepositionMethod::deterministic,
-                                             sliced_ ? line_.data() : nullptr, field.data(), field.data() + m,
-                                             field.data() + 2 * m});
+            FieldAt at = field_at(settings);
+            at.g = g;
+            backend_.for_each(m, FieldGather{at, pos.data(), pos.data() + m, pos.data() + 2 * m, nullptr,
+                                             field.data(), field.data() + m, field.data() + 2 * m});
         }
         host.copy_from(field);
         for (size_type i = 0; i < m; ++i) {
@@ -180,6 +183,13 @@ class SpaceChargeSolver {
     static void ensure(Buffer<T>& b, size_type n)
     {
         if (b.size() < n) b = Buffer<T>(n, memory);
+    }
+
+    //! The field of the last solve at any point.
+    FieldAt field_at(SpaceChargeSettings const& s) const
+    {
+        return FieldAt{geometry_, field_.data(), point_, s.deposition == DepositionMethod::deterministic,
+                       sliced_ ? line_.data() : nullptr};
     }
 
     //! The grid of this kick: fixed, or sized to the live particles (false: no live particle).
@@ -212,9 +222,10 @@ class SpaceChargeSolver {
         return true;
     }
 
-    //! The particles' order by cell (perm_), for the deposition: the particles are not moved. Only a
-    //! scheduled sort shows in the diagnostics (one made because there was no order yet, after a
-    //! resume, changes no result: the deposition is the same in any order it is exact in).
+    //! The particles' order by cell (perm_), for the deposition: the particles are not moved, their
+    //! positions are packed (packed_) on the way. Only a scheduled sort shows in the diagnostics (one
+    //! made because there was no order yet, after a resume, changes no result: the deposition is the
+    //! same in any order it is exact in).
     void sort(ParticleView p, SpaceChargeDiagnostics& diag, bool scheduled)
     {
         size_type const n = p.size;
@@ -222,8 +233,9 @@ class SpaceChargeSolver {
             throw std::runtime_error("space charge: sorting supports fewer than 2^32 particles");
         ensure(keys_, n);
         ensure(perm_, n);
+        ensure(packed_, n);
         backend_.timer_start();
-        backend_.for_each(n, CellKeys{p, geometry_, keys_.data()});
+        backend_.for_each(n, PackPositions{p, geometry_, packed_.data(), keys_.data()});
         backend_.sort_by_key(keys_.data(), perm_.data(), n, geometry_.outside_key() + 1u);
         double const t = backend_.timer_stop();
         if (scheduled) {
@@ -234,38 +246,37 @@ class SpaceChargeSolver {
         timer_.add("sc.sort", t, sc_work::sort_bytes(double(n)), double(n));
     }
 
-    //! The positions the deposition reads, in the order of the last sort (a copy: GatherPositions).
-    ParticleView sorted_positions(ParticleView p)
+    //! The packed positions in the order of the last sort (use_order), or in the particles' own order.
+    //! A sort made at this kick has packed them already.
+    DepositSource deposit_source(ParticleView p, bool use_order, bool sorted_now)
     {
         size_type const n = p.size;
-        ensure(scratch_f64_, 3 * n);
-        ensure(scratch_i32_, n);
-        backend_.for_each(
-            n, sc_detail::GatherPositions{p, perm_.data(), scratch_f64_.data(), scratch_i32_.data()});
-        ParticleView v;
-        v.x = scratch_f64_.data();
-        v.y = scratch_f64_.data() + n;
-        v.t = scratch_f64_.data() + 2 * n;
-        v.lost_element = scratch_i32_.data();
-        v.size = n;
-        return v;
+        ensure(packed_, n);
+        if (!sorted_now) backend_.for_each(n, PackPositions{p, geometry_, packed_.data(), nullptr});
+        return DepositSource{packed_.data(), use_order ? perm_.data() : nullptr, n};
     }
 
+    //! Deposits: the deterministic and atomic depositions read the particles in their own order, or
+    //! with an order by cell (use_order) the packed positions in it (aggregated); the aggregated one
+    //! always reads the packed positions.
     template <int W>
-    void deposit(ParticleView p, SpaceChargeSettings const& s, bool sorted_now)
+    void deposit(ParticleView p, SpaceChargeSettings const& s, bool use_order, bool sorted_now)
     {
         size_type const nodes = geometry_.grid.nodes();
+        bool const aggregate = use_order || s.deposition == DepositionMethod::aggregated;
         if (s.deposition == DepositionMethod::deterministic) {
             backend_.for_each(nodes, sc_detail::FillValue<std::int64_t>{fixed_.data(), 0});
-            if (s.sort_every > 0 || sorted_now)
-                backend_.template deposit_aggregated<W, std::int64_t>(p, geometry_, fixed_.data());
+            if (aggregate)
+                backend_.template deposit_aggregated<W, std::int64_t>(
+                    deposit_source(p, use_order, sorted_now), geometry_, fixed_.data());
             else
                 backend_.for_each(p.size, DepositAtomic<W, std::int64_t>{p, geometry_, fixed_.data()});
             return;
         }
         backend_.for_each(nodes, sc_detail::FillValue<double>{weights_.data(), 0.0});
-        if (s.deposition == DepositionMethod::aggregated)
-            backend_.template deposit_aggregated<W, double>(p, geometry_, weights_.data());
+        if (aggregate)
+            backend_.template deposit_aggregated<W, double>(deposit_source(p, use_order, sorted_now),
+                                                            geometry_, weights_.data());
         else
             backend_.for_each(p.size, DepositAtomic<W, double>{p, geometry_, weights_.data()});
     }
@@ -317,9 +328,7 @@ class SpaceChargeSolver {
         ensure(weights_, nodes);
         ensure(fixed_, nodes);
         ensure(charge_, nodes);
-        ensure(ex_, nodes);
-        ensure(ey_, nodes);
-        ensure(ez_, nodes);
+        ensure(field_, nodes);
         ensure(real_, dg.real_size());
         ensure(spectrum_, dg.complex_size());
 
@@ -333,11 +342,10 @@ class SpaceChargeSolver {
         // Deposit (from the positions in cell order when sorting), then node charges [C].
         int const w = shape_width(s.shape);
         backend_.timer_start();
-        ParticleView const deposited = use_order ? sorted_positions(p) : p;
         if (w == 2)
-            deposit<2>(deposited, s, sort_now);
+            deposit<2>(p, s, use_order, sort_now);
         else
-            deposit<3>(deposited, s, sort_now);
+            deposit<3>(p, s, use_order, sort_now);
         // The cross-rank sum has its own timer: stop this one around it, so no stage is counted twice.
         double const t_scatter = backend_.timer_stop();
         if (s.deposition == DepositionMethod::deterministic) sum_charges_over_ranks(nodes, ranks, diag);
@@ -385,8 +393,7 @@ class SpaceChargeSolver {
         // E = -grad phi, and the field energy.
         double const scale = potential_scale(grid);
         backend_.timer_start();
-        backend_.for_each(nodes,
-                          FieldFromPotential{grid, real_.data(), scale, ex_.data(), ey_.data(), ez_.data()});
+        backend_.for_each(nodes, FieldFromPotential{grid, real_.data(), scale, field_.data()});
         diag.t_field = backend_.timer_stop();
         timer_.add("sc.field", diag.t_field, sc_work::field_bytes(double(nodes)), double(nodes),
                    sc_work::field_flops(double(nodes)));
@@ -420,7 +427,7 @@ class SpaceChargeSolver {
             double(d2.real_size()), sc_work::solve_flops(double(d2.real_size()), double(d2.complex_size())));
         backend_.timer_start();
         double const scale = -1.0 / (2.0 * constants::pi * constants::eps0 * double(d2.real_size()));
-        backend_.for_each(plane, TransverseField{grid, real_.data(), scale, ex_.data(), ey_.data()});
+        backend_.for_each(plane, TransverseField{grid, real_.data(), scale, field_.data()});
         diag.t_field = backend_.timer_stop();
         timer_.add("sc.field", diag.t_field, 32.0 * double(plane), double(plane));
         // The 2D potential of a line charge has no zero: the model's energy is not defined.
@@ -482,12 +489,14 @@ class SpaceChargeSolver {
     long kicks_ = 0;
     size_type order_size_ = 0;  //!< the particle count perm_ orders (0: none yet)
     Buffer<double> line_, padded2_;
-    Buffer<double> weights_, charge_, ex_, ey_, ez_, real_, corners_, fx_, fy_, fz_, scratch_f64_;
+    Buffer<double> weights_, charge_, real_, corners_;
+    Buffer<NodeField> field_;
+    Buffer<PackedPosition> packed_;     //!< the positions the deposition reads (DepositSource)
+    Buffer<NodeField> particle_field_;  //!< per particle (gather_in_cell_order only)
     Buffer<std::int64_t> fixed_;
     PinnedHostArray<std::int64_t> staging_;  //!< the grid on its way through the cross-rank sum (GPU)
     Buffer<Complex> spectrum_, green_;
     Buffer<std::uint32_t> keys_, perm_;
-    Buffer<std::int32_t> scratch_i32_;
 };
 
 //! The SpaceChargeKernels of a backend: each kernel set (CPU, CUDA) adds its description.

@@ -20,13 +20,17 @@ inline double stencil_flops(int w) { return 7.0 + 3.0 * (w == 2 ? 2.0 : 9.0); }
 //! One r2c or c2r transform of `real_points` points.
 inline double fft_flops(double real_points) { return 2.5 * real_points * std::log2(real_points); }
 
-// Sort: keys 28 B read + 4 written; the sort ~4 passes over key + value; 9 arrays permuted (read twice,
-// written twice). Integer work only.
-inline double sort_bytes(double n) { return n * (32.0 + 4.0 * 16.0 + 2.0 * 2.0 * 64.0); }
+// Sort: x, y, t and the loss flag read (28 B), the packed position (32 B) and the key (4 B) written;
+// the radix sort ~4 passes over key + value. The particles are not moved. Integer work only.
+inline double sort_bytes(double n) { return n * (28.0 + 36.0 + 4.0 * 16.0); }
 
-//! Deposit: 3 coordinates + loss flag read and W^3 nodes read-modify-written per particle; the nodes
-//! cleared and converted (24 B each).
-inline double deposit_bytes(double n, int w, double nodes) { return n * (28.0 + 16.0 * w * w * w) + 24.0 * nodes; }
+//! Deposit: 3 coordinates + loss flag read (in the particles' order, or one packed 32-byte record
+//! through the order, counted alike) and W^3 nodes read-modify-written per particle; the nodes cleared
+//! and converted (24 B each).
+inline double deposit_bytes(double n, int w, double nodes)
+{
+    return n * (28.0 + 16.0 * w * w * w) + 24.0 * nodes;
+}
 //! The stencil, two products per node weight and one add (or fixed-point scaling) per node; the
 //! node charges one multiply each.
 inline double deposit_flops(double n, int w, double nodes)
@@ -52,13 +56,11 @@ inline double green_flops(double real) { return fft_flops(real); }
 inline double field_bytes(double nodes) { return 48.0 * nodes; }
 inline double field_flops(double nodes) { return 6.0 * nodes; }
 
-//! Gather: 3 coordinates + loss flag and W^3 nodes x 3 fields read, 3 fields written per particle.
-inline double gather_bytes(double n, int w) { return n * (28.0 + 24.0 + 24.0 * w * w * w); }
-//! The stencil, two products per node weight and a multiply-add per field and node.
-inline double gather_flops(double n, int w) { return n * (stencil_flops(w) + 8.0 * w * w * w); }
-
-//! Kick: loss flag, 3 fields and 6 coordinates touched; three momentum kicks (multiply, add) per particle.
-inline double kick_bytes(double n) { return n * (4.0 + 24.0 + 48.0); }
-inline double kick_flops(double n) { return 6.0 * n; }
+//! Gather and kick, one pass: 3 coordinates + loss flag read, W^3 nodes of 32 B read (NodeField: a
+//! sector a node), 3 momenta read and written per particle.
+inline double gather_kick_bytes(double n, int w) { return n * (28.0 + 32.0 * w * w * w + 48.0); }
+//! The stencil, two products per node weight, a multiply-add per field and node, and three momentum
+//! kicks (multiply, add).
+inline double gather_kick_flops(double n, int w) { return n * (stencil_flops(w) + 8.0 * w * w * w + 6.0); }
 
 }  // namespace gt::sc_work

@@ -44,12 +44,11 @@ DeviceMemoryEstimate estimate_beamline_device_memory(DeckConfig const& deck)
     e.parts.push_back({fmt::format("particles ({:.4g} macroparticles x {:.0f} B)", n, per_particle),
                        n * per_particle, "beam.macroparticles"});
     if (deck.space_charge.enabled) {
-        // SpaceChargeSolver: gathered fields fx, fy, fz; sort keys and permutation; the positions in
-        // cell order that the deposition reads (x, y, t and the loss record); CUB's sorted keys and
-        // values, and its work area (about one more key and value per particle).
-        double const sc_per_particle = 3 * sizeof(double) + 2 * sizeof(std::uint32_t) + 3 * sizeof(double) +
-                                       sizeof(std::int32_t) + 2 * sizeof(std::uint32_t) +
-                                       2 * sizeof(std::uint32_t);
+        // SpaceChargeSolver: the packed positions the deposition reads (PackedPosition, 32 B); sort keys
+        // and permutation; CUB's sorted keys and values, and its work area (about one more key and
+        // value per particle).
+        double const sc_per_particle =
+            32.0 + 2 * sizeof(std::uint32_t) + 2 * sizeof(std::uint32_t) + 2 * sizeof(std::uint32_t);
         e.parts.push_back(
             {fmt::format("space-charge particle buffers ({:.0f} B per macroparticle)", sc_per_particle),
              n * sc_per_particle, "beam.macroparticles"});
@@ -67,15 +66,15 @@ DeviceMemoryEstimate estimate_beamline_device_memory(DeckConfig const& deck)
         }
         auto const& g = deck.space_charge.grid;
         double const nodes = double(g[0]) * double(g[1]) * double(g[2]);
-        // Node arrays: double and fixed-point weights, charge, Ex, Ey, Ez. Doubled grid (2n per axis,
-        // Hockney): one real array, the charge spectrum and the Green's function spectrum (r2c: n+1
+        // Node arrays: double and fixed-point weights, charge, the fields (NodeField, 32 B). Doubled grid (2n
+        // per axis, Hockney): one real array, the charge spectrum and the Green's function spectrum (r2c: n+1
         // complex along x), the Green's function's corner values, and cuFFT's work area for the forward
         // and the inverse plan (each at most one more complex array).
         double const doubled_real = 8.0 * nodes;
         double const doubled_complex = double(g[0] + 1) * double(2 * g[1]) * double(2 * g[2]);
         double const corners = double(g[0] + 2) * double(g[1] + 2) * double(g[2] + 2);
         double const grid_bytes =
-            nodes * (5 * sizeof(double) + sizeof(std::int64_t)) + doubled_real * sizeof(double) +
+            nodes * (2 * sizeof(double) + 32.0 + sizeof(std::int64_t)) + doubled_real * sizeof(double) +
             4 * doubled_complex * sizeof(std::complex<double>) + corners * sizeof(double);
         e.parts.push_back(
             {fmt::format("space-charge grid {}x{}x{} and its doubled FFT grids", g[0], g[1], g[2]),

@@ -199,8 +199,8 @@ void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const
     out.add("sc.field", Bound::fixed,
             {1, sc_work::field_bytes(nodes), sc_work::field_flops(nodes), 0,
              c.fft_time(c.field_seconds, doubled)});
-    out.add("sc.gather", Bound::gather, {1, sc_work::gather_bytes(n, w), sc_work::gather_flops(n, w), n, 0});
-    out.add("sc.kick", Bound::stream, {1, sc_work::kick_bytes(n), sc_work::kick_flops(n), n, 0});
+    out.add("sc.gather", Bound::gather,
+            {1, sc_work::gather_kick_bytes(n, w), sc_work::gather_kick_flops(n, w), n, 0});
 }
 
 }  // namespace
