@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "IoTestSupport.hh"
+#include "TextTestSupport.hh"
 #include "io/H5Access.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/OutputFile.hh"
-#include "TextTestSupport.hh"
 
 using namespace gt;
 using gt::test::TempDir;
@@ -126,6 +126,57 @@ TEST_CASE("openPMD phase space round-trips bit for bit, reference particle inclu
     CHECK(back.bunch_charge == doctest::Approx(bunch_charge * 1001.0 / 1200.0).epsilon(1e-12));
 }
 
+TEST_CASE("a snapshot stores 72 bytes a particle: weighting reads as an array but holds no data")
+{
+    TempDir dir;
+    std::string const path = dir.file("beam.h5");
+    std::size_t const n = 1000;
+    auto const beam = sample_beam(n, 1.0);
+    auto const ref = ReferenceParticle::from_kinetic(938.27208816, 1.0, 250.0);
+    double const bunch_charge = 1e-9;
+    {
+        OutputFile out(path);
+        write_phase_space(out, 0, "beam", beam, ref, "end", bunch_charge, 1200);
+        out.commit();
+    }
+    hid_t const f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    hid_t const sp = H5Gopen2(f, "/data/0/particles/beam", H5P_DEFAULT);
+    REQUIRE(sp >= 0);
+    auto const storage = [&](char const* name) {
+        hid_t const d = H5Dopen2(sp, name, H5P_DEFAULT);
+        REQUIRE(d >= 0);
+        hsize_t const bytes = H5Dget_storage_size(d);
+        H5Dclose(d);
+        return std::size_t(bytes);
+    };
+    auto const doubles = [&](char const* name) {
+        std::vector<double> v(n, -1.0);
+        hid_t const d = H5Dopen2(sp, name, H5P_DEFAULT);
+        REQUIRE(d >= 0);
+        CHECK(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0);
+        H5Dclose(d);
+        return v;
+    };
+    // The per-particle data written: x, y, t, px, py, pt, id, momentum/z and time, 8 bytes each.
+    std::size_t total = 0;
+    for (char const* name : {"position/x", "position/y", "position/t", "momentum/x", "momentum/y",
+                             "momentum/t", "id", "momentum/z", "time"})
+        total += storage(name);
+    CHECK(total == 72 * n);
+    // weighting: one value for all (HDF5's fill value), nothing stored; every reader sees the array.
+    CHECK(storage("weighting") == 0);
+    double const w = bunch_charge / (constants::e_charge * 1200.0);
+    CHECK(doubles("weighting") == std::vector<double>(n, w));
+    // time: the numbers of position/t, bit for bit.
+    CHECK(same_bits(doubles("time"), beam.t));
+    H5Gclose(sp);
+    H5Fclose(f);
+    // gtrack's reader gets the weights back.
+    PhaseSpaceFile const back = read_phase_space(path);
+    CHECK(back.weighting == std::vector<double>(n, w));
+}
+
 TEST_CASE("openPMD attributes are present with the values openPMD readers expect")
 {
     TempDir dir;
@@ -188,8 +239,8 @@ TEST_CASE("openPMD attributes are present with the values openPMD readers expect
     CHECK(c_api_string(sp, "speciesType", &fixed) == "electron");
     CHECK(c_api_doubles(sp, "totalCharge")[0] == doctest::Approx(2e-12).epsilon(1e-15));
     CHECK(c_api_doubles(sp, "chargeUnitSI") == std::vector<double>{1.0});
-    for (char const* record : {"position/z", "positionOffset/z", "momentum/z", "time", "timeOffset", "weight",
-                               "particleStatus"})
+    for (char const* record :
+         {"position/z", "positionOffset/z", "momentum/z", "time", "timeOffset", "weight", "particleStatus"})
         CHECK_MESSAGE(H5Lexists(sp, record, H5P_DEFAULT) > 0, record);
 
     double const p_ref = ref.pc_mev * 1e6 * constants::e_charge / constants::c_light;  // [kg m/s]

@@ -19,6 +19,7 @@
 #include "BuildInfo.hh"
 #include "io/BeamPhysicsSpecies.hh"
 #include "io/H5Access.hh"
+#include "io/H5SharedValues.hh"
 #include "io/OpenPmdConstantRecord.hh"
 #include "io/OutputFile.hh"
 
@@ -206,7 +207,9 @@ BeamPhysicsRecords create_beamphysics_records(hid_t sp, std::size_t n, Reference
     }
     {
         // Stored as gtrack's t = c (t - t_ref) [m] with unitSI 1/c, so value * unitSI is seconds and
-        // the numbers are the tracked ones, bit for bit.
+        // the numbers are the tracked ones, bit for bit. (An HDF5 virtual dataset over position/t would
+        // store them once, but needs the 1.10 file format; gtrack's outputs and the checkpoints that
+        // copy their snapshots keep 1.8, OutputFile.cc.)
         r.time = create_component(sp, "time", n, 0.0, 1.0 / constants::c_light);
         record_attributes(r.time, k_time, 0, 0.0);
         h5::Group offset = write_constant(sp, "timeOffset", ref.t, count, 1.0);
@@ -247,8 +250,9 @@ struct ParticleRecords {
     BeamPhysicsRecords beamphysics;
 };
 
-//! Piece `p` at [offset, offset + p.size()).
-void write_piece(ParticleRecords const& r, std::size_t offset, PhaseSpacePiece const& p, double weight,
+//! Piece `p` at [offset, offset + p.size()): 72 bytes a particle (x, y, t, px, py, pt, id and the
+//! BeamPhysics momentum/z and time; weighting holds no data of its own).
+void write_piece(ParticleRecords const& r, std::size_t offset, PhaseSpacePiece const& p,
                  ReferenceParticle const& ref)
 {
     h5::write_slab(r.x, offset, p.x);
@@ -258,7 +262,6 @@ void write_piece(ParticleRecords const& r, std::size_t offset, PhaseSpacePiece c
     h5::write_slab(r.py, offset, p.py);
     h5::write_slab(r.pt, offset, p.pt);
     h5::write_slab(r.id, offset, p.id);
-    h5::write_slab(r.weighting, offset, std::span<double const>(std::vector<double>(p.size(), weight)));
     write_beamphysics_piece(r.beamphysics, offset, p, ref);
 }
 
@@ -360,7 +363,9 @@ void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::s
     r.pt = create_component(momentum, "t", n, 0.0, p_ref);
     r.id = create_component(sp, "id", n, std::uint64_t{0}, 1.0);
     record_attributes(r.id, k_dimensionless, 0, 0.0);
-    r.weighting = create_component(sp, "weighting", n, 0.0, 1.0);
+    // The same weight for every macroparticle: a uniform dataset (H5SharedValues.hh), no data written.
+    r.weighting = h5::create_uniform_dataset_1d(sp, "weighting", n, weight);
+    h5::write_attribute(r.weighting, "unitSI", 1.0);
     record_attributes(r.weighting, k_dimensionless, 1, 1.0);
     r.beamphysics = create_beamphysics_records(sp, n, ref, std::abs(q) * weight);
     // Each piece is written on a second thread while the main one fetches the next (from the GPU or
@@ -374,8 +379,8 @@ void write_phase_space_in_pieces(OutputFile& out, std::int64_t iteration, std::s
             p.pt.size() != m || p.id.size() != m || offset + m > n)
             throw std::invalid_argument(fmt::format(
                 "write_phase_space: a piece of {} particles at {} does not fit {} in all", m, offset, n));
-        auto writing = std::async(std::launch::async,
-                                  [&r, p, offset, weight, &ref] { write_piece(r, offset, p, weight, ref); });
+        auto writing =
+            std::async(std::launch::async, [&r, p, offset, &ref] { write_piece(r, offset, p, ref); });
         offset += m;
         PhaseSpacePiece following;
         try {
