@@ -16,7 +16,8 @@ namespace gt {
 
 //! Gather and kick in one pass (the physics above): each live
 //! particle's field at its position, then its momenta. The same operations, in the same order, as a
-//! gather into arrays followed by a kick from them, so the same bits.
+//! gather into arrays followed by a kick from them, so the same bits. K: FieldAt::at's stencil.
+template <int K>
 struct FieldKick {
     FieldAt at;
     ParticleView p;
@@ -27,7 +28,7 @@ struct FieldKick {
     {
         if (!p.alive(i)) return;
         double fx, fy, fz;
-        at(p.x[i], p.y[i], p.t[i], fx, fy, fz);
+        at.template at<K>(p.x[i], p.y[i], p.t[i], fx, fy, fz);
         p.px[i] += transverse * fx;
         p.py[i] += transverse * fy;
         p.pt[i] += longitudinal * fz;
@@ -39,6 +40,7 @@ struct FieldKick {
 //! neighbouring nodes) and stored at the particle's own index as one 32-byte record (a full sector
 //! written at random). KickFromFields then kicks in the particles' order. The same operations on the
 //! same numbers as FieldKick, so the same bits.
+template <int K>
 struct FieldToParticles {
     FieldAt at;
     DepositSource source;  //!< the packed positions of this kick and the order (not nullptr)
@@ -48,7 +50,7 @@ struct FieldToParticles {
     {
         PackedPosition const q = source[i];
         NodeField f{0.0, 0.0, 0.0, 0.0};
-        if (q.lost_element < 0) at(q.x, q.y, q.t, f.ex, f.ey, f.ez);
+        if (q.lost_element < 0) at.template at<K>(q.x, q.y, q.t, f.ex, f.ey, f.ez);
         field[source.order[i]] = f;
     }
 };

@@ -36,6 +36,7 @@
 #include <limits>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/core/Buffer.hh"
@@ -90,10 +91,13 @@ class SpaceChargeSolver {
         if (settings.gather_in_cell_order && settings.sort_every > 0) {
             // prepare_field packed this kick's positions for the deposition, in the order of a sort.
             ensure(particle_field_, n);
+            FieldAt const at = field_at(settings);
+            DepositSource const source{packed_.data(), perm_.data(), n};
             backend_.timer_start();
-            backend_.for_each(
-                n, FieldToParticles{field_at(settings), DepositSource{packed_.data(), perm_.data(), n},
-                                    particle_field_.data()});
+            with_stencil(at.kind(), [&](auto k) {
+                backend_.for_each(n,
+                                  FieldToParticles<decltype(k)::value>{at, source, particle_field_.data()});
+            });
             diag.t_gather = backend_.timer_stop();
             timer_.add("sc.gather", diag.t_gather, double(n) * (36.0 + 32.0 * w * w * w + 32.0), double(n),
                        sc_work::gather_kick_flops(double(n), w) - 6.0 * double(n));
@@ -107,8 +111,11 @@ class SpaceChargeSolver {
         }
         // Gather and kick in one pass (t_gather; t_kick stays 0).
         backend_.timer_start();
-        backend_.for_each(
-            n, FieldKick{field_at(settings), p, frame.transverse_kick(ds), frame.longitudinal_kick(ds)});
+        FieldAt const at = field_at(settings);
+        with_stencil(at.kind(), [&](auto k) {
+            backend_.for_each(n, FieldKick<decltype(k)::value>{at, p, frame.transverse_kick(ds),
+                                                               frame.longitudinal_kick(ds)});
+        });
         diag.t_gather = backend_.timer_stop();
         timer_.add("sc.gather", diag.t_gather, sc_work::gather_kick_bytes(double(n), w), double(n),
                    sc_work::gather_kick_flops(double(n), w));
@@ -183,6 +190,18 @@ class SpaceChargeSolver {
     static void ensure(Buffer<T>& b, size_type n)
     {
         if (b.size() < n) b = Buffer<T>(n, memory);
+    }
+
+    //! Calls f(std::integral_constant<int, K>) for the stencil K of FieldAt::kind().
+    template <class F>
+    static void with_stencil(int kind, F const& f)
+    {
+        if (kind == 0)
+            f(std::integral_constant<int, 0>{});
+        else if (kind == 2)
+            f(std::integral_constant<int, 2>{});
+        else
+            f(std::integral_constant<int, 3>{});
     }
 
     //! The field of the last solve at any point.
