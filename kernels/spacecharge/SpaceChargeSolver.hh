@@ -275,14 +275,17 @@ class SpaceChargeSolver {
         return DepositSource{packed_.data(), use_order ? perm_.data() : nullptr, n};
     }
 
-    //! Deposits: the deterministic and atomic depositions read the particles in their own order, or
-    //! with an order by cell (use_order) the packed positions in it (aggregated); the aggregated one
-    //! always reads the packed positions.
+    //! Deposits. Aggregated (runs of equal cells summed first) from the packed positions, in the order
+    //! of the last sort when there is one (use_order), else in the particles' own: the aggregated
+    //! deposition always, the deterministic one when sorting (sort_every > 0, as between two sorts and
+    //! in probes). Otherwise one atomic addition per node from the particles themselves.
     template <int W>
     void deposit(ParticleView p, SpaceChargeSettings const& s, bool use_order, bool sorted_now)
     {
         size_type const nodes = geometry_.grid.nodes();
-        bool const aggregate = use_order || s.deposition == DepositionMethod::aggregated;
+        bool const aggregate =
+            s.deposition == DepositionMethod::aggregated ||
+            (s.deposition == DepositionMethod::deterministic && (s.sort_every > 0 || sorted_now));
         if (s.deposition == DepositionMethod::deterministic) {
             backend_.for_each(nodes, sc_detail::FillValue<std::int64_t>{fixed_.data(), 0});
             if (aggregate)
