@@ -31,7 +31,7 @@ fi
 sc_log="$out/sckick"
 mkdir -p "$sc_log"
 if timeout 300 "$build/gtrack" validate inputs/fodo_space_charge.toml >"$sc_log/validate.log" 2>&1; then
-    note "fodo_space_charge validate" "$(grep -m1 verdict "$sc_log/validate.log")"
+    note "fodo_space_charge validate" "$(grep -m1 '^verdict' "$sc_log/validate.log")"
 else
     tail -8 "$sc_log/validate.log"
     note "fodo_space_charge validate" FAILED
