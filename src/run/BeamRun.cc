@@ -252,7 +252,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 {
     auto const wall_start = std::chrono::steady_clock::now();
     std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
-    cpu::set_thread_count(run_options.threads);  // inside set-up: the thread pool may start here
+    cpu::set_thread_count(run_options.threads);               // inside set-up: the thread pool may start here
     // Under MPI every rank runs this function on its share of the particles (docs/cluster.md); rank 0
     // alone prints and holds the output file.
     parallel::Communicator const& world = parallel::Communicator::world();
@@ -457,7 +457,13 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     BeamRunTables const tables{stats, space_charge ? &sc_table : nullptr,
                                collective ? &collective_table : nullptr};
     BeamRunTotals const totals = write_beamline_output(deck, options, *kernels, particles, lattice, tables,
-                                                       timers, std::move(prov), out, checkpoint_path);
+                                                       timers, std::move(prov), out);
+    if (options.before_commit) {
+        stop.reset();  // one StopRequest at a time: the stage may hold its own
+        if (int const status = options.before_commit(BeamRunEnd{deck, lattice, *kernels, state, out, path}))
+            return status;
+    }
+    commit_beamline_output(out, checkpoint_path);
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     report_beamline(options, lattice, macroparticles, tables, totals, last, path, iteration, wall);
     return 0;

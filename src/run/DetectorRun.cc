@@ -16,10 +16,8 @@
 #include <fmt/format.h>
 
 #include "deck/DeckError.hh"
-#include "run/DetectorCheckpoint.hh"
 #include "detector/DetectorSetup.hh"
 #include "detector/HitTable.hh"
-#include "run/ShowerOutput.hh"
 #include "detector/StripRun.hh"
 #include "io/H5Handle.hh"
 #include "io/OutputFile.hh"
@@ -35,8 +33,10 @@
 #include "parallel/ParticleDecomposition.hh"
 #include "run/CheckpointHeader.hh"
 #include "run/CheckpointToResume.hh"
+#include "run/DetectorCheckpoint.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
+#include "run/ShowerOutput.hh"
 #include "run/StopRequest.hh"
 
 namespace gt {
@@ -59,20 +59,15 @@ std::unique_ptr<DetectorKernels> make_backend(DeckConfig const& cfg, DetectorRun
     return make_cpu_detector_kernels();
 }
 
-//! Writes the output file. Under MPI every rank calls it: `r` holds this rank's hits and the totals
-//! of all ranks; rank 0 writes each rank's hits in turn (parallel/OrderedWrites.hh) and the rest.
-void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOptions const& options,
-                  DetectorRunResult const& r, std::uint64_t total_hits, std::string const& start_time)
+}  // namespace
+
+void write_detector_part(OutputFile* file, DeckConfig const& cfg, DetectorRunResult const& r)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
-    std::unique_ptr<OutputFile> file = parallel::all_or_none(
-        [&] { return world.is_root() ? std::make_unique<OutputFile>(path) : std::unique_ptr<OutputFile>(); });
-    std::vector<std::string> const rank_devices =
-        world.gather_to_root(parallel::describe_rank_device(r.backend.rfind("gpu", 0) == 0, r.backend));
     if (cfg.detector.write_hits) {
         Table const hits = hits_table(r.hits);
         // Each rank's events follow the previous rank's, so its sorted hits follow too: one sorted table.
-        parallel::write_table_in_rank_order(file.get(), "hits", hits);
+        parallel::write_table_in_rank_order(file, "hits", hits);
         if (file) file->set_attribute("hits", "volume_names", std::span<std::string const>(r.volume_names));
     }
     // Every rank has handed over its hits; the rest is the same on every rank: rank 0 writes it.
@@ -94,11 +89,29 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     out.set_attribute("detector", "looping", r.counters[k_looping]);
     out.set_attribute("detector", "steps", r.counters[k_steps]);
     out.set_attribute("detector", "substeps", r.counters[k_substeps]);
-    out.set_attribute("detector", "hits", total_hits);
+    out.set_attribute("detector", "hits", r.total_hits);
     out.set_attribute("detector", "iterations", r.iterations);
     if (cfg.detector.physics.showers) write_energy_balance(out, r);
     out.set_attribute("detector", "backend", r.backend);
+    if (r.profile) write_profile(out, *r.profile);
+    if (r.strips) write_strip_tables(out, *r.strips);
+}
 
+namespace {
+
+//! Writes the run's own output file: the detector part, then provenance, then the commit. Under MPI every
+//! rank calls it: `r` holds this rank's hits and the totals of all ranks; rank 0 writes each rank's hits
+//! in turn (parallel/OrderedWrites.hh) and the rest.
+void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOptions const& options,
+                  DetectorRunResult const& r, std::string const& start_time)
+{
+    parallel::Communicator const& world = parallel::Communicator::world();
+    std::unique_ptr<OutputFile> file = parallel::all_or_none(
+        [&] { return world.is_root() ? std::make_unique<OutputFile>(path) : std::unique_ptr<OutputFile>(); });
+    std::vector<std::string> const rank_devices =
+        world.gather_to_root(parallel::describe_rank_device(r.backend.rfind("gpu", 0) == 0, r.backend));
+    write_detector_part(file.get(), cfg, r);
+    if (!file) return;
     Provenance p = run_provenance(cfg, options.command_line);
     p.backend = r.backend.rfind("gpu", 0) == 0 ? "gpu" : "cpu";
     p.device_name = r.backend;
@@ -106,10 +119,8 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     p.end_time = iso8601_utc_now();
     p.ranks = world.size();
     p.rank_devices = rank_devices;
-    write_provenance(out, p);
-    if (r.profile) write_profile(out, *r.profile);
-    if (r.strips) write_strip_tables(out, *r.strips);
-    out.commit();
+    write_provenance(*file, p);
+    file->commit();
 }
 
 //! [strips]: digitize and reconstruct the run's hits on its backend (one process only).
@@ -132,7 +143,8 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     // its random streams, whichever rank runs it (docs/cluster.md).
     parallel::Communicator const& world = parallel::Communicator::world();
     std::string const path = options.output.empty() ? cfg.output.file : options.output;
-    std::string const checkpoint_path = checkpoint_path_for(path);
+    std::string const checkpoint_path =
+        options.checkpoint.empty() ? checkpoint_path_for(path) : options.checkpoint;
     CheckpointEvery const& every = cfg.output.checkpoint_every;
     std::uint64_t const per_event = cfg.detector.gun.per_event;
     // Only a run that writes its output checkpoints and stops at signals (validate's runs end as
@@ -160,6 +172,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
             parallel::even_share(cfg.detector.gun.events, world.rank(), world.size());
         setup.tables.gun.first_primary = events.first * per_event;
         setup.tables.gun.primaries = (events.first + events.count) * per_event;
+        if (options.primaries) setup.tables.primary_list = *options.primaries;
         std::size_t const slots = cfg.detector.track_slots;
         kernels->setup(setup.tables, slots, 4 * slots);
         // The loop goes on where the checkpoint left it: this rank's slots, hits, sums and next primary.
@@ -298,12 +311,36 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     if (cfg.detector.strips.enabled) r.strips = strip_stage(cfg, setup.geometry, r);
     if (options.write_output) {
         TraceScope const phase("output");
-        write_output(path, cfg, options, r, r.total_hits, start_time);
+        if (options.into)
+            write_detector_part(options.into, cfg, r);
+        else
+            write_output(path, cfg, options, r, start_time);
         // The output is complete: the run's checkpoint would only resume what is done.
         std::error_code ignored;
         if (world.is_root()) std::filesystem::remove(checkpoint_path, ignored);
     }
     return r;
+}
+
+void print_detector_summary(DeckConfig const& cfg, DetectorRunResult const& r)
+{
+    std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
+    std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),
+                static_cast<unsigned long long>(primaries), r.backend.c_str(),
+                static_cast<unsigned long long>(r.iterations), r.seconds);
+    std::printf("  steps %llu (%.3g track-steps/s), substeps %llu, hits %zu\n",
+                static_cast<unsigned long long>(r.counters[k_steps]),
+                r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0,
+                static_cast<unsigned long long>(r.counters[k_substeps]),
+                static_cast<std::size_t>(r.total_hits));
+    std::printf("  ended: %llu escaped, %llu stopped, %llu looping (step limit)\n",
+                static_cast<unsigned long long>(r.counters[k_escaped]),
+                static_cast<unsigned long long>(r.counters[k_stopped]),
+                static_cast<unsigned long long>(r.counters[k_looping]));
+    if (cfg.detector.physics.showers) print_shower_summary(r);
+    if (r.strips) std::printf("%s", format_strip_summary(*r.strips).c_str());
+    for (std::size_t v = 0; v < r.tallies.size(); ++v)
+        if (r.tallies[v] > 0) std::printf("  %-24s %14.6g MeV\n", r.volume_names[v].c_str(), r.tallies[v]);
 }
 
 int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
@@ -330,24 +367,7 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         return k_exit_stopped;
     }
     if (!opts.quiet) {
-        std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
-        std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),
-                    static_cast<unsigned long long>(primaries), r.backend.c_str(),
-                    static_cast<unsigned long long>(r.iterations), r.seconds);
-        std::printf("  steps %llu (%.3g track-steps/s), substeps %llu, hits %zu\n",
-                    static_cast<unsigned long long>(r.counters[k_steps]),
-                    r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0,
-                    static_cast<unsigned long long>(r.counters[k_substeps]),
-                    static_cast<std::size_t>(r.total_hits));
-        std::printf("  ended: %llu escaped, %llu stopped, %llu looping (step limit)\n",
-                    static_cast<unsigned long long>(r.counters[k_escaped]),
-                    static_cast<unsigned long long>(r.counters[k_stopped]),
-                    static_cast<unsigned long long>(r.counters[k_looping]));
-        if (cfg.detector.physics.showers) print_shower_summary(r);
-        if (r.strips) std::printf("%s", format_strip_summary(*r.strips).c_str());
-        for (std::size_t v = 0; v < r.tallies.size(); ++v)
-            if (r.tallies[v] > 0)
-                std::printf("  %-24s %14.6g MeV\n", r.volume_names[v].c_str(), r.tallies[v]);
+        print_detector_summary(cfg, r);
         if (options.write_output)
             std::printf("  wrote %s\n", (options.output.empty() ? cfg.output.file : options.output).c_str());
     }
@@ -377,9 +397,11 @@ std::size_t differing_hits(std::vector<Hit> const& a, std::vector<Hit> const& b,
     return differ + std::max(a.size(), b.size()) - common;
 }
 
-int validate_detector(DeckConfig const& cfg, std::string const& report_path)
+int validate_detector(DeckConfig const& cfg, std::string const& report_path,
+                      std::vector<Primary> const* primaries)
 {
     DetectorRunOptions opt;
+    opt.primaries = primaries;
     opt.write_output = false;
     opt.quiet = true;
     opt.backend = "cpu";
