@@ -29,6 +29,7 @@
 #include "parallel/WorldCrossRank.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
+#include "run/BeamDetectorRun.hh"
 #include "run/BeamRunStages.hh"
 #include "run/BeamTracker.hh"
 #include "run/CheckpointToResume.hh"
@@ -250,6 +251,9 @@ bool track_beamline(BeamTracker& tracker, Lattice const& lattice, Progress& prog
 
 int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
 {
+    // A detector beside the lattice: the joined run, whose beam part is this function with a stage added.
+    if (deck.detector.along_beamline && !run_options.before_commit)
+        return run_beam_detector(deck, run_options);
     auto const wall_start = std::chrono::steady_clock::now();
     std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
     cpu::set_thread_count(run_options.threads);               // inside set-up: the thread pool may start here
