@@ -13,8 +13,10 @@
 #include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
 #include "TextTestSupport.hh"
+#include "beam/BeamSetup.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
+#include "detector/GeometryBuilder.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 #include "io/TableWriter.hh"
@@ -291,4 +293,67 @@ line = ["D"]
 showers = true
 )";
     CHECK(contains(problem(no_geometry), "[physics] belongs to a detector"));
+}
+
+TEST_CASE(
+    "a volume placed at s inside a bend takes the survey frame's point and axes, its own rotation after")
+{
+    std::string const text = R"([run]
+kind = "beamline"
+[beam]
+particle = "proton"
+kinetic_energy = "1 GeV"
+bunch_charge = "1 pC"
+macroparticles = 10
+[beam.twiss]
+beta_x = 1.0
+beta_y = 1.0
+emittance_x = 1e-9
+emittance_y = 1e-9
+sigma_t = 1e-3
+sigma_pt = 1e-3
+[elements]
+D = { type = "drift", length = 1.0 }
+B = { type = "sbend", length = 2.0, angle = 0.4, tilt = 0.3 }
+[lattice]
+line = ["D", "B", "D"]
+[geometry.world]
+shape = "box"
+half_size = [5.0, 5.0, 5.0]
+material = "vacuum"
+[[geometry.volume]]
+name = "block"
+shape = "box"
+half_size = [0.01, 0.02, 0.03]
+material = "iron"
+s = 2.2
+position = [0.05, -0.02, 0.1]
+rotation = [0.1, -0.2, 0.3]
+)";
+    DeckConfig const deck = read_deck_text(text, "bent.toml");
+    ReferenceParticle const ref = initial_reference(deck);
+    Lattice const lattice = build_lattice(deck, ref);
+    Survey const survey(lattice);
+    DeckConfig const det = detector_part(deck, survey, 3);
+    CHECK(det.run.kind == "detector");
+    CHECK(det.detector.gun.events == 3);
+    VolumeConfig const& v = det.detector.volumes.at(0);
+    CHECK_FALSE(v.s.has_value());
+    SurveyFrame const f = survey.at(2.2);
+    Vec3 const p = f.point(Vec3{0.05, -0.02, 0.1});
+    // One matrix-vector product of O(1) numbers: 1e-15 m.
+    CHECK(std::abs(v.position[0] - p.x) < 1e-15);
+    CHECK(std::abs(v.position[1] - p.y) < 1e-15);
+    CHECK(std::abs(v.position[2] - p.z) < 1e-15);
+    // Its global rotation is W R_local: the angles found again give that matrix to rounding (1e-15 per
+    // element, atan2 and a product of three rotations).
+    double local[9], global[9];
+    rotation_matrix(0.1, -0.2, 0.3, local);
+    rotation_matrix(v.rotation[0], v.rotation[1], v.rotation[2], global);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double const w =
+                f.axes[0][i] * local[j] + f.axes[1][i] * local[3 + j] + f.axes[2][i] * local[6 + j];
+            CHECK(std::abs(global[3 * i + j] - w) < 1e-14);
+        }
 }
