@@ -158,8 +158,7 @@ int run_beam_detector(DeckConfig const& deck, RunOptions const& options, BeamDet
         det.output = end.path;
         det.quiet = options.quiet;
         det.threads = options.threads;
-        det.profile = options.profile;
-        det.calibration = options.calibration;
+        det.profile = false;  // --profile: the beam part's /profile (one group of that name per file)
         det.command_line = options.command_line;
         det.resume = options.resume.empty() ? "" : "auto";
         det.primaries = &joined.primaries.primaries;
