@@ -176,6 +176,7 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
     std::string const detector = read_text(GTRACK_SOURCE_DIR "/inputs/tracker.toml");
     std::string const cathode = read_text(GTRACK_SOURCE_DIR "/inputs/photoinjector_cathode.toml");
     std::string const sts = read_text(GTRACK_SOURCE_DIR "/inputs/sts.toml");
+    std::string const beam_detector = read_text(GTRACK_SOURCE_DIR "/inputs/collimator_losses.toml");
     // The section each table documents, from its heading; the deck it is tried in.
     std::map<std::string, std::pair<std::string, std::string const*>> const sections = {
         {"## `[run]`", {"run", &beamline}},
@@ -196,11 +197,14 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
         {"### `[strips.readout]`", {"strips.readout", &sts}},
         {"### `[strips.stream]`", {"strips.stream", &sts}},
         {"### `[strips.reco]`", {"strips.reco", &sts}},
+        {"### `[detector]` (beamline decks)", {"detector", &beam_detector}},
     };
     // Tables documented elsewhere: the element keys (above), [scan] (key paths, ScanTest), and
     // the volumes, tried below in a [[geometry.volume]] of their own.
+    // The key of volumes along a beamline: BeamDetectorRunTest and the example decks.
     std::set<std::string> const elsewhere = {"## `[elements]`", "## `[scan]`",
-                                             "### `[geometry.world]` and `[[geometry.volume]]`"};
+                                             "### `[geometry.world]` and `[[geometry.volume]]`",
+                                             "### `[[geometry.volume]]` along a beamline"};
     int tried = 0;
     for (auto const& table : key_tables("key")) {
         if (elsewhere.count(table.heading)) continue;

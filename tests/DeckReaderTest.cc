@@ -208,8 +208,11 @@ TEST_CASE("unknown keys are errors with a suggestion, at every level")
     CHECK(d.message == "unknown key 'gamma_x'");
     d = one_error(with_line(27, "line = [\"cell\"]\ntrns = 5"), 28, "lattice.trns");
     CHECK(contains(d.message, "did you mean 'turns'?"));
-    d = one_error(with_line(1, "[geometry]\n[run]"), 1, "geometry");
+    d = one_error(with_line(1, "[strips]\n[run]"), 1, "strips");
     CHECK(contains(d.message, "detector decks"));
+    // A [geometry] is a detector beside the lattice (docs/decks.md): its own sections are checked then.
+    d = one_error(with_line(1, "[geometry]\n[run]"), 1, "geometry.world");
+    CHECK(contains(d.message, "missing section [geometry.world]"));
 }
 
 TEST_CASE("values of the wrong type")

@@ -66,6 +66,7 @@ class CpuTrackLoop final : public DetectorKernels {
         params_.propagation = tables_.propagation;
         params_.physics = tables_.physics;
         params_.gun = tables_.gun;
+        params_.gun.list = tables_.primary_list.empty() ? nullptr : tables_.primary_list.data();
         params_.seed = tables_.seed;
         capacity_ = capacity;
         hit_capacity_ = hit_capacity > capacity ? hit_capacity : capacity;
@@ -307,7 +308,7 @@ class CpuTrackLoop final : public DetectorKernels {
     std::array<std::uint64_t, k_num_counters> counters_{};
     std::vector<std::uint64_t> tallies_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    std::vector<std::uint32_t> lives_;  //!< per primary of the iteration: the iterations it lived
+    std::vector<std::uint32_t> lives_;   //!< per primary of the iteration: the iterations it lived
     std::uint64_t next_primary_ = 0;     //!< the next primary the slot walk starts
     std::uint64_t iteration_first_ = 0;  //!< the first primary started in the iteration under way or last
     std::uint64_t untracked_ = 0;        //!< the next primary to track (next_primary_: none under way)

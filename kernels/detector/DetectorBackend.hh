@@ -46,6 +46,8 @@ class DetectorBackend final : public DetectorKernels {
         params_.propagation = tables.propagation;
         params_.physics = tables.physics;
         params_.gun = tables.gun;
+        primary_list_ = upload(tables.primary_list);
+        params_.gun.list = tables.primary_list.empty() ? nullptr : primary_list_.data();
         params_.seed = tables.seed;
         setup_showers(tables, capacity);
         state_ = TrackState(capacity, Ops::space);
@@ -85,7 +87,8 @@ class DetectorBackend final : public DetectorKernels {
             run_all("initialize", InitializeTracks{params_, t, next_primary_, stack_.data(), stack_count_,
                                                    from_stack, counters, energy});
         stack_count_ -= from_stack;
-        if (track_order_ != TrackOrder::slots) active_ = timed("order_tracks", [&] { return order_tracks(t); });
+        if (track_order_ != TrackOrder::slots)
+            active_ = timed("order_tracks", [&] { return order_tracks(t); });
         run("limit_step", LimitStep{params_, t});
         visit_field_kind(params_.field, [&](auto kind) {
             run("propagate", Propagate<decltype(kind)>{params_, t, counters});
@@ -346,6 +349,7 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<MaterialParams> materials_;
     Buffer<ParticleType> particles_;
     Buffer<double> field_map_;
+    Buffer<Primary> primary_list_;
     TrackState state_;
     Buffer<Hit> hits_;
     Buffer<std::uint64_t> counters_;

@@ -38,6 +38,8 @@ enum class EnergySpectrum : std::int32_t { mono = 0, uniform = 1, gaussian = 2 }
 enum class PositionShape : std::int32_t { point = 0, box = 1, beam_spot = 2 };
 enum class DirectionShape : std::int32_t { fixed = 0, cone = 1, isotropic = 2 };
 
+struct Primary;  // ParticleGun.hh
+
 struct GunParams {
     std::int32_t particle = 0;  //!< index into the particle table
     EnergySpectrum spectrum = EnergySpectrum::mono;
@@ -52,6 +54,9 @@ struct GunParams {
     std::uint64_t per_event = 1;
     std::uint64_t primaries = 0;      //!< events x per_event: primaries [first_primary, primaries) run here
     std::uint64_t first_primary = 0;  //!< > 0 under MPI: the first primary of this rank's events
+    //! Given primaries (a beamline's losses, run/BeamDetectorRun.hh): primary i is list[i] as it stands,
+    //! nothing drawn; null: the gun draws them. Set by the backend (DetectorTables::primary_list).
+    Primary const* list = nullptr;
 };
 
 struct DetectorParamsView {

@@ -7,6 +7,7 @@
 
 #include "kernels/detector/DetectorParams.hh"
 #include "kernels/detector/EmTableData.hh"
+#include "kernels/detector/ParticleGun.hh"
 
 namespace gt {
 
@@ -29,6 +30,7 @@ struct DetectorTables {
     PropagationParams propagation;
     PhysicsParams physics;
     GunParams gun;
+    std::vector<Primary> primary_list;  //!< given primaries, by primary number (empty: the gun draws them)
     std::uint64_t seed = 0;
     std::int32_t num_logical = 1;        //!< logical volumes (tally bins), the world included
     EmTableData em;                      //!< the shower tables (physics.showers)

@@ -7,9 +7,10 @@
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
-#include "run/DetectorRun.hh"
+#include "run/BeamDetectorRun.hh"
 #include "run/BeamRun.hh"
 #include "run/CollectiveSchedule.hh"
+#include "run/DetectorRun.hh"
 #include "run/SpaceChargeSchedule.hh"
 
 namespace gt {
@@ -32,9 +33,10 @@ int check_command(CommandOptions const& options)
     Lattice const lattice = build_lattice(deck, ref);
     std::string text = fmt::format("deck {}: run '{}', seed {}\n", deck.path, deck.run.name, deck.run.seed);
     if (beam.distribution == "cathode")
-        text += fmt::format("beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), at rest on the cathode; the coordinates there "
-                            "are normalized to p0 c = m c^2 (a reference of {:.9g} MeV kinetic)\n",
-                            beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev);
+        text += fmt::format(
+            "beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), at rest on the cathode; the coordinates there "
+            "are normalized to p0 c = m c^2 (a reference of {:.9g} MeV kinetic)\n",
+            beam.species.name, ref.mass_mev, ref.charge_e, ref.kinetic_mev);
     else
         text += fmt::format(
             "beam: {} (m c^2 = {:.9g} MeV, q = {:g} e), {:.9g} MeV kinetic, p c = {:.9g} MeV, "
@@ -45,12 +47,12 @@ int check_command(CommandOptions const& options)
                         beam.distribution == "file" ? " (" + beam.file + ")" : "", beam.bunch_charge);
     if (beam.distribution == "cathode") {
         CathodeConfig const& c = beam.cathode;
-        text += fmt::format("      emitted: {} spot, rms {:g} m; "
-                            "{} emission, {} {:g} s{}; MTE {:g} eV (thermal emittance {:.4g} m rad per m of rms spot)\n",
-                            c.spot, c.spot_rms, c.emission, c.emission == "flattop" ? "length" : "rms",
-                            c.emission_length,
-                            c.emission == "flattop" ? fmt::format(", rise {:g} s", c.emission_rise) : std::string(),
-                            c.mte * 1e6, std::sqrt(c.mte / ref.mass_mev));
+        text += fmt::format(
+            "      emitted: {} spot, rms {:g} m; "
+            "{} emission, {} {:g} s{}; MTE {:g} eV (thermal emittance {:.4g} m rad per m of rms spot)\n",
+            c.spot, c.spot_rms, c.emission, c.emission == "flattop" ? "length" : "rms", c.emission_length,
+            c.emission == "flattop" ? fmt::format(", rise {:g} s", c.emission_rise) : std::string(),
+            c.mte * 1e6, std::sqrt(c.mte / ref.mass_mev));
     } else if (beam.distribution != "file") {
         Matrix6 const sigma = beam_sigma_matrix(beam);
         cholesky_lower(sigma, beam);  // throws where the matrix is not positive semi-definite
@@ -87,7 +89,22 @@ int check_command(CommandOptions const& options)
             sc.truncate_sigma > 0 ? fmt::format(", grid over +-{:g} rms", sc.truncate_sigma) : std::string());
     }
     text += describe_collective(deck, ref);
+    std::size_t problems = 0;
+    if (deck.detector.along_beamline) {
+        // The detector beside the lattice, its volumes placed by the survey (docs/physics.md, "Survey").
+        Survey const survey(lattice);
+        SurveyFrame const& end = survey.exit();
+        text += fmt::format(
+            "survey: the line ends at X = {:.6g} m, Y = {:.6g} m, Z = {:.6g} m heading ({:.6g}, "
+            "{:.6g}, {:.6g})\n",
+            end.position.x, end.position.y, end.position.z, end.axes[2].x, end.axes[2].y, end.axes[2].z);
+        text += describe_geometry(detector_part(deck, survey, 1), &problems);
+    }
     std::fputs(text.c_str(), stdout);
+    if (problems > 0) {
+        std::printf("deck has geometry problems\n");
+        return 1;
+    }
     std::printf("deck OK\n");
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "deck/DeckReader.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "run/BeamDetectorRun.hh"
 #include "run/DetectorRun.hh"
 #include "run/DeviceMemory.hh"
 #include "run/Validation.hh"
@@ -74,7 +75,13 @@ int validate_command(CommandOptions const& options, ValidateOptions const& valid
     check_device_memory(estimate_beamline_device_memory(deck));
     std::unique_ptr<BeamKernels> cpu = make_cpu_beam_kernels();
     std::unique_ptr<BeamKernels> gpu = make_cuda_beam_kernels();
-    return validate_with_backends(deck, validate, *cpu, *gpu);
+    int const beam = validate_with_backends(deck, validate, *cpu, *gpu);
+    if (!deck.detector.along_beamline) return beam;
+    // A detector beside the lattice: its part from the beam part's primaries, CPU against GPU, bit for bit.
+    std::string const report =
+        validate.report.empty() ? deck.run.name + "-validate-detector.md" : validate.report + ".detector.md";
+    int const detector = validate_beam_detector(deck, report);
+    return beam != 0 ? beam : detector;
 }
 
 }  // namespace gt

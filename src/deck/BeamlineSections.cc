@@ -12,12 +12,31 @@ namespace gt::deck {
 
 void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfig& cfg)
 {
-    static std::vector<std::string> const sections = {"run",          "beam",   "elements", "lattice",
-                                                      "space_charge", "collective", "output", "scan"};
-    static std::vector<std::string> const detector_sections = {"materials",   "geometry", "field",
-                                                               "propagation", "gun",      "physics"};
+    static std::vector<std::string> const sections = {"run",          "beam",       "elements", "lattice",
+                                                      "space_charge", "collective", "output",   "scan"};
+    // A detector beside the lattice (BeamDetectorSection.cc): its sections, with [geometry].
+    static std::vector<std::string> const beside = {"materials",   "geometry", "field",
+                                                    "propagation", "physics",  "detector"};
+    static std::vector<std::string> const detector_sections = {"gun", "strips"};
+    bool const with_detector = root.contains("geometry");
     for (auto&& [k, v] : root) {
         if (std::find(sections.begin(), sections.end(), k.str()) != sections.end()) continue;
+        if (std::find(beside.begin(), beside.end(), k.str()) != beside.end()) {
+            if (!with_detector)
+                ctx.error(
+                    ctx.where(k, v), std::string(k.str()),
+                    fmt::format("[{}] belongs to a detector: a beamline deck holds one beside its lattice "
+                                "when it has a [geometry] (docs/decks.md, \"A detector along the beamline\")",
+                                k.str()));
+            continue;
+        }
+        if (k.str() == "gun") {
+            ctx.error(
+                ctx.where(k, v), "gun",
+                "a beamline deck's detector takes its primaries from the beam (the lost particles, "
+                "and with [detector] primaries = [\"lost\", \"extracted\"] the beam at the end): no [gun]");
+            continue;
+        }
         if (std::find(detector_sections.begin(), detector_sections.end(), k.str()) !=
             detector_sections.end()) {
             ctx.error(
@@ -37,6 +56,7 @@ void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     if (auto const* sc = ctx.table_at(root, "", "space_charge", false)) read_space_charge(ctx, *sc, cfg);
     if (auto const* c = ctx.table_at(root, "", "collective", false)) read_collective(ctx, *c, cfg);
     read_output(ctx, ctx.table_at(root, "", "output", false), cfg, tracked);
+    if (with_detector) read_beamline_detector(ctx, root, cfg);
 }
 
 }  // namespace gt::deck

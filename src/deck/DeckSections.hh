@@ -44,6 +44,10 @@ void read_checkpoint_every(DeckContext& ctx, toml::table const& t, OutputConfig&
 //! [collective] (CollectiveSection.cc): the longitudinal grid of the wakes, LSC and CSR.
 void read_collective(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 
+//! A detector beside the lattice (BeamDetectorSection.cc): [materials], [geometry], [field], [propagation],
+//! [physics] as in detector decks, and [detector]; read after [beam] (the detector's particle is the beam's).
+void read_beamline_detector(DeckContext& ctx, toml::table const& root, DeckConfig& cfg);
+
 //! [output] of a beamline deck (OutputSection.cc); t may be null (the defaults).
 void read_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg,
                  std::set<std::string> const& tracked);

@@ -39,6 +39,9 @@ struct VolumeConfig {
     int replicas = 1;
     ReplicaAxis replica_axis = ReplicaAxis::none;
     double replica_step = 0;  //!< [m]
+    //! A beamline deck's volume placed along the reference orbit: `position` and `rotation` are then in the
+    //! survey frame at this s (x, y, along the orbit), not global (beam/Survey.hh); none: global
+    std::optional<double> s;  //!< [m]
     int line = 0, column = 0;
 };
 
@@ -132,6 +135,10 @@ struct DetectorConfig {
     std::string cpu_loop = "tracks";    //!< "tracks" (kernels/cpu/CpuTrackLoop.cc) or "slots" (the GPU's)
     bool write_hits = true;
     StripsConfig strips;
+    //! A beamline deck with a detector ([geometry] beside [lattice]; run/BeamDetectorRun.hh): which beam
+    //! particles become the detector's primaries, "lost" (always) and "extracted" (the beam at the end)
+    bool along_beamline = false;
+    bool extracted = false;
 };
 
 }  // namespace gt

@@ -127,9 +127,11 @@ void read_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials const&
             ctx.error(ctx.where(n), path, fmt::format("expected a table, got {}", describe_node(n)));
             continue;
         }
-        ctx.check_keys(*t, path,
-                       {"name", "shape", "half_size", "rmin", "rmax", "half_z", "phi_start", "phi_delta",
-                        "material", "mother", "position", "rotation", "sensitive", "replicas"});
+        std::vector<std::string> keys = {"name",     "shape",     "half_size", "rmin",     "rmax",
+                                         "half_z",   "phi_start", "phi_delta", "material", "mother",
+                                         "position", "rotation",  "sensitive", "replicas"};
+        if (d.along_beamline) keys.push_back("s");  // placed along the beamline's orbit
+        ctx.check_keys(*t, path, keys);
         VolumeConfig v;
         auto const at = ctx.where(*t);
         v.line = at.line;
@@ -158,6 +160,16 @@ void read_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials const&
         if (auto rot = ctx.vec3_at(*t, path, "rotation", quantity::angle, Bound::any, false))
             v.rotation = *rot;
         if (auto s = ctx.bool_at(*t, path, "sensitive")) v.sensitive = *s;
+        if (d.along_beamline && t->contains("s")) {
+            if (v.mother != "world")
+                ctx.error(
+                    ctx.where(*t->get("s")), join_key(path, "s"),
+                    fmt::format("only a volume placed in the world is placed along the beamline (this one "
+                                "is in '{}', whose frame places it)",
+                                v.mother));
+            else if (auto s = ctx.quantity_at(*t, path, "s", quantity::length, Bound::non_negative, false))
+                v.s = *s;
+        }
         if (auto const* rep = ctx.table_at(*t, path, "replicas", false))
             read_replicas(ctx, *rep, join_key(path, "replicas"), v);
         d.volumes.push_back(std::move(v));

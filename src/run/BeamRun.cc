@@ -29,6 +29,7 @@
 #include "parallel/WorldCrossRank.hh"
 #include "perf/TraceScope.hh"
 #include "run/BeamCheckpoint.hh"
+#include "run/BeamDetectorRun.hh"
 #include "run/BeamRunStages.hh"
 #include "run/BeamTracker.hh"
 #include "run/CheckpointToResume.hh"
@@ -246,77 +247,53 @@ bool track_beamline(BeamTracker& tracker, Lattice const& lattice, Progress& prog
     return true;
 }
 
-}  // namespace
+//! What the set-up stage makes; the collective plan refers to the lattice where it lives (held by pointer).
+struct BeamlineSetup {
+    ReferenceParticle ref;
+    Lattice lattice;
+    std::vector<SpaceChargeKickPoint> kicks;
+    std::unique_ptr<BeamKernels> kernels;
+    std::unique_ptr<OutputFile> out;  //!< rank 0's; created before tracking, so a bad path fails early
+    ParticleState state;
+    DeckConfig sliced;
+    std::unique_ptr<CollectivePlan> collective_plan;  //!< wakes, LSC, CSR (deck errors before tracking)
+    CheckpointIdentity identity;
+    std::optional<BeamCheckpoint> resumed;
+};
 
-int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
+//! The set-up stage: the reference particle, the lattice (cut for space-charge kicks), the backend,
+//! the checkpoint to go on from (checked before anything is written), the output file and the beam (a
+//! resumed run's: the checkpoint's particles, lost ones too), the collective effects' plan. What can fail
+//! on some ranks only (the output directory, a GPU) fails on all of them, said once.
+std::unique_ptr<BeamlineSetup> set_up_beamline(DeckConfig const& deck, RunOptions const& options,
+                                               std::string const& path, std::string const& checkpoint_path)
 {
-    auto const wall_start = std::chrono::steady_clock::now();
-    std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
-    cpu::set_thread_count(run_options.threads);  // inside set-up: the thread pool may start here
-    // Under MPI every rank runs this function on its share of the particles (docs/cluster.md); rank 0
-    // alone prints and holds the output file.
     parallel::Communicator const& world = parallel::Communicator::world();
-    RunOptions options = run_options;
-    options.quiet = options.quiet || !world.is_root();
-
-    std::string const path = options.output.empty() ? deck.output.file : options.output;
-    auto const macroparticles = static_cast<std::uint64_t>(deck.beam.macroparticles);
-    // The checkpoint: the one to go on from (checked before anything is written), and where ours go.
-    std::string const checkpoint_path = checkpoint_path_for(path);
-    std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
-    CheckpointEvery const& every = deck.output.checkpoint_every;
-    parallel::ParticleShare const share = parallel::my_particle_share(macroparticles);
-    // What can fail on some ranks only (the output directory, a GPU) fails on all of them, said once.
-    struct Setup {
-        ReferenceParticle ref;
-        Lattice lattice;
-        std::vector<SpaceChargeKickPoint> kicks;
-        std::unique_ptr<BeamKernels> kernels;
-        std::unique_ptr<OutputFile> out;  // rank 0's; created before tracking, so a bad path fails early
-        ParticleState state;
-        DeckConfig sliced;
-        std::unique_ptr<CollectivePlan> collective_plan;  // wakes, LSC, CSR (deck errors before tracking)
-        CheckpointIdentity identity;
-        std::optional<BeamCheckpoint> resumed;
-    };
-    // Before the output file, whose cleanup handler then offers us the first signal. Under several
-    // ranks SIGUSR1 alone asks to stop (SIGTERM is a launcher ending the job), and every rank stops at
-    // the first safe point where any of them was asked to (they agree there).
-    std::optional<StopRequest> stop;
-    stop.emplace(world.size() > 1);
-    Setup setup = parallel::all_or_none([&] {
+    parallel::ParticleShare const share =
+        parallel::my_particle_share(static_cast<std::uint64_t>(deck.beam.macroparticles));
+    std::unique_ptr<BeamlineSetup> setup = parallel::all_or_none([&] {
         if (deck.space_charge.enabled && world.size() > 1) check_space_charge_over_ranks(deck.space_charge);
-        ReferenceParticle ref = initial_reference(deck);
+        auto s = std::make_unique<BeamlineSetup>();
+        s->ref = initial_reference(deck);
         // With space charge, elements are cut so that kicks sit between their slices.
-        DeckConfig const sliced = with_space_charge_slices(deck);
-        Lattice lattice = build_lattice(sliced, ref);
-        std::vector<SpaceChargeKickPoint> kicks = space_charge_schedule(lattice, sliced);
-        std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
-        if (kernels->memory() == MemSpace::device)  // before any output or work
+        s->sliced = with_space_charge_slices(deck);
+        s->lattice = build_lattice(s->sliced, s->ref);
+        s->kicks = space_charge_schedule(s->lattice, s->sliced);
+        s->kernels = select_beam_backend(deck, options);
+        if (s->kernels->memory() == MemSpace::device)  // before any output or work
             check_device_memory(estimate_beamline_device_memory(deck));
-        CheckpointIdentity identity =
-            checkpoint_identity(deck, kernels->memory() == MemSpace::device ? "gpu" : "cpu");
-        std::optional<BeamCheckpoint> resumed =
+        s->identity = checkpoint_identity(deck, s->kernels->memory() == MemSpace::device ? "gpu" : "cpu");
+        s->resumed =
             checkpoint_to_resume(options.resume, checkpoint_path, options.quiet,
-                                 [&](std::string const& p) { return read_beam_checkpoint(p, identity); });
-        std::unique_ptr<OutputFile> out = world.is_root() ? std::make_unique<OutputFile>(path) : nullptr;
-        // A resumed run goes on with the checkpoint's particles (one rank: all of them, lost ones too).
-        ParticleState state = resumed ? ParticleState(resumed->particles, kernels->memory())
-                                      : initial_beam(deck, *kernels, share);
-        return Setup{ref,
-                     std::move(lattice),
-                     std::move(kicks),
-                     std::move(kernels),
-                     std::move(out),
-                     std::move(state),
-                     sliced,
-                     nullptr,
-                     std::move(identity),
-                     std::move(resumed)};
+                                 [&](std::string const& p) { return read_beam_checkpoint(p, s->identity); });
+        s->out = world.is_root() ? std::make_unique<OutputFile>(path) : nullptr;
+        s->state = s->resumed ? ParticleState(s->resumed->particles, s->kernels->memory())
+                              : initial_beam(deck, *s->kernels, share);
+        return s;
     });
-    // The plan refers to the lattice where it lives now; its deck errors are still agreed by all ranks.
-    setup.collective_plan = parallel::all_or_none([&] {
-        auto plan = std::make_unique<CollectivePlan>(setup.lattice, setup.sliced);
+    // Its deck errors are agreed by all ranks too.
+    setup->collective_plan = parallel::all_or_none([&] {
+        auto plan = std::make_unique<CollectivePlan>(setup->lattice, setup->sliced);
         if (!plan->empty() && world.size() > 1 && deck.collective.histogram != "deterministic")
             throw DeckError(
                 deck.collective.where, "collective.histogram",
@@ -325,141 +302,223 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
                             deck.collective.histogram));
         return plan;
     });
-    CollectivePlan const& collective_plan = *setup.collective_plan;
-    DeckConfig const& sliced = setup.sliced;
-    ReferenceParticle const ref = setup.ref;
-    Lattice const& lattice = setup.lattice;
-    std::vector<SpaceChargeKickPoint> const& kicks = setup.kicks;
-    std::unique_ptr<BeamKernels>& kernels = setup.kernels;
-    OutputFile* const out = setup.out.get();
-    ParticleState& state = setup.state;
-    CheckpointIdentity const& identity = setup.identity;
-    std::optional<BeamCheckpoint>& resumed = setup.resumed;
-    bool const on_gpu = kernels->memory() == MemSpace::device;
-    trace_log().set_device(kernels->description());
-    kernels->set_cross_rank(parallel::world_cross_rank());
-    Provenance prov = run_provenance(deck, options.command_line);
-    prov.start_time = resumed ? resumed->start_time : iso8601_utc_now();
+    trace_log().set_device(setup->kernels->description());
+    setup->kernels->set_cross_rank(parallel::world_cross_rank());
+    setup->kernels->set_elements(setup->lattice.elements, *setup->lattice.field_data);
+    return setup;
+}
 
-    kernels->set_elements(lattice.elements, *lattice.field_data);
-    ParticleView const particles = state.view();
-    std::string const species = "beam";
-
-    if (!options.quiet)
-        std::printf("gtrack run %s: %llu macroparticles, %s %.6g MeV, %zu entries x %lld turn%s, on %s%s\n",
-                    deck.path.c_str(), static_cast<unsigned long long>(macroparticles),
-                    deck.beam.species.name.c_str(), ref.kinetic_mev, lattice.elements.size(),
-                    static_cast<long long>(deck.lattice.turns), deck.lattice.turns == 1 ? "" : "s",
-                    kernels->description().c_str(),
-                    world.size() > 1 ? (" x " + parallel::describe_world()).c_str() : "");
-
-    if (out) write_openpmd_root(*out);
-    Table stats(statistics_columns());
-    BeamStatistics last;
-    std::int64_t iteration = 0;
-    Progress progress(!options.quiet);
-    BeamTracker tracker(lattice, deck.output, deck.lattice.turns, *kernels, particles);
-
-    // Space charge: the backend beside the beam's (same memory), a kick after each scheduled entry.
-    Table sc_table(space_charge_columns());
-    SpaceChargeStage const sc_stage =
-        deck.space_charge.enabled
-            ? add_space_charge_kicks(tracker, deck, sliced, lattice, kicks, *kernels, particles, sc_table)
-            : SpaceChargeStage{};
-    SpaceChargeKernels* const space_charge = sc_stage.kernels.get();
-    // Collective effects: the backend beside the beam's, after the space-charge kicks at shared entries.
-    std::unique_ptr<CollectiveKernels> collective_kernels;
-    std::unique_ptr<CollectiveSolver> collective;
-    Table collective_table(collective_columns());
-    if (!collective_plan.empty()) {
-        collective_kernels = on_gpu ? make_cuda_collective() : make_cpu_collective();
-        collective_kernels->set_cross_rank(parallel::world_cross_rank());
-        collective = std::make_unique<CollectiveSolver>(*collective_kernels);
-        add_collective_kicks(tracker, collective_plan, *collective, particles, lattice, sliced,
-                             &collective_table);
-    }
-    if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
-        tracker.stop_every(deck.output.checkpoint_every.steps);
-    if (resumed) {
-        stats = std::move(resumed->stats);
-        if (space_charge) {
-            sc_table = std::move(resumed->space_charge);
-            if (resumed->solver) space_charge->restore_cache(*resumed->solver);
+//! The tracking stage's state: the tracker with its kicks (space charge, collective effects), the
+//! tables it fills, and what it does at each output point and checkpoint.
+class BeamlineTracking {
+  public:
+    BeamlineTracking(DeckConfig const& deck, BeamlineSetup& setup, Provenance const& prov,
+                     std::string const& checkpoint_path)
+        : deck_(deck),
+          setup_(setup),
+          prov_(prov),
+          checkpoint_path_(checkpoint_path),
+          particles_(setup.state.view()),
+          alive_(double(deck.beam.macroparticles)),
+          tracker_(setup.lattice, deck.output, deck.lattice.turns, *setup.kernels, particles_)
+    {
+        // Space charge: the backend beside the beam's (same memory), a kick after each scheduled entry.
+        if (deck.space_charge.enabled)
+            sc_stage_ = add_space_charge_kicks(tracker_, deck, setup.sliced, setup.lattice, setup.kicks,
+                                               *setup.kernels, particles_, sc_table_);
+        // Collective effects: the backend beside the beam's, after the space-charge kicks at shared entries.
+        if (!setup.collective_plan->empty()) {
+            collective_kernels_ =
+                setup.kernels->memory() == MemSpace::device ? make_cuda_collective() : make_cpu_collective();
+            collective_kernels_->set_cross_rank(parallel::world_cross_rank());
+            collective_ = std::make_unique<CollectiveSolver>(*collective_kernels_);
+            add_collective_kicks(tracker_, *setup.collective_plan, *collective_, particles_, setup.lattice,
+                                 setup.sliced, &collective_table_);
         }
-        if (collective && resumed->collective) collective_table = std::move(*resumed->collective);
-        iteration = resumed->snapshots;
-        if (out) copy_checkpoint_snapshots(resume_path, iteration, *out);
-        tracker.resume_at(resumed->position);
-        if (!options.quiet)
+        if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
+            tracker_.stop_every(deck.output.checkpoint_every.steps);
+    }
+
+    //! A resumed run's tables and position from its checkpoint (its snapshots copied into `out`).
+    void resume(std::string const& resume_path, OutputFile* out, bool quiet)
+    {
+        BeamCheckpoint& resumed = *setup_.resumed;
+        stats_ = std::move(resumed.stats);
+        if (SpaceChargeKernels* const sc = sc_stage_.kernels.get()) {
+            sc_table_ = std::move(resumed.space_charge);
+            if (resumed.solver) sc->restore_cache(*resumed.solver);
+        }
+        if (collective_ && resumed.collective) collective_table_ = std::move(*resumed.collective);
+        snapshots_ = resumed.snapshots;
+        if (out) copy_checkpoint_snapshots(resume_path, snapshots_, *out);
+        tracker_.resume_at(resumed.position);
+        if (!quiet)
             std::printf("gtrack: resuming from %s after %lld turns and %lld entries\n", resume_path.c_str(),
-                        static_cast<long long>(resumed->position.turn),
-                        static_cast<long long>(resumed->position.entry));
+                        static_cast<long long>(resumed.position.turn),
+                        static_cast<long long>(resumed.position.entry));
     }
-    // Checkpoints: every N turns (rings) or entries (a single pass), or after a wall time.
-    bool const ring = deck.lattice.turns > 1;
-    auto last_checkpoint = std::chrono::steady_clock::now();
-    auto const checkpoint_due = [&] {
-        BeamTracker::Position const at = tracker.position();
-        if (every.steps > 0)
-            return ring ? at.entry == 0 && at.turn % every.steps == 0 : at.entry % every.steps == 0;
-        return every.seconds > 0 &&
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
-                   every.seconds;
-    };
-    auto const write_checkpoint = [&] {
-        BeamCheckpoint c;
-        c.identity = identity;
-        c.position = tracker.position();
-        c.turns = deck.lattice.turns;
-        c.snapshots = iteration;
-        c.start_time = prov.start_time;
-        c.particles = ParticleState(state, MemSpace::host);
-        c.stats = stats;
-        if (space_charge) {
-            c.space_charge = sc_table;
-            c.solver = space_charge->cache();
-        }
-        if (collective) c.collective = collective_table;
-        write_beam_checkpoint(checkpoint_path, c, out);
-        last_checkpoint = std::chrono::steady_clock::now();
-    };
 
-    double alive = double(macroparticles);
-    auto const at_point = [&](OutputPoint const& p) {
+    //! Records a point: its statistics row, its phase-space snapshot.
+    void at_point(OutputPoint const& p)
+    {
+        Lattice const& lattice = setup_.lattice;
         ReferenceParticle const r = reference_at(lattice, p);
         if (p.stats) {
-            BeamStatistics s = derive_statistics(kernels->moments(particles), r);
+            BeamStatistics s = derive_statistics(setup_.kernels->moments(particles_), r);
             s.element = p.entry;
             s.turn = p.turn;
             auto const row = statistics_row(s);
-            stats.append_row(row);
-            last = s;
-            alive = s.alive;
+            stats_.append_row(row);
+            last_ = s;
+            alive_ = s.alive;
         }
         if (p.phase_space) {
             std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
-            parallel::write_phase_space_in_rank_order(out, iteration++, species,
-                                                      live_particles(*kernels, particles), r, where,
-                                                      deck.beam.bunch_charge, macroparticles);
+            parallel::write_phase_space_in_rank_order(
+                setup_.out.get(), snapshots_++, "beam", live_particles(*setup_.kernels, particles_), r, where,
+                deck_.beam.bunch_charge, static_cast<std::uint64_t>(deck_.beam.macroparticles));
         }
-    };
+    }
+
+    //! Checkpoints: every N turns (rings) or entries (a single pass), or after a wall time.
+    bool checkpoint_due() const
+    {
+        CheckpointEvery const& every = deck_.output.checkpoint_every;
+        BeamTracker::Position const at = tracker_.position();
+        if (every.steps > 0)
+            return deck_.lattice.turns > 1 ? at.entry == 0 && at.turn % every.steps == 0
+                                           : at.entry % every.steps == 0;
+        return every.seconds > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_).count() >=
+                   every.seconds;
+    }
+
+    void write_checkpoint()
+    {
+        BeamCheckpoint c;
+        c.identity = setup_.identity;
+        c.position = tracker_.position();
+        c.turns = deck_.lattice.turns;
+        c.snapshots = snapshots_;
+        c.start_time = prov_.start_time;
+        c.particles = ParticleState(setup_.state, MemSpace::host);
+        c.stats = stats_;
+        if (SpaceChargeKernels* const sc = sc_stage_.kernels.get()) {
+            c.space_charge = sc_table_;
+            c.solver = sc->cache();
+        }
+        if (collective_) c.collective = collective_table_;
+        write_beam_checkpoint(checkpoint_path_, c, setup_.out.get());
+        last_checkpoint_ = std::chrono::steady_clock::now();
+    }
+
+    TrackingHooks hooks()
+    {
+        return TrackingHooks{[this](OutputPoint const& p) { at_point(p); },
+                             [this] { return checkpoint_due(); }, [this] { write_checkpoint(); }};
+    }
+
+    BeamTracker& tracker() { return tracker_; }
+    double const& alive() const { return alive_; }
+    BeamStatistics const& last() const { return last_; }
+    std::int64_t snapshots() const { return snapshots_; }
+    ParticleView particles() const { return particles_; }
+    BeamRunTables tables() const
+    {
+        return BeamRunTables{stats_, sc_stage_.kernels ? &sc_table_ : nullptr,
+                             collective_ ? &collective_table_ : nullptr};
+    }
+    //! The other backends' kernel timers (space charge, collective effects).
+    std::vector<KernelTimer const*> timers() const
+    {
+        std::vector<KernelTimer const*> t;
+        if (sc_stage_.kernels) t.push_back(&sc_stage_.kernels->timer());
+        if (collective_) t.push_back(&collective_->timer());
+        return t;
+    }
+
+  private:
+    DeckConfig const& deck_;
+    BeamlineSetup& setup_;
+    Provenance const& prov_;
+    std::string checkpoint_path_;
+    ParticleView particles_;
+    Table stats_{statistics_columns()};
+    Table sc_table_{space_charge_columns()};
+    Table collective_table_{collective_columns()};
+    BeamStatistics last_;
+    double alive_;
+    std::int64_t snapshots_ = 0;
+    std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
+    BeamTracker tracker_;
+    SpaceChargeStage sc_stage_;
+    std::unique_ptr<CollectiveKernels> collective_kernels_;
+    std::unique_ptr<CollectiveSolver> collective_;
+};
+
+}  // namespace
+
+int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
+{
+    // A detector beside the lattice: the joined run, whose beam part is this function with a stage added.
+    if (deck.detector.along_beamline && !run_options.before_commit)
+        return run_beam_detector(deck, run_options);
+    auto const wall_start = std::chrono::steady_clock::now();
+    std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
+    cpu::set_thread_count(run_options.threads);               // inside set-up: the thread pool may start here
+    // Under MPI every rank runs this function on its share of the particles (docs/cluster.md); rank 0
+    // alone prints and holds the output file.
+    parallel::Communicator const& world = parallel::Communicator::world();
+    RunOptions options = run_options;
+    options.quiet = options.quiet || !world.is_root();
+    std::string const path = options.output.empty() ? deck.output.file : options.output;
+    auto const macroparticles = static_cast<std::uint64_t>(deck.beam.macroparticles);
+    // The checkpoint: the one to go on from, and where ours go.
+    std::string const checkpoint_path = checkpoint_path_for(path);
+    std::string const resume_path = options.resume == "auto" ? checkpoint_path : options.resume;
+    // Before the output file, whose cleanup handler then offers us the first signal. Under several ranks
+    // SIGUSR1 alone asks to stop (SIGTERM is a launcher ending the job), and every rank stops at the
+    // first safe point where any of them was asked to (they agree there).
+    std::optional<StopRequest> stop;
+    stop.emplace(world.size() > 1);
+    std::unique_ptr<BeamlineSetup> const setup = set_up_beamline(deck, options, path, checkpoint_path);
+    Lattice const& lattice = setup->lattice;
+    BeamKernels& kernels = *setup->kernels;
+    OutputFile* const out = setup->out.get();
+    Provenance prov = run_provenance(deck, options.command_line);
+    prov.start_time = setup->resumed ? setup->resumed->start_time : iso8601_utc_now();
+    if (!options.quiet)
+        std::printf("gtrack run %s: %llu macroparticles, %s %.6g MeV, %zu entries x %lld turn%s, on %s%s\n",
+                    deck.path.c_str(), static_cast<unsigned long long>(macroparticles),
+                    deck.beam.species.name.c_str(), setup->ref.kinetic_mev, lattice.elements.size(),
+                    static_cast<long long>(deck.lattice.turns), deck.lattice.turns == 1 ? "" : "s",
+                    kernels.description().c_str(),
+                    world.size() > 1 ? (" x " + parallel::describe_world()).c_str() : "");
+    if (out) write_openpmd_root(*out);
+
+    BeamlineTracking tracking(deck, *setup, prov, checkpoint_path);
+    if (setup->resumed) tracking.resume(resume_path, out, options.quiet);
     phase.emplace("tracking");
-    TrackingHooks const hooks{at_point, checkpoint_due, write_checkpoint};
-    if (!track_beamline(tracker, lattice, progress, *stop, every, !resumed, hooks, alive, path,
-                        checkpoint_path))
+    Progress progress(!options.quiet);
+    if (!track_beamline(tracking.tracker(), lattice, progress, *stop, deck.output.checkpoint_every,
+                        !setup->resumed, tracking.hooks(), tracking.alive(), path, checkpoint_path))
         return k_exit_stopped;
     progress.finish();
-    phase.emplace("output");
 
-    std::vector<KernelTimer const*> timers;
-    if (space_charge) timers.push_back(&space_charge->timer());
-    if (collective) timers.push_back(&collective->timer());
-    BeamRunTables const tables{stats, space_charge ? &sc_table : nullptr,
-                               collective ? &collective_table : nullptr};
-    BeamRunTotals const totals = write_beamline_output(deck, options, *kernels, particles, lattice, tables,
-                                                       timers, std::move(prov), out, checkpoint_path);
+    phase.emplace("output");
+    BeamRunTables const tables = tracking.tables();
+    BeamRunTotals const totals = write_beamline_output(deck, options, kernels, tracking.particles(), lattice,
+                                                       tables, tracking.timers(), std::move(prov), out);
+    if (options.before_commit) {
+        stop.reset();  // one StopRequest at a time: the stage may hold its own
+        if (int const status =
+                options.before_commit(BeamRunEnd{deck, lattice, kernels, setup->state, out, path}))
+            return status;
+    }
+    commit_beamline_output(out, checkpoint_path);
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    report_beamline(options, lattice, macroparticles, tables, totals, last, path, iteration, wall);
+    report_beamline(options, lattice, macroparticles, tables, totals, tracking.last(), path,
+                    tracking.snapshots(), wall);
     return 0;
 }
 

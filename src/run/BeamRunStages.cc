@@ -52,7 +52,7 @@ BeamRunTotals write_beamline_output(DeckConfig const& deck, RunOptions const& op
                                     ParticleView particles, Lattice const& lattice,
                                     BeamRunTables const& tables,
                                     std::vector<KernelTimer const*> const& timers, Provenance prov,
-                                    OutputFile* out, std::string const& checkpoint_path)
+                                    OutputFile* out)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
     bool const on_gpu = kernels.memory() == MemSpace::device;
@@ -88,13 +88,17 @@ BeamRunTotals write_beamline_output(DeckConfig const& deck, RunOptions const& op
         prov.end_time = iso8601_utc_now();
         write_provenance(*out, prov);
         if (totals.profile) write_profile(*out, *totals.profile);  // rank 0's times
-        out->commit();
-        // The output is complete: the run's checkpoint would only resume what is done.
-        std::error_code ignored;
-        std::filesystem::remove(checkpoint_path, ignored);
     }
-
     return totals;
+}
+
+void commit_beamline_output(OutputFile* out, std::string const& checkpoint_path)
+{
+    if (!out) return;
+    out->commit();
+    // The output is complete: the run's checkpoint would only resume what is done.
+    std::error_code ignored;
+    std::filesystem::remove(checkpoint_path, ignored);
 }
 
 void report_beamline(RunOptions const& options, Lattice const& lattice, std::uint64_t macroparticles,

@@ -36,13 +36,17 @@ struct BeamRunTotals {
 };
 
 //! The output stage (collective under MPI): the loss records (only the lost particles come to the
-//! host), then on rank 0 the tables, the lattice, provenance and profile; the file is committed and
-//! the run's checkpoint removed. `timers`: the other backends' (space charge, collective effects).
+//! host), then on rank 0 the tables, the lattice, provenance and profile. `timers`: the other
+//! backends' (space charge, collective effects).
 BeamRunTotals write_beamline_output(DeckConfig const& deck, RunOptions const& options, BeamKernels& kernels,
                                     ParticleView particles, Lattice const& lattice,
                                     BeamRunTables const& tables,
                                     std::vector<KernelTimer const*> const& timers, Provenance prov,
-                                    OutputFile* out, std::string const& checkpoint_path);
+                                    OutputFile* out);
+
+//! The commit stage (rank 0's file, null elsewhere): the file renamed into place, the run's checkpoint
+//! removed.
+void commit_beamline_output(OutputFile* out, std::string const& checkpoint_path);
 
 //! The report stage (rank 0 unless quiet): the summary, the timing table, the profile.
 void report_beamline(RunOptions const& options, Lattice const& lattice, std::uint64_t macroparticles,

@@ -16,10 +16,8 @@
 #include <fmt/format.h>
 
 #include "deck/DeckError.hh"
-#include "run/DetectorCheckpoint.hh"
 #include "detector/DetectorSetup.hh"
 #include "detector/HitTable.hh"
-#include "run/ShowerOutput.hh"
 #include "detector/StripRun.hh"
 #include "io/H5Handle.hh"
 #include "io/OutputFile.hh"
@@ -35,8 +33,10 @@
 #include "parallel/ParticleDecomposition.hh"
 #include "run/CheckpointHeader.hh"
 #include "run/CheckpointToResume.hh"
+#include "run/DetectorCheckpoint.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
+#include "run/ShowerOutput.hh"
 #include "run/StopRequest.hh"
 
 namespace gt {
@@ -59,20 +59,15 @@ std::unique_ptr<DetectorKernels> make_backend(DeckConfig const& cfg, DetectorRun
     return make_cpu_detector_kernels();
 }
 
-//! Writes the output file. Under MPI every rank calls it: `r` holds this rank's hits and the totals
-//! of all ranks; rank 0 writes each rank's hits in turn (parallel/OrderedWrites.hh) and the rest.
-void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOptions const& options,
-                  DetectorRunResult const& r, std::uint64_t total_hits, std::string const& start_time)
+}  // namespace
+
+void write_detector_part(OutputFile* file, DeckConfig const& cfg, DetectorRunResult const& r)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
-    std::unique_ptr<OutputFile> file = parallel::all_or_none(
-        [&] { return world.is_root() ? std::make_unique<OutputFile>(path) : std::unique_ptr<OutputFile>(); });
-    std::vector<std::string> const rank_devices =
-        world.gather_to_root(parallel::describe_rank_device(r.backend.rfind("gpu", 0) == 0, r.backend));
     if (cfg.detector.write_hits) {
         Table const hits = hits_table(r.hits);
         // Each rank's events follow the previous rank's, so its sorted hits follow too: one sorted table.
-        parallel::write_table_in_rank_order(file.get(), "hits", hits);
+        parallel::write_table_in_rank_order(file, "hits", hits);
         if (file) file->set_attribute("hits", "volume_names", std::span<std::string const>(r.volume_names));
     }
     // Every rank has handed over its hits; the rest is the same on every rank: rank 0 writes it.
@@ -94,11 +89,29 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     out.set_attribute("detector", "looping", r.counters[k_looping]);
     out.set_attribute("detector", "steps", r.counters[k_steps]);
     out.set_attribute("detector", "substeps", r.counters[k_substeps]);
-    out.set_attribute("detector", "hits", total_hits);
+    out.set_attribute("detector", "hits", r.total_hits);
     out.set_attribute("detector", "iterations", r.iterations);
     if (cfg.detector.physics.showers) write_energy_balance(out, r);
     out.set_attribute("detector", "backend", r.backend);
+    if (r.profile) write_profile(out, *r.profile);
+    if (r.strips) write_strip_tables(out, *r.strips);
+}
 
+namespace {
+
+//! Writes the run's own output file: the detector part, then provenance, then the commit. Under MPI every
+//! rank calls it: `r` holds this rank's hits and the totals of all ranks; rank 0 writes each rank's hits
+//! in turn (parallel/OrderedWrites.hh) and the rest.
+void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOptions const& options,
+                  DetectorRunResult const& r, std::string const& start_time)
+{
+    parallel::Communicator const& world = parallel::Communicator::world();
+    std::unique_ptr<OutputFile> file = parallel::all_or_none(
+        [&] { return world.is_root() ? std::make_unique<OutputFile>(path) : std::unique_ptr<OutputFile>(); });
+    std::vector<std::string> const rank_devices =
+        world.gather_to_root(parallel::describe_rank_device(r.backend.rfind("gpu", 0) == 0, r.backend));
+    write_detector_part(file.get(), cfg, r);
+    if (!file) return;
     Provenance p = run_provenance(cfg, options.command_line);
     p.backend = r.backend.rfind("gpu", 0) == 0 ? "gpu" : "cpu";
     p.device_name = r.backend;
@@ -106,10 +119,8 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     p.end_time = iso8601_utc_now();
     p.ranks = world.size();
     p.rank_devices = rank_devices;
-    write_provenance(out, p);
-    if (r.profile) write_profile(out, *r.profile);
-    if (r.strips) write_strip_tables(out, *r.strips);
-    out.commit();
+    write_provenance(*file, p);
+    file->commit();
 }
 
 //! [strips]: digitize and reconstruct the run's hits on its backend (one process only).
@@ -125,30 +136,24 @@ std::shared_ptr<StripOutcome> strip_stage(DeckConfig const& cfg, GeometryTables 
 
 }  // namespace
 
-DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options)
+namespace {
+
+//! What the set-up stage makes: the tables, the backend holding them, and the checkpoint gone on from.
+struct DetectorStage {
+    DetectorSetup setup;
+    std::unique_ptr<DetectorKernels> kernels;
+    CheckpointIdentity identity;
+    std::optional<DetectorCheckpoint> resumed;
+};
+
+//! The set-up stage (agreed by every rank: what fails on one fails on all): tables, backend, this rank's
+//! share of the events, given primaries, and the loop's state from a checkpoint when resuming.
+DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& options,
+                              std::string const& checkpoint_path)
 {
-    if (options.threads > 0) cpu::set_thread_count(options.threads);
-    // Under MPI each rank runs a contiguous share of the events: every primary keeps its id, hence
-    // its random streams, whichever rank runs it (docs/cluster.md).
     parallel::Communicator const& world = parallel::Communicator::world();
-    std::string const path = options.output.empty() ? cfg.output.file : options.output;
-    std::string const checkpoint_path = checkpoint_path_for(path);
-    CheckpointEvery const& every = cfg.output.checkpoint_every;
     std::uint64_t const per_event = cfg.detector.gun.per_event;
-    // Only a run that writes its output checkpoints and stops at signals (validate's runs end as
-    // signals say); a signal during the set-up stops it at the first safe point. Under several ranks
-    // SIGUSR1 alone asks to stop (SIGTERM is a launcher ending the job), and every rank stops at the
-    // first safe point where any of them was asked to.
-    bool const several = world.size() > 1;
-    std::optional<StopRequest> stop;
-    if (options.write_output) stop.emplace(several);
-    struct Setup {
-        DetectorSetup setup;
-        std::unique_ptr<DetectorKernels> kernels;
-        CheckpointIdentity identity;
-        std::optional<DetectorCheckpoint> resumed;
-    };
-    Setup const ready = parallel::all_or_none([&] {
+    return parallel::all_or_none([&] {
         DetectorSetup setup = make_detector_setup(cfg);
         auto kernels = make_backend(cfg, options);
         CheckpointIdentity identity =
@@ -160,6 +165,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
             parallel::even_share(cfg.detector.gun.events, world.rank(), world.size());
         setup.tables.gun.first_primary = events.first * per_event;
         setup.tables.gun.primaries = (events.first + events.count) * per_event;
+        if (options.primaries) setup.tables.primary_list = *options.primaries;
         std::size_t const slots = cfg.detector.track_slots;
         kernels->setup(setup.tables, slots, 4 * slots);
         // The loop goes on where the checkpoint left it: this rank's slots, hits, sums and next primary.
@@ -174,29 +180,28 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
                 throw std::runtime_error(fmt::format("cannot resume from '{}': {}", from, e.what()));
             }
         }
-        return Setup{std::move(setup), std::move(kernels), std::move(identity), std::move(resumed)};
+        return DetectorStage{std::move(setup), std::move(kernels), std::move(identity), std::move(resumed)};
     });
-    DetectorSetup const& setup = ready.setup;
-    DetectorKernels* const kernels = ready.kernels.get();
-    std::optional<DetectorCheckpoint> const& resumed = ready.resumed;
-    std::string const start_time = resumed ? resumed->start_time : iso8601_utc_now();
-    DetectorRunResult r;
-    r.backend = kernels->description();
-    trace_log().set_device(r.backend);
-    r.volume_names = setup.geometry.logical_names;
-    std::uint64_t const primaries = setup.tables.gun.primaries - setup.tables.gun.first_primary;
-    if (resumed && !options.quiet)
-        std::printf("gtrack: resuming from %s after %llu step iterations\n",
-                    (options.resume == "auto" ? checkpoint_path : options.resume).c_str(),
-                    static_cast<unsigned long long>(resumed->iterations));
-    Progress progress(!options.quiet);
-    auto const t0 = std::chrono::steady_clock::now();
+}
 
-    // A safe point is between two step iterations. A checkpoint there holds the loop's whole state,
-    // so that the run goes on exactly as it would have: the same schedule, the same bits. Under MPI
-    // the ranks agree at each one whether to checkpoint or stop; a rank whose events are done takes
-    // part until every rank's are, and the iterations counted are the most any rank ran.
-    std::uint64_t iterations = resumed ? resumed->iterations : 0;
+//! The stepping stage: step iterations until every primary of every rank has ended, or until a signal
+//! stops the run at a safe point (r.stopped_by and the figures of where). A safe point is between two
+//! step iterations. A checkpoint there holds the loop's whole state, so that the run goes on exactly as
+//! it would have: the same schedule, the same bits. Under MPI the ranks agree at each one whether to
+//! checkpoint or stop; a rank whose events are done takes part until every rank's are, and the
+//! iterations counted are the most any rank ran.
+void step_detector(DetectorStage const& stage, DeckConfig const& cfg, StopRequest* stop, bool quiet,
+                   std::string const& checkpoint_path, std::string const& start_time, DetectorRunResult& r)
+{
+    parallel::Communicator const& world = parallel::Communicator::world();
+    bool const several = world.size() > 1;
+    DetectorKernels* const kernels = stage.kernels.get();
+    CheckpointEvery const& every = cfg.output.checkpoint_every;
+    std::uint64_t const per_event = cfg.detector.gun.per_event;
+    std::uint64_t const primaries = stage.setup.tables.gun.primaries - stage.setup.tables.gun.first_primary;
+    Progress progress(!quiet);
+    auto const t0 = std::chrono::steady_clock::now();
+    std::uint64_t iterations = stage.resumed ? stage.resumed->iterations : 0;
     std::uint64_t const per_checkpoint = stop && every.steps > 0 ? std::uint64_t(every.steps) * per_event : 0;
     std::uint64_t checkpoints_passed =
         per_checkpoint > 0 ? world.sum(kernels->primaries_started()) / per_checkpoint : 0;
@@ -242,7 +247,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
         TraceScope const phase("checkpoint");
         try {
             write_detector_checkpoint(checkpoint_path,
-                                      DetectorCheckpoint{ready.identity, start_time, cfg.detector.gun.events,
+                                      DetectorCheckpoint{stage.identity, start_time, cfg.detector.gun.events,
                                                          iterations, kernels->save_state()});
             r.checkpoint = checkpoint_path;
         } catch (std::runtime_error const& e) {
@@ -255,7 +260,6 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
         if (stopping) {
             r.stopped_by = stop->requested() ? stop->signal_name() : "a signal to another rank";
             r.events_started = std::uint64_t(agreed[3]) / per_event;
-            r.iterations = iterations;
             if (it.interrupted) {
                 r.next_iteration_tracks = it.started;
                 r.next_iteration_tracked = it.tracked;
@@ -264,21 +268,26 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
         }
     }
     kernels->set_stop_poll({});  // it refers to this function's locals
+    r.iterations = iterations;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();
-    if (!r.stopped_by.empty()) return r;
-    // The backend holds the whole run's results, those of the runs before a checkpoint included.
-    // Hits cross to the host only when they are written (or compared: validate writes nothing).
+}
+
+//! The results stage: the backend holds the whole run's results, those of the runs before a checkpoint
+//! included. Hits cross to the host only when they are written (or compared: validate writes nothing).
+//! Tallies and counters are integers: their sums over ranks are exact, the same for any rank count.
+void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
+                              DetectorRunOptions const& options, DetectorRunResult& r)
+{
+    DetectorKernels* const kernels = stage.kernels.get();
     bool const hits_needed = cfg.detector.write_hits || !options.write_output;
     if (hits_needed) r.hits = kernels->sorted_hits();
-    r.iterations = iterations;
-    // Tallies and counters are integers: their sums over ranks are exact, the same for any rank count.
     std::vector<std::uint64_t> tally_counts = kernels->tally_counts();
     std::vector<std::int64_t> sums(tally_counts.begin(), tally_counts.end());
     r.counters = kernels->counters();
     sums.insert(sums.end(), r.counters.begin(), r.counters.end());
     sums.push_back(static_cast<std::int64_t>(hits_needed ? r.hits.size() : r.counters[k_hit_count]));
-    world.sum_in_place(sums);
+    parallel::Communicator::world().sum_in_place(sums);
     for (std::size_t i = 0; i < tally_counts.size(); ++i) tally_counts[i] = std::uint64_t(sums[i]);
     r.tallies = tallies_in_mev(tally_counts);
     for (std::size_t i = 0; i < r.counters.size(); ++i)
@@ -295,15 +304,71 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     r.hit_buffer_growths = kernels->hit_buffer_growths();
     r.event_energy = kernels->event_energy();
     r.secondary_stack_peak = kernels->secondary_stack_peak();
-    if (cfg.detector.strips.enabled) r.strips = strip_stage(cfg, setup.geometry, r);
+    if (cfg.detector.strips.enabled) r.strips = strip_stage(cfg, stage.setup.geometry, r);
+}
+
+}  // namespace
+
+DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options)
+{
+    if (options.threads > 0) cpu::set_thread_count(options.threads);
+    // Under MPI each rank runs a contiguous share of the events: every primary keeps its id, hence
+    // its random streams, whichever rank runs it (docs/cluster.md).
+    parallel::Communicator const& world = parallel::Communicator::world();
+    std::string const path = options.output.empty() ? cfg.output.file : options.output;
+    std::string const checkpoint_path =
+        options.checkpoint.empty() ? checkpoint_path_for(path) : options.checkpoint;
+    // Only a run that writes its output checkpoints and stops at signals (validate's runs end as
+    // signals say); a signal during the set-up stops it at the first safe point. Under several ranks
+    // SIGUSR1 alone asks to stop (SIGTERM is a launcher ending the job), and every rank stops at the
+    // first safe point where any of them was asked to.
+    std::optional<StopRequest> stop;
+    if (options.write_output) stop.emplace(world.size() > 1);
+    DetectorStage const stage = set_up_detector(cfg, options, checkpoint_path);
+    std::string const start_time = stage.resumed ? stage.resumed->start_time : iso8601_utc_now();
+    DetectorRunResult r;
+    r.backend = stage.kernels->description();
+    trace_log().set_device(r.backend);
+    r.volume_names = stage.setup.geometry.logical_names;
+    if (stage.resumed && !options.quiet)
+        std::printf("gtrack: resuming from %s after %llu step iterations\n",
+                    (options.resume == "auto" ? checkpoint_path : options.resume).c_str(),
+                    static_cast<unsigned long long>(stage.resumed->iterations));
+    step_detector(stage, cfg, stop ? &*stop : nullptr, options.quiet, checkpoint_path, start_time, r);
+    if (!r.stopped_by.empty()) return r;
+    collect_detector_results(stage, cfg, options, r);
     if (options.write_output) {
         TraceScope const phase("output");
-        write_output(path, cfg, options, r, r.total_hits, start_time);
+        if (options.into)
+            write_detector_part(options.into, cfg, r);
+        else
+            write_output(path, cfg, options, r, start_time);
         // The output is complete: the run's checkpoint would only resume what is done.
         std::error_code ignored;
         if (world.is_root()) std::filesystem::remove(checkpoint_path, ignored);
     }
     return r;
+}
+
+void print_detector_summary(DeckConfig const& cfg, DetectorRunResult const& r)
+{
+    std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
+    std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),
+                static_cast<unsigned long long>(primaries), r.backend.c_str(),
+                static_cast<unsigned long long>(r.iterations), r.seconds);
+    std::printf("  steps %llu (%.3g track-steps/s), substeps %llu, hits %zu\n",
+                static_cast<unsigned long long>(r.counters[k_steps]),
+                r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0,
+                static_cast<unsigned long long>(r.counters[k_substeps]),
+                static_cast<std::size_t>(r.total_hits));
+    std::printf("  ended: %llu escaped, %llu stopped, %llu looping (step limit)\n",
+                static_cast<unsigned long long>(r.counters[k_escaped]),
+                static_cast<unsigned long long>(r.counters[k_stopped]),
+                static_cast<unsigned long long>(r.counters[k_looping]));
+    if (cfg.detector.physics.showers) print_shower_summary(r);
+    if (r.strips) std::printf("%s", format_strip_summary(*r.strips).c_str());
+    for (std::size_t v = 0; v < r.tallies.size(); ++v)
+        if (r.tallies[v] > 0) std::printf("  %-24s %14.6g MeV\n", r.volume_names[v].c_str(), r.tallies[v]);
 }
 
 int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
@@ -330,24 +395,7 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
         return k_exit_stopped;
     }
     if (!opts.quiet) {
-        std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
-        std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),
-                    static_cast<unsigned long long>(primaries), r.backend.c_str(),
-                    static_cast<unsigned long long>(r.iterations), r.seconds);
-        std::printf("  steps %llu (%.3g track-steps/s), substeps %llu, hits %zu\n",
-                    static_cast<unsigned long long>(r.counters[k_steps]),
-                    r.seconds > 0 ? static_cast<double>(r.counters[k_steps]) / r.seconds : 0.0,
-                    static_cast<unsigned long long>(r.counters[k_substeps]),
-                    static_cast<std::size_t>(r.total_hits));
-        std::printf("  ended: %llu escaped, %llu stopped, %llu looping (step limit)\n",
-                    static_cast<unsigned long long>(r.counters[k_escaped]),
-                    static_cast<unsigned long long>(r.counters[k_stopped]),
-                    static_cast<unsigned long long>(r.counters[k_looping]));
-        if (cfg.detector.physics.showers) print_shower_summary(r);
-        if (r.strips) std::printf("%s", format_strip_summary(*r.strips).c_str());
-        for (std::size_t v = 0; v < r.tallies.size(); ++v)
-            if (r.tallies[v] > 0)
-                std::printf("  %-24s %14.6g MeV\n", r.volume_names[v].c_str(), r.tallies[v]);
+        print_detector_summary(cfg, r);
         if (options.write_output)
             std::printf("  wrote %s\n", (options.output.empty() ? cfg.output.file : options.output).c_str());
     }
@@ -377,9 +425,11 @@ std::size_t differing_hits(std::vector<Hit> const& a, std::vector<Hit> const& b,
     return differ + std::max(a.size(), b.size()) - common;
 }
 
-int validate_detector(DeckConfig const& cfg, std::string const& report_path)
+int validate_detector(DeckConfig const& cfg, std::string const& report_path,
+                      std::vector<Primary> const* primaries)
 {
     DetectorRunOptions opt;
+    opt.primaries = primaries;
     opt.write_output = false;
     opt.quiet = true;
     opt.backend = "cpu";

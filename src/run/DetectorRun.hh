@@ -16,6 +16,8 @@
 namespace gt {
 
 struct StripOutcome;  // detector/StripRun.hh
+struct Primary;       // kernels/detector/ParticleGun.hh
+class OutputFile;
 
 struct DetectorRunOptions {
     std::string backend;  //!< "cpu", "gpu", or empty: as the deck says (auto: the GPU when there is one)
@@ -28,6 +30,13 @@ struct DetectorRunOptions {
     int threads = 0;
     std::string command_line;
     std::string resume;  //!< a checkpoint to go on from, "auto" (<output>.ckpt if there is one), or empty
+    //! Given primaries instead of the gun's draws (primary i is (*primaries)[i]; the deck's gun.events x
+    //! gun.per_event of them): a beamline's losses (run/BeamDetectorRun.hh)
+    std::vector<Primary> const* primaries = nullptr;
+    //! Write the detector's tables into this open file (a joined run's), without provenance and without
+    //! committing it; null: the run's own file
+    OutputFile* into = nullptr;
+    std::string checkpoint;  //!< where checkpoints go ("": <output>.ckpt)
 };
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
@@ -63,6 +72,13 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
 //! `gtrack run` for a detector deck: runs, writes, prints a summary; returns the exit status.
 int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options);
 
+//! The detector part of an output file: hits, tallies, /detector's counters, the energy balance, strips and
+//! profile (not provenance, not committed). Rank 0's file (null elsewhere); collective under MPI (hits).
+void write_detector_part(OutputFile* file, DeckConfig const& cfg, DetectorRunResult const& r);
+
+//! The summary `gtrack run` prints for a detector run (steps, ends, energy balance, tallies).
+void print_detector_summary(DeckConfig const& cfg, DetectorRunResult const& r);
+
 //! Rows of two sorted hit tables that are not identical_hits, plus the difference of their lengths;
 //! `first` (when given) receives the first differing row.
 std::size_t differing_hits(std::vector<Hit> const& a, std::vector<Hit> const& b,
@@ -71,7 +87,8 @@ std::size_t differing_hits(std::vector<Hit> const& a, std::vector<Hit> const& b,
 //! `gtrack validate` for a detector deck: runs it on the CPU and on the GPU (no output files) and
 //! compares hits bit for bit, tallies and counters; prints the per-kernel times of both and a
 //! verdict (also written to report_path when given). Returns 0 when identical, 1 otherwise.
-int validate_detector(DeckConfig const& cfg, std::string const& report_path);
+int validate_detector(DeckConfig const& cfg, std::string const& report_path,
+                      std::vector<Primary> const* primaries = nullptr);
 
 //! `gtrack check` for a detector deck: the geometry summary and any overlaps or protrusions found.
 //! `problems` receives their number.
