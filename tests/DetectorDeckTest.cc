@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "TextTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
-#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -207,4 +207,24 @@ TEST_CASE("track_order: slots by default, alive or charge, a choice with did-you
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].key == "run.track_order");
     CHECK(ds[0].message.find("did you mean 'charge'?") != std::string::npos);
+}
+
+TEST_CASE("shower models: fluctuation_model and msc_exact_mean, defaults and errors")
+{
+    DeckConfig const plain = read_deck_text(k_deck, "d.toml", {});
+    CHECK(plain.detector.physics.urban_fluctuations);
+    CHECK(plain.detector.physics.msc_exact_mean);
+    std::string const showers =
+        with(k_deck, "max_step = \"1 mm\"",
+             "max_step = \"1 mm\"\nshowers = true\nfluctuation_model = \"gaussian\"\nmsc_exact_mean = false");
+    DeckConfig const cfg = read_deck_text(showers, "d.toml", {});
+    CHECK_FALSE(cfg.detector.physics.urban_fluctuations);
+    CHECK_FALSE(cfg.detector.physics.msc_exact_mean);
+    // a misspelt model names the line and key, with the choices
+    Diagnostic const d =
+        one_error(with(showers, "model = \"gaussian\"", "model = \"urbn\""), 50, "physics.fluctuation_model");
+    CHECK(contains(d.format(), "urban"));
+    // without showers they are refused
+    one_error(with(k_deck, "max_step = \"1 mm\"", "max_step = \"1 mm\"\nfluctuation_model = \"urban\""), 49,
+              "physics.fluctuation_model");
 }

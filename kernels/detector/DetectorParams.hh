@@ -30,6 +30,10 @@ struct PhysicsParams {
     //! correction (kernels/physics/MultipleScattering.hh).
     double msc_range_factor = 0.04;
     std::int32_t msc_path_correction = 1;
+    //! Shower e+-: the polar angle with <cos theta> = exp(-theta0^2) (1), or Gaussian projected angles.
+    std::int32_t msc_exact_mean = 1;
+    //! Shower e+-: energy-loss fluctuations of Urban's model (1) or Gaussian (Bohr) straggling (0).
+    std::int32_t urban_fluctuations = 1;
 };
 
 inline constexpr std::int32_t k_em_electron = 0, k_em_positron = 1, k_em_gamma = 2;

@@ -13,6 +13,7 @@
 #include "kernels/detector/TrackState.hh"
 #include "kernels/physics/EnergyLossFluctuation.hh"
 #include "kernels/physics/MultipleScattering.hh"
+#include "kernels/physics/UrbanFluctuation.hh"
 
 namespace gt {
 
@@ -299,12 +300,26 @@ struct AlongStep {
         double edep = 0, edep_cut = 0;
         if (ph.energy_loss && s > 0) {
             double loss = 0, variance = 0;
+            bool urban = false;
             if (species >= 0) {
                 loss = em_mean_loss(params.em, material, species, T, s);
-                // Bohr's variance with the largest transfer cut to the delta-ray threshold
                 double const t_max = species == k_em_electron ? 0.5 * T : T;
-                double const cut = params.em.materials[material].cut_electron;
-                variance = bohr_variance(mat, pt, T, s) * (cut < t_max ? cut / t_max : 1.0);
+                EmMaterial const& em_mat = params.em.materials[material];
+                double const cut = em_mat.cut_electron;
+                if (ph.urban_fluctuations) {
+                    if (ph.fluctuations && loss < T) {
+                        // Urban's model, the largest continuous transfer the delta-ray threshold
+                        double const tau = T / constants::electron_mass_mev;
+                        double const bg2 = tau * (tau + 2.0);
+                        double const beta2 = bg2 / ((1.0 + tau) * (1.0 + tau));
+                        loss =
+                            sample_urban_loss(em_mat.urban, loss, bg2, beta2, cut < t_max ? cut : t_max, rng);
+                    }
+                    urban = true;
+                } else {
+                    // Bohr's variance with the largest transfer cut to the delta-ray threshold
+                    variance = bohr_variance(mat, pt, T, s) * (cut < t_max ? cut / t_max : 1.0);
+                }
             } else {
                 // mean loss with dE/dx taken at the step's mid energy
                 double const half = 0.5 * s * mean_dedx(mat, pt, T);
@@ -312,7 +327,7 @@ struct AlongStep {
                 loss = s * mean_dedx(mat, pt, t_mid);
                 variance = bohr_variance(mat, pt, T, s);
             }
-            if (ph.fluctuations && loss < T) loss = sample_energy_loss(loss, variance, rng);
+            if (ph.fluctuations && !urban && loss < T) loss = sample_energy_loss(loss, variance, rng);
             if (loss >= T) {
                 edep = T;
                 T = 0;
@@ -332,8 +347,9 @@ struct AlongStep {
         t.edep[i] = edep;
         t.edep_cut[i] = edep_cut;
         if (ph.multiple_scattering && T > 0 && s > 0 && mat.radiation_length < HUGE_VAL) {
-            ScatteringResult const sc = multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i],
-                                                         pt, t.pre_energy[i], rng, s_geom);
+            ScatteringResult const sc =
+                multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt, t.pre_energy[i], rng,
+                                 s_geom, species >= 0 && ph.msc_exact_mean != 0);
             t.dir[i] = sc.dir;
             t.msc_depth[i] += s / mat.radiation_length;
             if (!t.on_boundary[i]) {

@@ -8,6 +8,7 @@
 
 #include "kernels/core/PortableMath.hh"
 #include "kernels/physics/Photoelectric.hh"
+#include "kernels/physics/UrbanFluctuation.hh"
 
 namespace gt {
 
@@ -34,6 +35,7 @@ struct EmMaterial {
     double cut_electron = 0;  //!< delta-ray production threshold [MeV]
     double z_sampling = 1;    //!< atomic number used to sample bremsstrahlung and pair final states
     std::int32_t pe_offset = 0, pe_count = 0;  //!< its photoelectric intervals
+    UrbanMaterial urban;                       //!< energy-loss fluctuations (UrbanFluctuation.hh)
 };
 
 struct EmTablesView {

@@ -94,6 +94,8 @@ struct DetectorPhysicsConfig {
     double photon_cut = 1.0e-3;          //!< photon tracking cut [MeV]
     double msc_range_factor = 0.04;      //!< shower e+-: msc step limit near boundaries (0: none)
     bool msc_path_correction = true;     //!< shower e+-: msc true/geometric path-length conversion
+    bool msc_exact_mean = true;          //!< shower e+-: polar angle with <cos> = exp(-theta0^2)
+    bool urban_fluctuations = true;      //!< shower e+-: Urban's fluctuations (false: Gaussian)
     std::uint64_t secondary_buffer = 0;  //!< secondaries one iteration may create; 0: twice the slots
 };
 

@@ -11,10 +11,11 @@ namespace gt::deck {
 void read_physics(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
 {
     std::string const path = "physics";
-    ctx.check_keys(t, path,
-                   {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step",
-                    "range_fraction", "final_range", k_shower_keys[0], k_shower_keys[1], k_shower_keys[2],
-                    k_shower_keys[3], k_shower_keys[4], k_shower_keys[5]});
+    ctx.check_keys(
+        t, path,
+        {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step", "range_fraction",
+         "final_range", k_shower_keys[0], k_shower_keys[1], k_shower_keys[2], k_shower_keys[3],
+         k_shower_keys[4], k_shower_keys[5], k_shower_keys[6], k_shower_keys[7]});
     DetectorPhysicsConfig& ph = d.physics;
     if (auto b = ctx.bool_at(t, path, "energy_loss")) ph.energy_loss = *b;
     if (auto b = ctx.bool_at(t, path, "fluctuations")) ph.fluctuations = *b;

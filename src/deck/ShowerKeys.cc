@@ -41,8 +41,11 @@ void read_shower_keys(DeckContext& ctx, toml::table const& t, std::string const&
             ph.msc_range_factor = *v;
     }
     if (auto b = ctx.bool_at(t, path, "msc_path_correction")) ph.msc_path_correction = *b;
-    for (char const* key :
-         {"range_cut", "photon_cut", "secondary_buffer", "msc_range_factor", "msc_path_correction"})
+    if (auto b = ctx.bool_at(t, path, "msc_exact_mean")) ph.msc_exact_mean = *b;
+    if (auto m = ctx.choice_at(t, path, "fluctuation_model", {"urban", "gaussian"}, false))
+        ph.urban_fluctuations = *m == "urban";
+    for (char const* key : {"range_cut", "photon_cut", "secondary_buffer", "msc_range_factor",
+                            "msc_path_correction", "msc_exact_mean", "fluctuation_model"})
         if (!ph.showers && t.get(key))
             ctx.error(ctx.where(*t.get(key)), path + "." + key, "only used with showers = true");
 }

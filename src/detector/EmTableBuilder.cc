@@ -33,6 +33,18 @@ double electron_density(std::vector<ElementComponent> const& elements)
     return n;
 }
 
+//! The effective atomic number of the fluctuation model: Z weighted by mass fraction (as Geant4's
+//! G4IonisParamMat does for its fluctuation parameters).
+double fluctuation_z(std::vector<ElementComponent> const& elements)
+{
+    double mass = 0, z = 0;
+    for (auto const& e : elements) {
+        mass += e.atoms_per_m3 * e.a;
+        z += e.atoms_per_m3 * e.a * e.z;
+    }
+    return mass > 0 ? z / mass : 1.0;
+}
+
 //! The element that dominates bremsstrahlung and pair production: largest n Z (Z + xi).
 double sampling_z(std::vector<ElementComponent> const& elements)
 {
@@ -154,6 +166,7 @@ EmTableData build_em_tables(std::vector<EmMaterialInput> const& materials, EmTab
             em_mat.cut_gamma = photon_cut_energy(m, settings.range_cut);
             em_mat.cut_electron = electron_cut_energy(m, settings.range_cut);
             em_mat.z_sampling = sampling_z(m.elements);
+            em_mat.urban = make_urban_material(fluctuation_z(m.elements), m.params.mean_excitation);
             double const n_el = electron_density(m.elements);
             for (int q = 0; q < 2; ++q) {
                 bool const positron = q == 1;

@@ -41,6 +41,8 @@ void add_shower_tables(DeckConfig const& cfg, DetectorSetup& s)
     t.physics.photon_cut = std::max(ph.photon_cut, settings.e_min);
     t.physics.msc_range_factor = ph.msc_range_factor;
     t.physics.msc_path_correction = ph.msc_path_correction ? 1 : 0;
+    t.physics.msc_exact_mean = ph.msc_exact_mean ? 1 : 0;
+    t.physics.urban_fluctuations = ph.urban_fluctuations ? 1 : 0;
     t.physics.energy_cut = std::max(t.physics.energy_cut, settings.e_min);  // the tables start there
     t.secondary_buffer = ph.secondary_buffer;
 }
