@@ -62,6 +62,10 @@ int forecast_command(CommandOptions const& options)
                     std::string(side) == "gpu" ? "SMs" : "threads", f.seconds, f.best, f.worst,
                     format_forecast(f).c_str());
     }
+    if (deck.detector.along_beamline)
+        std::printf(
+            "\nthe detector part (the showers of the particles the line loses) is not forecast: its step "
+            "count is known only by running it; the figures above are the beam part's\n");
     return 0;
 }
 
