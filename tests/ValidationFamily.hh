@@ -2,7 +2,7 @@
 // KickRoundOff), and a "GPU" that is the CPU with every kick's momentum change disturbed at the
 // level of the FFT's error bound: per_kick (eps log2 M) times the kick's largest momentum change,
 // a different sign and size per particle, coordinate and kick. scripts/gpu-check.d/45-validate-family.sh
-// writes the same decks for the card.
+// writes the same decks for the card. unit_draw is also the draw of ValidationRoundOffTest.cc's solver.
 #pragma once
 
 #include <algorithm>
