@@ -10,7 +10,7 @@
 
 #include "deck/DeckReader.hh"
 #include "run/DetectorRun.hh"
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 #include "kernels/physics/MultipleScattering.hh"
 
 using namespace gt;
