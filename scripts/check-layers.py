@@ -14,20 +14,18 @@ LAYERS = [
     ["io"],  # HDF5 handles and writers: needs only kernels/ (the beam and detector tables are written through it)
     ["deck"],  # with the element registry (src/deck/ElementRegistry.hh, src/deck/elements/)
     ["beam", "detector", "collective"],
+    # optics: closed orbit, tunes and Twiss by tracking through the tracker's maps (the tables and below);
+    # below run/, which makes the beam of [beam.twiss] periodic = true from it
+    ["optics"],
     ["parallel"],
     ["perf"],
-    ["run", "optics"],  # optics: closed orbit, tunes and Twiss by tracking through the tracker's maps
+    ["run"],
     ["app"],
 ]
 TIER = {folder: i for i, row in enumerate(LAYERS) for folder in row}
 
 # Known upward includes, listed one by one so that no new one slips in.
-KNOWN = {
-    # [beam.twiss] periodic = true is resolved while the deck is read, so that every command (run,
-    # validate, check, forecast, scan, resume) sees the same beam; lifting it out of the reader needs
-    # each read_deck caller to resolve it instead (issue 31's follow-up, a BeamConfig field for it).
-    ("src/deck/DeckReader.cc", "optics/PeriodicTwiss.hh"),
-}
+KNOWN = set()  # none left: [beam.twiss] periodic = true is resolved where the beam is made (run/, app/)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 

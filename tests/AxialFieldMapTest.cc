@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "beam/AxialFieldMapBuilder.hh"
-#include "beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/field/DormandPrince.hh"
 #include "kernels/field/SolenoidField.hh"
 

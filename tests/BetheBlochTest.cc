@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "detector/Materials.hh"
-#include "detector/Particles.hh"
+#include "deck/Materials.hh"
+#include "deck/Particles.hh"
 #include "kernels/physics/BetheBloch.hh"
 #include "kernels/physics/EnergyLossFluctuation.hh"
 

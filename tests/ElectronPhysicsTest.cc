@@ -6,8 +6,8 @@
 
 #include <cmath>
 
+#include "deck/Materials.hh"
 #include "detector/EmTableBuilder.hh"
-#include "detector/Materials.hh"
 #include "kernels/physics/Annihilation.hh"
 #include "kernels/physics/Bremsstrahlung.hh"
 #include "kernels/physics/MollerBhabha.hh"

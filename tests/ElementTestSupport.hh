@@ -7,8 +7,8 @@
 #include <functional>
 #include <stdexcept>
 
-#include "beam/ReferenceParticle.hh"
 #include "kernels/core/ParticleState.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/core/Types.hh"
 
 namespace gt::test {

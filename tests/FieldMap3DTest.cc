@@ -13,7 +13,7 @@
 #include "TextTestSupport.hh"
 #include "beam/FieldMap3DBuilder.hh"
 #include "beam/FieldMap3DFile.hh"
-#include "beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Quadrupole.hh"
 
 using namespace gt;

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 
 using namespace gt;
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckReader.hh"
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 #include "kernels/physics/MultipleScattering.hh"
 #include "run/DetectorRun.hh"
 

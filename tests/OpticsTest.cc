@@ -11,6 +11,7 @@
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "optics/Optics.hh"
+#include "optics/PeriodicTwiss.hh"
 #include "run/BeamRun.hh"
 
 namespace gt {
@@ -130,12 +131,20 @@ TEST_CASE("[beam.twiss] periodic = true takes beta and alpha from the ring")
 {
     double const f = 2.5, l = 2.0;
     std::string const text = fodo_deck(f, l, 10, "periodic = true");
+    // The reader records it; the beam is made from the ring's periodic solution
+    // (optics::with_periodic_twiss).
     DeckConfig const deck = read_deck_text(text, "fodo.toml");
+    CHECK(deck.beam.periodic);
+    BeamConfig const beam = optics::with_periodic_twiss(deck);
+    CHECK_FALSE(beam.periodic);
     double const mu = 2.0 * std::asin(l / (2.0 * f));
-    CHECK(deck.beam.x.beta == doctest::Approx(2 * l * (1 + std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
-    CHECK(deck.beam.y.beta == doctest::Approx(2 * l * (1 - std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
-    CHECK_FALSE(deck.beam.sigma_matrix.has_value());  // no dispersion at the start
-    // beta given as well: refused, naming the key.
+    CHECK(beam.x.beta == doctest::Approx(2 * l * (1 + std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
+    CHECK(beam.y.beta == doctest::Approx(2 * l * (1 - std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
+    CHECK_FALSE(beam.sigma_matrix.has_value());  // no dispersion at the start
+    // Any other beam comes back as it is.
+    DeckConfig const given = read_deck_text(fodo_deck(f, l, 10), "fodo.toml");
+    CHECK(optics::with_periodic_twiss(given).x.beta == 1.0);
+    // beta given as well: refused by the reader, naming the key.
     std::string message;
     try {
         read_deck_text(fodo_deck(f, l, 10, "periodic = true\nbeta_x = 2.0"), "fodo.toml");
@@ -143,14 +152,40 @@ TEST_CASE("[beam.twiss] periodic = true takes beta and alpha from the ring")
         message = e.what();
     }
     CHECK(message.find("beta_x") != std::string::npos);
-    // An unstable ring: a deck error at beam.twiss.periodic.
+    // An unstable ring: a deck error at beam.twiss.periodic where the beam is made.
     message.clear();
+    DeckConfig const unstable = read_deck_text(fodo_deck(0.9, l, 4, "periodic = true"), "fodo.toml");
     try {
-        read_deck_text(fodo_deck(0.9, l, 4, "periodic = true"), "fodo.toml");
+        optics::with_periodic_twiss(unstable);
     } catch (DeckError const& e) {
         message = e.what();
     }
+    CHECK(message.find("beam.twiss.periodic") != std::string::npos);
     CHECK(message.find("no periodic solution in the x plane") != std::string::npos);
+}
+
+TEST_CASE("periodic = true: the run's initial beam is the beam of the ring's beta and alpha, bit for bit")
+{
+    double const f = 2.5, l = 2.0;
+    DeckConfig const periodic = read_deck_text(fodo_deck(f, l, 10, "periodic = true"), "fodo.toml");
+    BeamConfig const b = optics::with_periodic_twiss(periodic);
+    DeckConfig const explicit_twiss = read_deck_text(
+        fodo_deck(f, l, 10,
+                  fmt::format("beta_x = {:.17g}\nalpha_x = {:.17g}\nbeta_y = {:.17g}\nalpha_y = {:.17g}",
+                              b.x.beta, b.x.alpha, b.y.beta, b.y.alpha)),
+        "fodo.toml");
+    auto kernels = make_cpu_beam_kernels();
+    ParticleState a = initial_beam(periodic, *kernels);
+    ParticleState c = initial_beam(explicit_twiss, *kernels);
+    REQUIRE(a.size() == 10);
+    ParticleView const va = a.view(), vc = c.view();
+    for (size_type i = 0; i < va.size; ++i) {
+        CHECK(va.x[i] == vc.x[i]);
+        CHECK(va.px[i] == vc.px[i]);
+        CHECK(va.y[i] == vc.y[i]);
+        CHECK(va.py[i] == vc.py[i]);
+    }
+    CHECK(va.x[0] != 0.0);
 }
 
 TEST_CASE("periodic = true with dispersion at the start: x correlated with pt as D says")
@@ -162,14 +197,14 @@ TEST_CASE("periodic = true with dispersion at the start: x correlated with pt as
                  "b = { type = \"sbend\", length = 1.0, angle = 0.3141592653589793 }\n[lattice]");
     text.replace(text.find("cell = [\"qf\", \"d\", \"qd\", \"d\"]"), 29,
                  "cell = [\"qf\", \"d\", \"b\", \"qd\", \"d\", \"b\"]");
-    DeckConfig const deck = read_deck_text(text, "fodo.toml");
-    REQUIRE(deck.beam.sigma_matrix.has_value());
-    auto const& m = *deck.beam.sigma_matrix;
+    BeamConfig const beam = optics::with_periodic_twiss(read_deck_text(text, "fodo.toml"));
+    REQUIRE(beam.sigma_matrix.has_value());
+    auto const& m = *beam.sigma_matrix;
     auto const r = optics_of(text, true);
     double const d_pt = r.rows[0].d_x / -r.beta;
     CHECK(std::abs(r.rows[0].d_x) > 0.1);
     CHECK(m[5] / m[35] == doctest::Approx(d_pt).epsilon(1e-12));  // <x pt> / <pt pt>
-    CHECK(deck.beam.x.beta == doctest::Approx(r.rows[0].beta_x).epsilon(1e-12));
+    CHECK(beam.x.beta == doctest::Approx(r.rows[0].beta_x).epsilon(1e-12));
     // <x x> = eps beta + D^2 sigma_pt^2 (dispersion adds to the betatron size)
     CHECK(m[0] == doctest::Approx(1e-9 * r.rows[0].beta_x + d_pt * d_pt * m[35]).epsilon(1e-12));
 }

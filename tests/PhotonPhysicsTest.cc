@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "XcomReference.hh"
+#include "deck/Materials.hh"
 #include "detector/MaterialComposition.hh"
-#include "detector/Materials.hh"
 #include "detector/PhotoelectricFits.hh"
 #include "detector/PhotonCrossSections.hh"
 #include "kernels/physics/ComptonScattering.hh"

@@ -43,7 +43,7 @@
 
 #include "deck/DeckReader.hh"
 #include "run/DetectorRun.hh"
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 #include "kernels/detector/DetectorParams.hh"
 
 namespace gt::shower_test {

@@ -1,7 +1,7 @@
 // The species table and ion construction.
 #include <doctest/doctest.h>
 
-#include "beam/Species.hh"
+#include "deck/Species.hh"
 #include "kernels/core/Types.hh"
 
 using namespace gt;

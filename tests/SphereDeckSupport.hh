@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <string>
 
-#include "beam/ReferenceParticle.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/OutputFile.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "tests/SpaceChargeTestSupport.hh"
 
 namespace gt::test {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "detector/EmTableBuilder.hh"
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 #include "kernels/physics/MollerBhabha.hh"
 #include "kernels/physics/UrbanFluctuation.hh"
 

@@ -2,7 +2,7 @@
 // KickRoundOff), and a "GPU" that is the CPU with every kick's momentum change disturbed at the
 // level of the FFT's error bound: per_kick (eps log2 M) times the kick's largest momentum change,
 // a different sign and size per particle, coordinate and kick. scripts/gpu-check.d/45-validate-family.sh
-// writes the same decks for the card.
+// writes the same decks for the card. unit_draw is also the draw of ValidationRoundOffTest.cc's solver.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
+#include "run/ValidationSolvers.hh"
 
 namespace gt::test {
 
@@ -64,86 +65,49 @@ D  = { type = "drift", length = "20 cm" }
     }
 };
 
-//! The CPU solver with each kick disturbed as a GPU's FFT may disturb it (see the file comment), and
-//! optionally one particle's kick (id `bad_id`, kick `bad_kick`) off by `bad_relative` of itself.
-class RoundOffSpaceCharge final : public SpaceChargeKernels {
+//! A hash of (particle id, kick, coordinate) to [-1, 1]: independent draws, the same on every run.
+inline double unit_draw(std::uint64_t id, std::uint64_t kick, std::size_t c)
+{
+    std::uint64_t h = (id * 0x9E3779B97F4A7C15ull) ^ (kick * 0xBF58476D1CE4E5B9ull) ^ std::uint64_t(c + 1);
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBull;
+    h ^= h >> 29;
+    return 2.0 * double(h >> 11) * 0x1p-53 - 1.0;
+}
+
+//! The CPU solver with each kick disturbed as a GPU's FFT may disturb it (see the file comment). A
+//! defect on top of it is validate's own testing aid (ValidationOptions::perturb_candidate).
+class RoundOffSpaceCharge final : public ForwardingSpaceCharge {
   public:
-    static constexpr std::uint64_t k_most_kicked = ~std::uint64_t{0};
-    RoundOffSpaceCharge(double per_kick, std::uint64_t bad_id = 0, long bad_kick = -1,
-                        double bad_relative = 0)
-        : inner_(make_cpu_space_charge()),
-          per_kick_(per_kick),
-          bad_id_(bad_id),
-          bad_kick_(bad_kick),
-          bad_relative_(bad_relative)
+    explicit RoundOffSpaceCharge(double per_kick)
+        : ForwardingSpaceCharge(make_cpu_space_charge()), per_kick_(per_kick)
     {
     }
-    MemSpace memory() const override { return inner_->memory(); }
     std::string description() const override { return "cpu solver, kicks disturbed at the FFT's round-off"; }
     SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& f,
                                 double ds) override
     {
-        std::uint64_t max_id = 0;
-        for (size_type i = 0; i < p.size; ++i) max_id = std::max(max_id, p.id[i]);
-        std::vector<double> before(3 * (max_id + 1));
-        for (size_type i = 0; i < p.size; ++i) {
-            before[3 * p.id[i]] = p.px[i];
-            before[3 * p.id[i] + 1] = p.py[i];
-            before[3 * p.id[i] + 2] = p.pt[i];
-        }
-        SpaceChargeDiagnostics const d = inner_->kick(p, s, f, ds);
+        before_.record(p, MemSpace::host);
+        SpaceChargeDiagnostics const d = inner().kick(p, s, f, ds);
         double largest[3] = {0, 0, 0};
         for (size_type i = 0; i < p.size; ++i) {
             double const now[3] = {p.px[i], p.py[i], p.pt[i]};
             for (std::size_t c = 0; c < 3; ++c)
-                largest[c] = std::max(largest[c], std::abs(now[c] - before[3 * p.id[i] + c]));
-        }
-        // The defect's particle: bad_id, or with bad_id = k_most_kicked the one with the largest |dpx|.
-        std::uint64_t bad = bad_id_;
-        if (bad_id_ == k_most_kicked) {
-            double most = -1;
-            for (size_type i = 0; i < p.size; ++i)
-                if (double const change = std::abs(p.px[i] - before[3 * p.id[i]]); change > most) {
-                    most = change;
-                    bad = p.id[i];
-                }
+                largest[c] = std::max(largest[c], std::abs(now[c] - before_(p.id[i], c)));
         }
         for (size_type i = 0; i < p.size; ++i) {
             double* now[3] = {&p.px[i], &p.py[i], &p.pt[i]};
-            for (std::size_t c = 0; c < 3; ++c) {
-                std::uint64_t h = (p.id[i] * 0x9E3779B97F4A7C15ull) ^
-                                  (std::uint64_t(kicks_) * 0xBF58476D1CE4E5B9ull) ^ std::uint64_t(c + 1);
-                h ^= h >> 31;
-                h *= 0x94D049BB133111EBull;
-                h ^= h >> 29;
-                double const r = 2.0 * double(h >> 11) * 0x1p-53 - 1.0;
-                *now[c] += per_kick_ * largest[c] * r;
-                if (kicks_ == bad_kick_ && p.id[i] == bad) {
-                    double const b = before[3 * p.id[i] + c];
-                    *now[c] = b + (*now[c] - b) * (1 + bad_relative_);
-                }
-            }
+            for (std::size_t c = 0; c < 3; ++c)
+                *now[c] += per_kick_ * largest[c] * unit_draw(p.id[i], kicks_, c);
         }
         ++kicks_;
         return d;
     }
-    SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& f,
-                                       std::vector<FieldProbe>& probes) override
-    {
-        return inner_->probe_field(p, s, f, probes);
-    }
-    std::vector<double> charge_grid() const override { return inner_->charge_grid(); }
-    KernelTimer const& timer() const override { return inner_->timer(); }
-    SpaceChargeCache cache() const override { return inner_->cache(); }
-    void restore_cache(SpaceChargeCache const& cache) override { inner_->restore_cache(cache); }
 
   private:
-    std::unique_ptr<SpaceChargeKernels> inner_;
     double per_kick_;
-    std::uint64_t bad_id_;
-    long bad_kick_;
-    double bad_relative_;
-    long kicks_ = 0;
+    std::uint64_t kicks_ = 0;
+    MomentaById before_;
 };
 
 }  // namespace gt::test

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "TextTestSupport.hh"
 #include "ValidationFamily.hh"
 #include "deck/DeckReader.hh"
 #include "run/RoundOffTolerance.hh"
@@ -14,15 +15,17 @@
 
 namespace gt::test {
 
-inline ValidationResult validate_family(DeckConfig const& deck, double per_kick, std::uint64_t bad_id = 0,
-                                        long bad_kick = -1, double bad_relative = 0)
+//! validate_beamline with two CPU backends, the candidate's kicks disturbed at the FFT's round-off,
+//! and `defect` (validate's testing aid, as `gtrack validate --test-perturb-kick` plants it on the GPU).
+inline ValidationResult validate_family(DeckConfig const& deck, double per_kick, KickPerturbation defect = {})
 {
     ValidationOptions options;
     int solvers = 0;  // validate asks for the reference's solver first, then the candidate's
     options.space_charge_solver = [&](BeamKernels const&) -> std::unique_ptr<SpaceChargeKernels> {
         if (solvers++ == 0) return make_cpu_space_charge();
-        return std::make_unique<RoundOffSpaceCharge>(per_kick, bad_id, bad_kick, bad_relative);
+        return std::make_unique<RoundOffSpaceCharge>(per_kick);
     };
+    options.perturb_candidate = defect;
     auto a = make_cpu_beam_kernels();
     auto b = make_cpu_beam_kernels();
     return validate_beamline(deck, *a, *b, options);
@@ -44,10 +47,13 @@ inline void check_family_member(FamilyMember const& m, bool with_defect)
     // Kick number 5 of one particle, the one it kicks hardest, off by 1e-6 of itself: 10^9 times the
     // FFT's round-off and 500 times the fixed-point quantum. (A particle whose kick is 10^-3 of the
     // largest cannot be told from round-off at 1e-6 of its kick: the bound scales with the largest.)
-    ValidationResult const bad =
-        validate_family(deck, model.per_kick, RoundOffSpaceCharge::k_most_kicked, 5, 1e-6);
+    ValidationResult const bad = validate_family(deck, model.per_kick, KickPerturbation{1e-6, 5});
     INFO(validation_verdict(bad));
     CHECK_FALSE(bad.ok());
+    CHECK(gt::test::contains(bad.perturbation, "kick 5 (from 0) of particle id"));
+    // The stages before the defect's kick pass: the failure is the defect's, not something else's.
+    REQUIRE(bad.first_failure() != nullptr);
+    CHECK(bad.first_failure()->kicks > 5);
 }
 
 }  // namespace gt::test

@@ -14,66 +14,48 @@
 
 #include "FodoSpaceChargeDeck.hh"
 #include "TextTestSupport.hh"
+#include "ValidationFamily.hh"
 #include "deck/DeckReader.hh"
 #include "run/RoundOffTolerance.hh"
 #include "run/Validation.hh"
+#include "run/ValidationSolvers.hh"
 
 using namespace gt;
 using gt::test::contains;
 using gt::test::fodo_space_charge_beam;
+using gt::test::unit_draw;
 
 namespace {
 
 //! The CPU solver, with each particle's momentum change scaled by (1 + relative r), r in [-1, 1]
 //! drawn per particle id and kick: a field that differs from the CPU's by `relative`.
-class PerturbedSpaceCharge final : public SpaceChargeKernels {
+class PerturbedSpaceCharge final : public ForwardingSpaceCharge {
   public:
-    explicit PerturbedSpaceCharge(double relative) : inner_(make_cpu_space_charge()), relative_(relative) {}
-    MemSpace memory() const override { return inner_->memory(); }
+    explicit PerturbedSpaceCharge(double relative)
+        : ForwardingSpaceCharge(make_cpu_space_charge()), relative_(relative)
+    {
+    }
     std::string description() const override { return "cpu solver, kicks perturbed"; }
     SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& f,
                                 double ds) override
     {
-        // The kick may reorder particles (sorting by cell): remember the momenta by id.
-        std::uint64_t max_id = 0;
-        for (size_type i = 0; i < p.size; ++i) max_id = std::max(max_id, p.id[i]);
-        std::vector<double> before(3 * (max_id + 1));
-        for (size_type i = 0; i < p.size; ++i) {
-            before[3 * p.id[i]] = p.px[i];
-            before[3 * p.id[i] + 1] = p.py[i];
-            before[3 * p.id[i] + 2] = p.pt[i];
-        }
-        SpaceChargeDiagnostics const d = inner_->kick(p, s, f, ds);
+        before_.record(p, MemSpace::host);  // by id: the kick may reorder the particles
+        SpaceChargeDiagnostics const d = inner().kick(p, s, f, ds);
         for (size_type i = 0; i < p.size; ++i) {
             double* now[3] = {&p.px[i], &p.py[i], &p.pt[i]};
-            for (int c = 0; c < 3; ++c) {
-                // A hash of (id, kick, component) to [-1, 1]: independent draws, the same on every run.
-                std::uint64_t h = (p.id[i] * 0x9E3779B97F4A7C15ull) ^ (kicks_ * 0xBF58476D1CE4E5B9ull) ^ std::uint64_t(c + 1);
-                h ^= h >> 31;
-                h *= 0x94D049BB133111EBull;
-                h ^= h >> 29;
-                double const r = 2.0 * double(h >> 11) * 0x1p-53 - 1.0;
-                double const b = before[3 * p.id[i] + std::size_t(c)];
-                *now[c] = b + (*now[c] - b) * (1 + relative_ * r);
+            for (std::size_t c = 0; c < 3; ++c) {
+                double const b = before_(p.id[i], c);
+                *now[c] = b + (*now[c] - b) * (1 + relative_ * unit_draw(p.id[i], kicks_, c));
             }
         }
         ++kicks_;
         return d;
     }
-    SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& s, BeamFrame const& f,
-                                       std::vector<FieldProbe>& probes) override
-    {
-        return inner_->probe_field(p, s, f, probes);
-    }
-    std::vector<double> charge_grid() const override { return inner_->charge_grid(); }
-    KernelTimer const& timer() const override { return inner_->timer(); }
-    SpaceChargeCache cache() const override { return inner_->cache(); }
-    void restore_cache(SpaceChargeCache const& cache) override { inner_->restore_cache(cache); }
 
   private:
-    std::unique_ptr<SpaceChargeKernels> inner_;
     double relative_;
     std::uint64_t kicks_ = 0;
+    MomentaById before_;
 };
 
 //! inputs/fodo_space_charge.toml's beam and channel (10 MeV protons, 50 pC), smaller for the tests.
@@ -92,7 +74,8 @@ deposition = "deterministic"
 ValidationResult validate_with(DeckConfig const& deck, double relative, ValidationOptions options = {})
 {
     int solvers = 0;  // validate asks for the reference's solver first, then the candidate's
-    options.space_charge_solver = [&solvers, relative](BeamKernels const&) -> std::unique_ptr<SpaceChargeKernels> {
+    options.space_charge_solver = [&solvers,
+                                   relative](BeamKernels const&) -> std::unique_ptr<SpaceChargeKernels> {
         if (solvers++ == 0) return make_cpu_space_charge();
         return std::make_unique<PerturbedSpaceCharge>(relative);
     };
@@ -112,11 +95,13 @@ TEST_CASE("round-off tolerance: eps log2 M per kick, from the deck's FFT grid")
     CHECK(r.per_kick == 16 * std::numeric_limits<double>::epsilon());
     CHECK(r.tau(0) == 0);
     CHECK(r.tau(10) == 10 * r.safety * r.per_kick);
-    CHECK(space_charge_round_off(read_deck_text(k_deck, "x.toml", {"space_charge.enabled=false"})).per_kick == 0);
+    CHECK(space_charge_round_off(read_deck_text(k_deck, "x.toml", {"space_charge.enabled=false"})).per_kick ==
+          0);
     // Atomic deposition adds eps sqrt(N) (2000 particles: 44.7 eps).
     RoundOffTolerance const atomic =
         space_charge_round_off(read_deck_text(k_deck, "x.toml", {"space_charge.deposition=\"atomic\""}));
-    CHECK(atomic.per_kick == doctest::Approx((16 + std::sqrt(2000.0)) * std::numeric_limits<double>::epsilon()));
+    CHECK(atomic.per_kick ==
+          doctest::Approx((16 + std::sqrt(2000.0)) * std::numeric_limits<double>::epsilon()));
     // Deterministic deposition's weights are rounded to 2^-32 of a macroparticle: W^3 of them (CIC: 8)
     // per particle, with a margin of 4; atomic deposition does not round.
     CHECK(r.per_kick_quantized == 4 * 8 * 0x1p-32);

@@ -3,11 +3,8 @@
 // backend argument of validate_beamline / validate_with_backends).
 #include <doctest/doctest.h>
 
-
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "CommandTestSupport.hh"
@@ -60,12 +57,16 @@ class PerturbedBeamKernels final : public BeamKernels {
             p.lost_turn[particle_] = turn;
         }
     }
-    double time_bunch_begin(ParticleView p, size_type entry) override { return inner_->time_bunch_begin(p, entry); }
+    double time_bunch_begin(ParticleView p, size_type entry) override
+    {
+        return inner_->time_bunch_begin(p, entry);
+    }
     std::array<double, 3> time_bunch_step(ParticleView p, size_type entry, double k) override
     {
         return inner_->time_bunch_step(p, entry, k);
     }
-    void time_bunch_positions(ParticleView p, size_type entry, double k, double inv_beta_b, ParticleView out) override
+    void time_bunch_positions(ParticleView p, size_type entry, double k, double inv_beta_b,
+                              ParticleView out) override
     {
         inner_->time_bunch_positions(p, entry, k, inv_beta_b, out);
     }
@@ -118,14 +119,6 @@ line = ["QF", "D", "QD", "D", "B", "AP"]
 )";
 
 DeckConfig test_deck() { return read_deck_text(k_deck, "validate_test.toml"); }
-
-std::string slurp(std::string const& path)
-{
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 using gt::test::contains;
 
@@ -253,7 +246,7 @@ TEST_CASE("validate_with_backends: exit status, condensed summary and the report
         auto a = make_cpu_beam_kernels();
         PerturbedBeamKernels b(PerturbedBeamKernels::What::nothing, 0, 0);
         CHECK(validate_with_backends(deck, vo, *a, b) == 0);
-        std::string const report = slurp(vo.report);
+        std::string const report = gt::test::file_text(vo.report);
         CHECK(contains(report, "**PASS"));
         CHECK(contains(report, "## Every stage"));
         CHECK(contains(report, "| 9 | 0 | 8 | AP |"));  // the last stage's row
@@ -262,7 +255,7 @@ TEST_CASE("validate_with_backends: exit status, condensed summary and the report
         auto a = make_cpu_beam_kernels();
         PerturbedBeamKernels b(PerturbedBeamKernels::What::coordinate_x, 4, 0);
         CHECK(validate_with_backends(deck, vo, *a, b) == 1);
-        CHECK(contains(slurp(vo.report), "**FAIL"));
+        CHECK(contains(gt::test::file_text(vo.report), "**FAIL"));
     }
     vo.rtol = {"x=not-a-number"};
     auto a = make_cpu_beam_kernels();

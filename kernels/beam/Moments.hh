@@ -3,6 +3,8 @@
 // contribute nothing.
 #pragma once
 
+#include <cmath>
+
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 

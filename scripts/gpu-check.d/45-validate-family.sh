@@ -3,20 +3,8 @@
 # distributions, grids 16^3-64^3, cold and warm beams, short and long bunches, drift and FODO, 3D and
 # 2.5D, z- and t-code. Passing: every deck PASSes. A FAIL names the deck and the first stage
 # (validate-family-<name>.txt). About 1-2 minutes. Sourced by scripts/gpu-check.sh: $build, $out, note, status.
-family_deck() {  # DIST GRID N COLD(0/1) LONG(0/1) FODO(0/1) TCODE(0/1) SOLVER
-    local emit='"1 um"' spt=1e-4 st='"1 mm"' planes=$2
-    [ "$4" = 1 ] && emit='"0.001 um"' && spt=1e-7
-    [ "$5" = 1 ] && st='"50 mm"'
-    [ "$8" = 2.5d ] && planes=16
-    printf '[run]\nname = "family"\nseed = 3\n'
-    [ "$7" = 1 ] && printf 'tracking = "t"\n'
-    printf '[beam]\nparticle = "proton"\nkinetic_energy = "10 MeV"\nbunch_charge = "50 pC"\nmacroparticles = %s\ndistribution = "%s"\n' "$3" "$1"
-    [ "$1" = gaussian ] && printf 'truncate = 4\n'
-    printf '[beam.twiss]\nbeta_x = 1.0\nalpha_x = -0.5\nemittance_x = %s\nbeta_y = 0.7\nalpha_y = 0.3\nemittance_y = %s\nsigma_t = %s\nsigma_pt = %s\n' "$emit" "$emit" "$st" "$spt"
-    printf '[elements]\nQF = { type = "quadrupole", length = "10 cm", k1 = 20.0, tracking = "z" }\nQD = { type = "quadrupole", length = "10 cm", k1 = -20.0, tracking = "z" }\nD  = { type = "drift", length = "20 cm" }\n[lattice]\n'
-    if [ "$6" = 1 ]; then printf 'cell = ["QF", "D", "QD", "D"]\nline = ["cell*2"]\n'; else printf 'line = ["D*6"]\n'; fi
-    printf '[space_charge]\nenabled = true\ngrid = [%s, %s, %s]\nkicks_per_meter = 20\ndeposition = "deterministic"\nsolver = "%s"\n' "$2" "$2" "$planes" "$8"
-}
+# shellcheck source=scripts/gpu-check.d/validate-family-deck.bash
+source scripts/gpu-check.d/validate-family-deck.bash
 family_failed=0 family_total=0
 for member in "waterbag 32 50000 1 0 0 0 3d" "waterbag 16 5000 1 0 0 0 3d" "gaussian 32 20000 0 1 1 0 2.5d" \
               "kv 16 2000 1 0 0 1 3d" "semigaussian 32 20000 0 0 1 0 3d" "gaussian 64 100000 1 1 0 0 3d" \

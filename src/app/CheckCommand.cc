@@ -7,6 +7,7 @@
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
+#include "optics/PeriodicTwiss.hh"
 #include "run/BeamDetectorRun.hh"
 #include "run/BeamRun.hh"
 #include "run/CollectiveSchedule.hh"
@@ -28,7 +29,7 @@ int check_command(CommandOptions const& options)
         std::printf("deck OK\n");
         return 0;
     }
-    BeamConfig const& beam = deck.beam;
+    BeamConfig const beam = optics::with_periodic_twiss(deck);  // [beam.twiss] periodic = true
     ReferenceParticle const ref = initial_reference(deck);
     Lattice const lattice = build_lattice(deck, ref);
     std::string text = fmt::format("deck {}: run '{}', seed {}\n", deck.path, deck.run.name, deck.run.seed);

@@ -79,6 +79,9 @@ struct ValidateOptions {
     std::string tolerance_file;         //!< TOML [[tolerance]] rules, applied before rtol/atol
     std::string stages = "slice";       //!< slice | element | turn | end
     std::size_t rows = 40;              //!< most stage rows printed before condensing by element
+    //! Testing aid (hidden option --test-perturb-kick REL[@KICK]): the GPU's kick KICK of one particle
+    //! scaled by 1 + REL, a defect validate must fail. "": none.
+    std::string test_perturb_kick;
 };
 //! gtrack validate DECK: 0 agree, 1 disagree, 77 no GPU (nothing compared), 2 deck errors.
 int validate_command(CommandOptions const& options, ValidateOptions const& validate);

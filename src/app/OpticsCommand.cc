@@ -11,6 +11,7 @@
 #include "deck/DeckReader.hh"
 #include "optics/Optics.hh"
 #include "optics/OpticsOutput.hh"
+#include "optics/PeriodicTwiss.hh"
 #include "run/BeamRun.hh"
 
 namespace gt {
@@ -33,13 +34,14 @@ CLI::App* add_optics_command(CLI::App& app, CommandOptions& o, OpticsCommandOpti
 
 int optics_command(CommandOptions const& options, OpticsCommandOptions const& opt)
 {
-    DeckConfig const deck = read_deck(options.deck, options.overrides);
+    DeckConfig deck = read_deck(options.deck, options.overrides);
     if (deck.run.kind == "detector")
         throw std::runtime_error("gtrack optics: a detector deck has no lattice");
     ReferenceParticle const ref = initial_reference(deck);
     Lattice const lattice = build_lattice(deck, ref);
     optics::OpticsOptions o;
     o.periodic = opt.ring || (!opt.line && deck.lattice.turns > 1);
+    if (!o.periodic) deck.beam = optics::with_periodic_twiss(deck);  // a line from [beam.twiss] periodic = true
     optics::OpticsResult const r = optics::compute_optics(deck, lattice, o);
     std::printf("gtrack optics %s: %s (%s)\n", options.deck.c_str(), o.periodic ? "ring" : "line",
                 opt.ring || opt.line ? "as asked" : "lattice.turns; --ring or --line to choose");

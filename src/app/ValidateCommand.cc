@@ -39,6 +39,8 @@ int validate_with_backends(DeckConfig const& deck, ValidateOptions const& option
     try {
         for (auto const& v : options.rtol) vo.tolerances.add_option("--rtol", v);
         for (auto const& v : options.atol) vo.tolerances.add_option("--atol", v);
+        if (!options.test_perturb_kick.empty())
+            vo.perturb_candidate = KickPerturbation::parse(options.test_perturb_kick);
     } catch (std::invalid_argument const& e) {
         throw std::runtime_error(e.what());
     }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "beam/OnAxisProfile.hh"
-#include "beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/AxialFieldMap.hh"
 
 namespace gt {

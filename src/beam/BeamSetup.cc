@@ -2,6 +2,7 @@
 #include "beam/BeamSetup.hh"
 
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,8 @@ namespace gt {
 
 Matrix6 beam_sigma_matrix(BeamConfig const& beam)
 {
+    if (beam.periodic)  // a programming error: the beam is made from optics::with_periodic_twiss(deck)
+        throw std::logic_error("beam_sigma_matrix: [beam.twiss] periodic = true was not resolved");
     Matrix6 s{};
     if (beam.sigma_matrix) {
         for (int i = 0; i < 6; ++i)

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "beam/ReferenceParticle.hh"
 #include "kernels/beam/Moments.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "beam/FieldMap3DFile.hh"
-#include "beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/FieldMap3D.hh"
 
 namespace gt {

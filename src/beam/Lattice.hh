@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "beam/ReferenceParticle.hh"
 #include "deck/Config.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Element.hh"
 
 namespace gt {

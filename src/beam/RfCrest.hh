@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "beam/ReferenceParticle.hh"
 #include "kernels/core/ParticleState.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/core/Types.hh"
 
 namespace gt {

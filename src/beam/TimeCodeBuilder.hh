@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "beam/ReferenceParticle.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/TimeCode.hh"
 
 namespace gt {

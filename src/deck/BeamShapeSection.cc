@@ -57,9 +57,8 @@ void read_twiss(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
     ctx.check_keys(t, path,
                    {"beta_x", "alpha_x", "emittance_x", "beta_y", "alpha_y", "emittance_y", "sigma_t",
                     "sigma_pt", "chirp", "periodic"});
-    // periodic = true: beta and alpha come from the ring's periodic solution, filled in after the whole
-    // deck is read (optics/PeriodicTwiss.hh). Until then beta_x = beta_y = 0, a value no deck can give
-    // (beta > 0), marks it.
+    // periodic = true: beta and alpha come from the ring's periodic solution, found where the beam is
+    // made (BeamConfig::periodic, optics/PeriodicTwiss.hh): the reader only records that.
     bool periodic = false;
     if (auto v = ctx.bool_at(t, path, "periodic")) periodic = *v;
     auto plane = [&](TwissPlane& p, std::string_view axis) {
@@ -82,7 +81,7 @@ void read_twiss(DeckContext& ctx, toml::table const& t, BeamConfig& beam)
     };
     plane(beam.x, "x");
     plane(beam.y, "y");
-    if (periodic) beam.x.beta = beam.y.beta = 0.0;
+    beam.periodic = periodic;
     if (auto v = ctx.quantity_at(t, path, "sigma_t", quantity::path_length, Bound::non_negative, false))
         beam.sigma_t = *v;
     if (auto v = ctx.quantity_at(t, path, "sigma_pt", quantity::dimensionless, Bound::non_negative, false))

@@ -62,6 +62,10 @@ struct BeamConfig {
     std::uint64_t macroparticles = 0;
     std::string distribution = "gaussian";  //!< gaussian | kv | waterbag | semigaussian | kurth | file | cathode
     TwissPlane x, y;
+    //! [beam.twiss] periodic = true: beta and alpha of x and y (and, where the ring has dispersion at
+    //! the start, the 6x6 moments) come from the ring's periodic solution, found where the beam is made
+    //! (optics::with_periodic_twiss); x.beta, y.beta, alpha and sigma_matrix are unset until then.
+    bool periodic = false;
     double sigma_t = 0;    //!< [m] rms of c (t - t_ref)
     double sigma_pt = 0;   //!< [1] rms of pt
     double chirp = 0;      //!< [1/m] d<pt>/dt correlation: <t pt> = chirp sigma_t^2

@@ -23,7 +23,6 @@
 #include "deck/DetectorSections.hh"
 #include "deck/Scan.hh"
 #include "deck/UnsetOverride.hh"
-#include "optics/PeriodicTwiss.hh"
 
 namespace gt {
 
@@ -226,9 +225,7 @@ class DeckParser {
 DeckConfig read_deck_text(std::string const& text, std::string const& name,
                           std::vector<std::string> const& overrides, std::optional<std::uint64_t> scan_index)
 {
-    DeckConfig cfg = DeckParser(name).parse(text, overrides, scan_index);
-    if (optics::wants_periodic_twiss(cfg)) optics::apply_periodic_twiss(cfg);  // [beam.twiss] periodic = true
-    return cfg;
+    return DeckParser(name).parse(text, overrides, scan_index);
 }
 
 DeckConfig read_deck(std::string const& path, std::vector<std::string> const& overrides,

@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "detector/Materials.hh"
-#include "detector/Particles.hh"
+#include "deck/Materials.hh"
+#include "deck/Particles.hh"
 #include "detector/ShowerSetup.hh"
 #include "detector/TabulatedField.hh"
 #include "io/H5Access.hh"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "detector/Materials.hh"
+#include "deck/Materials.hh"
 #include "kernels/physics/EmConstants.hh"
 
 namespace gt {

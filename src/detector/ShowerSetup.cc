@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "deck/Particles.hh"
 #include "detector/EmTableBuilder.hh"
-#include "detector/Particles.hh"
 
 namespace gt {
 

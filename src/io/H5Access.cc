@@ -2,6 +2,7 @@
 #include "io/H5Access.hh"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -38,15 +39,15 @@ struct TypeOf<std::uint64_t> {
     static hid_t memory() { return H5T_NATIVE_UINT64; }
 };
 
-thread_local int checksummed_scopes = 0;              //!< ChecksummedDatasets alive on this thread
 constexpr hsize_t k_chunk_values = hsize_t{1} << 16;  //!< 512 KiB of doubles: within HDF5's 1 MiB chunk cache
 
-//! The creation properties of a dataset of `rank` dimensions `dims`: contiguous, or chunked with the
-//! Fletcher-32 filter inside a ChecksummedDatasets (rows of a matrix stay whole in a chunk).
+//! The creation properties of a dataset of `rank` dimensions `dims`: chunked with the Fletcher-32
+//! filter (rows of a matrix stay whole in a chunk); contiguous when empty, or when checksums are off
+//! (GTRACK_TEST_NO_CHECKSUMS, for measuring their cost).
 PropertyList creation_properties(int rank, hsize_t const* dims, hid_t loc, std::string const& name)
 {
     PropertyList p(check(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate", loc, name));
-    if (checksummed_scopes == 0 || std::any_of(dims, dims + rank, [](hsize_t d) { return d == 0; })) return p;
+    if (!checksums_on() || std::any_of(dims, dims + rank, [](hsize_t d) { return d == 0; })) return p;
     hsize_t chunk[2] = {0, 0};
     hsize_t const row = rank == 2 ? dims[1] : 1;
     chunk[0] = std::min(dims[0], std::max<hsize_t>(1, k_chunk_values / row));
@@ -349,8 +350,14 @@ void write_dataset_2d(hid_t loc, std::string const& name, std::span<double const
               name);
 }
 
-ChecksummedDatasets::ChecksummedDatasets() { ++checksummed_scopes; }
-ChecksummedDatasets::~ChecksummedDatasets() { --checksummed_scopes; }
+bool checksums_on()
+{
+    static bool const on = [] {
+        char const* v = std::getenv(k_no_checksums_variable);
+        return v == nullptr || *v == '\0' || std::string_view(v) == "0";
+    }();
+    return on;
+}
 
 bool has_checksum(hid_t loc, std::string const& path)
 {

@@ -32,17 +32,14 @@ bool is_group(hid_t loc, std::string const& path);
 std::vector<std::string> list_children(hid_t group);
 
 // ---- datasets: one-dimensional, and a row-major matrix ----------------------------------------
-//! While one is alive on this thread, every non-empty dataset the functions below create is chunked
-//! (at most 2^16 values a chunk) with HDF5's Fletcher-32 checksum filter, which HDF5 verifies on every
-//! read of a chunk: a damaged value makes the read throw ChecksumError naming the dataset and file.
-//! Checkpoints are written this way (docs/checkpoint.md).
-class ChecksummedDatasets {
-  public:
-    ChecksummedDatasets();
-    ~ChecksummedDatasets();
-    ChecksummedDatasets(ChecksummedDatasets const&) = delete;
-    ChecksummedDatasets& operator=(ChecksummedDatasets const&) = delete;
-};
+//! Every non-empty dataset the functions below create is chunked (at most 2^16 values a chunk) with
+//! HDF5's Fletcher-32 checksum filter, which HDF5 verifies on every read of a chunk: a damaged value
+//! makes the read throw ChecksumError naming the dataset and file. So are outputs and checkpoints
+//! (docs/output.md, docs/checkpoint.md). A measuring aid, never for production:
+//! GTRACK_TEST_NO_CHECKSUMS=1 in the environment writes them contiguous, without the filter.
+inline constexpr char const* k_no_checksums_variable = "GTRACK_TEST_NO_CHECKSUMS";
+//! Whether datasets are written with checksums (read once from the environment).
+bool checksums_on();
 //! Whether the dataset at `path` carries the Fletcher-32 checksum filter.
 bool has_checksum(hid_t loc, std::string const& path);
 

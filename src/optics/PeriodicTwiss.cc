@@ -11,9 +11,10 @@
 
 namespace gt::optics {
 
-void apply_periodic_twiss(DeckConfig& deck)
+BeamConfig with_periodic_twiss(DeckConfig const& deck)
 {
-    BeamConfig& beam = deck.beam;
+    BeamConfig beam = deck.beam;
+    if (!beam.periodic || deck.run.kind == "detector") return beam;
     OpticsResult r;
     try {
         Lattice const lattice = build_lattice(deck, initial_reference(deck));
@@ -27,6 +28,7 @@ void apply_periodic_twiss(DeckConfig& deck)
             beam.where, "beam.twiss.periodic",
             std::string("periodic = true: the ring's periodic solution could not be found: ") + e.what());
     }
+    beam.periodic = false;  // resolved
     OpticsRow const& start = r.rows.front();
     beam.x.beta = start.beta_x;
     beam.x.alpha = start.alpha_x;
@@ -36,7 +38,7 @@ void apply_periodic_twiss(DeckConfig& deck)
     Matrix6 s = beam_sigma_matrix(beam);
     double const per_pt = -1.0 / r.beta;
     double const d[4] = {start.d_x * per_pt, start.dp_x * per_pt, start.d_y * per_pt, start.dp_y * per_pt};
-    if (s[5][5] == 0.0 || (d[0] == 0.0 && d[1] == 0.0 && d[2] == 0.0 && d[3] == 0.0)) return;
+    if (s[5][5] == 0.0 || (d[0] == 0.0 && d[1] == 0.0 && d[2] == 0.0 && d[3] == 0.0)) return beam;
     Matrix6 c = s;
     for (int i = 0; i < 4; ++i) {
         for (int j = 0; j < 4; ++j) c[i][j] += d[i] * d[j] * s[5][5];
@@ -47,6 +49,7 @@ void apply_periodic_twiss(DeckConfig& deck)
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j < 6; ++j) m[static_cast<std::size_t>(6 * i + j)] = c[i][j];
     beam.sigma_matrix = m;
+    return beam;
 }
 
 }  // namespace gt::optics

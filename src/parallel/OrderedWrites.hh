@@ -10,9 +10,9 @@
 #include <functional>
 #include <string>
 
-#include "beam/ReferenceParticle.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/TableWriter.hh"
+#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 class OutputFile;

@@ -22,6 +22,7 @@
 #include "io/TableWriter.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
+#include "optics/PeriodicTwiss.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"
 #include "parallel/DeviceBinding.hh"
@@ -98,7 +99,7 @@ ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels)
 
 ParticleState initial_beam(DeckConfig const& deck, BeamKernels& kernels, parallel::ParticleShare share)
 {
-    BeamConfig const& beam = deck.beam;
+    BeamConfig const beam = optics::with_periodic_twiss(deck);  // [beam.twiss] periodic = true
     if (beam.distribution != "file") {
         // Particle i is drawn from the stream keyed by id i, whichever rank draws it.
         ParticleState state(share.count, kernels.memory());

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "beam/Lattice.hh"
-#include "beam/ReferenceParticle.hh"
 #include "deck/Config.hh"
 #include "io/TableWriter.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
 
 namespace gt {

@@ -20,6 +20,7 @@
 #include "run/SpaceChargeSchedule.hh"
 #include "run/TimeCodeSpaceCharge.hh"
 #include "run/ValidationCompare.hh"
+#include "run/ValidationSolvers.hh"
 
 namespace gt {
 
@@ -36,57 +37,6 @@ double busy_seconds(BeamKernels const& k)
     for (auto const& [name, r] : k.timer().records()) s += r.seconds;
     return s;
 }
-
-//! The reference's space-charge solver, measuring the largest momentum change of each kick per
-//! coordinate (px, py, pt; by particle id, as a kick may sort the particles) into `record`, placed at
-//! `s`, the last compared stage's. The kicks of a solver in device memory are not measured.
-class KickMeter final : public SpaceChargeKernels {
-  public:
-    KickMeter(std::unique_ptr<SpaceChargeKernels> inner, KickRoundOff& record, double const& s)
-        : inner_(std::move(inner)), record_(record), s_(s)
-    {
-    }
-    MemSpace memory() const override { return inner_->memory(); }
-    std::string description() const override { return inner_->description(); }
-    SpaceChargeDiagnostics kick(ParticleView p, SpaceChargeSettings const& settings, BeamFrame const& frame,
-                                double ds) override
-    {
-        if (inner_->memory() != MemSpace::host) return inner_->kick(p, settings, frame, ds);
-        std::uint64_t max_id = 0;
-        for (size_type i = 0; i < p.size; ++i) max_id = std::max(max_id, p.id[i]);
-        before_.assign(3 * (max_id + 1), 0.0);
-        for (size_type i = 0; i < p.size; ++i) {
-            before_[3 * p.id[i]] = p.px[i];
-            before_[3 * p.id[i] + 1] = p.py[i];
-            before_[3 * p.id[i] + 2] = p.pt[i];
-        }
-        SpaceChargeDiagnostics const d = inner_->kick(p, settings, frame, ds);
-        double largest[3] = {0, 0, 0};
-        for (size_type i = 0; i < p.size; ++i) {
-            if (p.lost_element[i] >= 0) continue;
-            double const now[3] = {p.px[i], p.py[i], p.pt[i]};
-            for (std::size_t c = 0; c < 3; ++c)
-                largest[c] = std::max(largest[c], std::abs(now[c] - before_[3 * p.id[i] + c]));
-        }
-        record_.add_kick(s_, largest);
-        return d;
-    }
-    SpaceChargeDiagnostics probe_field(ParticleView p, SpaceChargeSettings const& settings,
-                                       BeamFrame const& frame, std::vector<FieldProbe>& probes) override
-    {
-        return inner_->probe_field(p, settings, frame, probes);
-    }
-    std::vector<double> charge_grid() const override { return inner_->charge_grid(); }
-    KernelTimer const& timer() const override { return inner_->timer(); }
-    SpaceChargeCache cache() const override { return inner_->cache(); }
-    void restore_cache(SpaceChargeCache const& cache) override { inner_->restore_cache(cache); }
-
-  private:
-    std::unique_ptr<SpaceChargeKernels> inner_;
-    KickRoundOff& record_;
-    double const& s_;
-    std::vector<double> before_;
-};
 
 }  // namespace
 
@@ -142,6 +92,8 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     std::int64_t kicks_done = 0;
     KickRoundOff kick_sizes;  // the reference's kicks, for the default tolerance
     double last_stage_s = 0;  // [m] where the kicks since the last stage began
+    if (options.perturb_candidate.active())
+        result.perturbation = "nothing perturbed: the deck has no space-charge kicks";
     if (deck.space_charge.enabled) {
         auto const solver_for = [&options](BeamKernels const& k) {
             if (options.space_charge_solver) return options.space_charge_solver(k);
@@ -149,6 +101,12 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
         };
         ref_sc = std::make_unique<KickMeter>(solver_for(reference), kick_sizes, last_stage_s);
         cand_sc = solver_for(candidate);
+        if (options.perturb_candidate.active()) {
+            result.perturbation = fmt::format("nothing perturbed: the candidate made fewer than {} kicks",
+                                              options.perturb_candidate.kick + 1);
+            cand_sc = std::make_unique<PerturbedKicks>(std::move(cand_sc), options.perturb_candidate,
+                                                       result.perturbation);
+        }
         SpaceChargeSettings const settings = space_charge_settings(deck.space_charge);
         std::vector<std::int64_t> entries;
         std::map<std::int64_t, double> ds_at;

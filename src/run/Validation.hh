@@ -19,6 +19,7 @@
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
 #include "run/Tolerance.hh"
+#include "run/ValidationSolvers.hh"
 
 namespace gt {
 
@@ -34,6 +35,9 @@ struct ValidationOptions {
     //! The space-charge solver beside each backend; empty: the CPU or the CUDA one by the backend's
     //! memory. Tests plant perturbed solvers here.
     std::function<std::unique_ptr<SpaceChargeKernels>(BeamKernels const&)> space_charge_solver;
+    //! A testing aid (`gtrack validate --test-perturb-kick`): one particle's kick on the candidate
+    //! perturbed, a defect validate must report. Inactive by default.
+    KickPerturbation perturb_candidate;
 };
 
 //! The comparison at one stage (stage 0: the initial beam, before any element).
@@ -76,6 +80,9 @@ struct ValidationResult {
     std::vector<std::string> coordinate_tolerance;  //!< Tolerance::describe() per coordinate
     std::string stats_tolerance;  //!< the statistics columns' tolerance, or "per column" when they differ
     std::string round_off;        //!< the default rule after space-charge kicks ("" when none applies)
+    //! What ValidationOptions::perturb_candidate did ("" when inactive; "not applied" when the deck
+    //! has fewer kicks than the one named).
+    std::string perturbation;
     std::vector<StageComparison> stages;
     std::map<std::string, KernelRecord> reference_kernels;
     std::map<std::string, KernelRecord> candidate_kernels;

@@ -55,8 +55,9 @@ std::pair<std::string, std::string> backend_labels(ValidationResult const& r)
 std::string stage_where(StageComparison const& s)
 {
     if (s.entry < 0) return "the initial beam";
-    return fmt::format("stage {} (element {}, turn {}, entry {}, s = {:.6g} m)", s.index, s.name, s.turn,
-                       s.entry, s.s);
+    std::string const kicks = s.kicks > 0 ? fmt::format(", after {} space-charge kicks", s.kicks) : "";
+    return fmt::format("stage {} (element {}, turn {}, entry {}, s = {:.6g} m{})", s.index, s.name, s.turn,
+                       s.entry, s.s, kicks);
 }
 
 }  // namespace
@@ -152,7 +153,7 @@ std::vector<std::string> stage_row(StageComparison const& s, bool full)
     // Built in column order (no insert in the middle: GCC 13's -Warray-bounds misreads it at -O3).
     std::vector<std::string> row;
     if (full)
-        row = {std::to_string(s.index), std::to_string(s.turn), std::to_string(s.entry), s.name, s.type,
+        row = {std::to_string(s.index),   std::to_string(s.turn), std::to_string(s.entry), s.name, s.type,
                fmt::format("{:.6g}", s.s)};
     else
         row = {std::to_string(s.index), std::to_string(s.turn), s.name, fmt::format("{:.6g}", s.s)};
@@ -323,6 +324,8 @@ std::string validation_summary(ValidationResult const& r, std::size_t max_rows)
     out += fmt::format("reference: {}\ncandidate: {}\ntolerances: {}; loss records and ids exact\n",
                        r.reference_name, r.candidate_name, r.tolerances);
     if (!r.round_off.empty()) out += fmt::format("default tolerance: {}\n", r.round_off);
+    if (!r.perturbation.empty())
+        out += fmt::format("TESTING AID (--test-perturb-kick): {}\n", r.perturbation);
     out += "\n";
     out += "per quantity, over all stages:\n" + quantity_table(r).text() + "\n";
     if (r.stages.size() <= max_rows) {
@@ -358,6 +361,8 @@ std::string validation_report(ValidationResult const& r)
                     r.macroparticles, r.turns, r.stages.size(), r.stages_where);
     out += fmt::format("| tolerances | {}; loss records and ids exact |\n", r.tolerances);
     if (!r.round_off.empty()) out += fmt::format("| default tolerance | {} |\n", r.round_off);
+    if (!r.perturbation.empty())
+        out += fmt::format("| TESTING AID (--test-perturb-kick) | {} |\n", r.perturbation);
     out += "\n";
     out += "## Per quantity, over all stages\n\n" + quantity_table(r).markdown() + "\n";
     out += "## By deck element\n\n" + element_table(r).markdown() + "\n";

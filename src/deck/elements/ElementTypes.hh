@@ -144,6 +144,11 @@ std::vector<ParamSpec> time_code_keys(
     std::string_view integrator_default = "Boris; RK4 for a cavity",
     std::string_view integrator_doc = "t-code integrator (Boris only for static magnetic fields)");
 
+//! `profile`, `scale`, `amplitude` and `substeps`: the keys of a solenoid or cavity given by its on-axis
+//! field profile. `profile_doc` (a string literal: the registry keeps views) is the doc of `profile`,
+//! `amplitude_kind` the field's unit.
+std::vector<ParamSpec> profile_keys(std::string_view profile_doc, QuantityKind const& amplitude_kind);
+
 //! The keys of a solenoid or cavity given by an on-axis profile and which exclude which: with
 //! `profile`, `length` and `strength` are errors; without, `scale`, `amplitude`, `substeps` are.
 void check_profile_keys(ElementCheck& c, std::string const& strength);

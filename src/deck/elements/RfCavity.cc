@@ -72,14 +72,10 @@ ElementSpec rfcavity_type()
         required("frequency", frequency, Bound::positive, "RF frequency"),
         documented(optional("phase", quantity::phase, Bound::any, 0.0, "RF phase, 0 on crest; stored in rad"),
                    "`0`", "", "**deg**"),
-        documented(text("profile", "on-axis Ez(z) file (see below); replaces `length` and `voltage`"), "",
-                   "file name"),
-        optional("scale", dimensionless, Bound::any, 1.0, "with `profile`: multiplies the file's field"),
-        conditional("amplitude", electric_field, Bound::positive,
-                    "with `profile`: the peak on-axis field (instead of `scale`)"),
-        documented(conditional_integer("substeps", "with `profile`: RK4 steps per slice"),
-                   "one per map interval"),
     };
+    for (auto& p :
+         profile_keys("on-axis Ez(z) file (see below); replaces `length` and `voltage`", electric_field))
+        s.params.push_back(p);
     for (auto& p : time_code_keys(true)) s.params.push_back(p);
     s.madx = {"rfcavity"};
     s.elegant = {"RFCA", "RFCW"};

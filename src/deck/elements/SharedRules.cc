@@ -1,4 +1,4 @@
-// What several registry entries share: the t-code keys, the rules of on-axis profiles, and the
+// What several registry entries share: the t-code keys, the keys and rules of on-axis profiles, and the
 // `gtrack check` text of entries tracked in time or through a map.
 #include <cmath>
 
@@ -25,6 +25,19 @@ std::vector<ParamSpec> time_code_keys(bool integrator, std::string_view tracking
         keys.push_back(documented(optional_choice("time_integrator", {"boris", "rk4"}, integrator_doc),
                                   integrator_default));
     return keys;
+}
+
+std::vector<ParamSpec> profile_keys(std::string_view profile_doc, QuantityKind const& amplitude_kind)
+{
+    return {
+        documented(text("profile", profile_doc), "", "file name"),
+        optional("scale", quantity::dimensionless, Bound::any, 1.0,
+                 "with `profile`: multiplies the file's field"),
+        conditional("amplitude", amplitude_kind, Bound::positive,
+                    "with `profile`: the peak on-axis field (instead of `scale`)"),
+        documented(conditional_integer("substeps", "with `profile`: RK4 steps per slice"),
+                   "one per map interval"),
+    };
 }
 
 void check_profile_keys(ElementCheck& c, std::string const& strength)

@@ -48,14 +48,9 @@ ElementSpec solenoid_type()
     s.params = {
         documented(conditional("length", length, Bound::positive, "length (hard edge)"), "req.¹"),
         documented(conditional("ks", per_length, Bound::any, "strength B_s / (B rho)"), "req.¹"),
-        documented(text("profile", "on-axis Bz(z) file (see below); replaces `length` and `ks`"), "",
-                   "file name"),
-        optional("scale", dimensionless, Bound::any, 1.0, "with `profile`: multiplies the file's field"),
-        conditional("amplitude", magnetic_field, Bound::positive,
-                    "with `profile`: the peak on-axis field (instead of `scale`)"),
-        documented(conditional_integer("substeps", "with `profile`: RK4 steps per slice"),
-                   "one per map interval"),
     };
+    for (auto& p : profile_keys("on-axis Bz(z) file (see below); replaces `length` and `ks`", magnetic_field))
+        s.params.push_back(p);
     for (auto& p : time_code_keys(true)) s.params.push_back(p);
     s.madx = {"solenoid"};
     s.elegant = {"SOLE", "SOLENOID"};
