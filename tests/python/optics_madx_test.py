@@ -154,6 +154,20 @@ with tempfile.TemporaryDirectory() as tmp:
         csv_rows = list(csv.DictReader(f))
     check("CSV: the same beta_x as HDF5", [float(r["beta_x"]) for r in csv_rows], rows["beta_x"], 0.0)
 
+    # ---- --plot: the picture of gtrack plot, written where asked (a PNG), and a refused extension -------
+    png = os.path.join(tmp, "ideal.png")
+    r = subprocess.run([gtrack, "optics", os.path.join(tmp, "ideal.toml"), "--ring", "--plot", png],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout, r.stderr)
+    with open(png, "rb") if os.path.exists(png) else open(os.devnull, "rb") as f:
+        magic = f.read(8)
+    check("--plot writes a PNG", 0 if r.returncode == 0 and magic == b"\x89PNG\r\n\x1a\n" else 1, 0, 0)
+    r = subprocess.run([gtrack, "optics", os.path.join(tmp, "ideal.toml"), "--ring", "--plot",
+                        os.path.join(tmp, "ideal.gif")], capture_output=True, text=True)
+    check("--plot refuses .gif, naming the formats", 0 if r.returncode != 0 and ".png, .pdf or .svg" in r.stderr else 1,
+          0, 0)
+
     # ---- kicks and misalignments: the closed orbit -----------------------------------------------
     # Kicks of a few urad and offsets of tens of um: an orbit of ~1e-5 m; gtrack's exact bends carry the
     # third-order terms MAD-X's maps leave out, ~U x^3 ~ 1e-15 m.
