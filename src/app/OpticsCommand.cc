@@ -16,6 +16,7 @@
 #include "deck/DeckReader.hh"
 #include "optics/Optics.hh"
 #include "optics/OpticsOutput.hh"
+#include "optics/RadiationIntegrals.hh"
 #include "run/BeamRun.hh"
 
 namespace gt {
@@ -85,7 +86,8 @@ int optics_command(CommandOptions const& options, OpticsCommandOptions const& op
     Lattice const lattice = build_lattice(deck, ref);
     optics::OpticsOptions o;
     o.periodic = opt.ring || (!opt.line && deck.lattice.turns > 1);
-    optics::OpticsResult const r = optics::compute_optics(deck, lattice, o);
+    optics::OpticsResult r = optics::compute_optics(deck, lattice, o);
+    if (r.periodic) r.radiation = optics::radiation_integrals(deck, r, ref);
     std::printf("gtrack optics %s: %s (%s)\n", options.deck.c_str(), o.periodic ? "ring" : "line",
                 opt.ring || opt.line ? "as asked" : "lattice.turns; --ring or --line to choose");
     std::fputs(optics::summary(r, static_cast<std::size_t>(opt.rows)).c_str(), stdout);

@@ -261,6 +261,42 @@ ring: line=(8*cell);
     check("thin solenoids: eigen-tune 1", a["tune_x"], m.table.summ.q1[0], 1e-8)
     check("thin solenoids: eigen-tune 2", a["tune_y"], m.table.summ.q2[0], 1e-8)
 
+    # ---- radiation integrals: an electron ring of sector bends (edge angles, one gradient bend) --------
+    # MAD-X's TWISS, CHROM fills synch_1..5. I2, I3 are sums of h^2 L, |h|^3 L; I5 integrates H through the
+    # bends (64 Simpson intervals of the first-order transport: ~1e-9); I1 is compared with MAD-X's
+    # alpha_c C (its synch_1 differs from its own alpha_c C by 5e-4 here); I4 is printed, not bounded
+    # (3e-3 from synch_4: docs/optics.md). MAD-X's integrals of RBENDs use the chord; none here.
+    rad = """
+beam, particle=electron, pc=2.0;
+qf: quadrupole, l=0.5, k1=0.3;
+qd: quadrupole, l=0.5, k1=-0.3;
+b: sbend, l=2, angle=2*pi/16, e1=0.04, e2=0.02;
+r: sbend, l=1.2, angle=2*pi/32, e1=0.03;
+cb: sbend, l=1.0, angle=0.05, k1=-0.05;
+d: drift, l=1;
+ds: drift, l=0.4;
+cell: line=(qf, d, b, d, qd, ds, ds, r, d, r, d, cb);
+ring: line=(8*cell);
+"""
+    m = Madx(stdout=False)
+    m.input(rad)
+    m.use(sequence="ring")
+    m.input("twiss, sequence=ring, chrom;")
+    summ = m.table.summ
+    h5, _ = gtrack_optics(tmp, rad, "radiation")
+    with h5py.File(h5, "r") as f:
+        a = dict(f["optics"].attrs)
+    check("radiation: I1 = alpha_c C (relative)", a["I1"] / (summ.alfa[0] * summ.length[0]), 1.0, 1e-8)
+    check("radiation: I2 (relative)", a["I2"] / summ.synch_2[0], 1.0, 1e-12)
+    check("radiation: I3 (relative)", a["I3"] / summ.synch_3[0], 1.0, 1e-12)
+    check("radiation: I5 (relative)", a["I5"] / summ.synch_5[0], 1.0, 1e-7)
+    print(f"     I4: gtrack {a['I4']:.8g}, MAD-X synch_4 {summ.synch_4[0]:.8g}")
+    # U0 of a 2 GeV/c electron: C_gamma E^4 I2 / (2 pi), C_gamma = 8.846e-5 m/GeV^3 (Sands): 1e-4 relative
+    # (the constant's digits).
+    energy = m.sequence.ring.beam.energy
+    check("radiation: U0 = C_gamma E^4 I2 / 2 pi [eV] (relative)", a["U0"] / (8.8463e-5 * energy**4 * a["I2"] / (2 * np.pi) * 1e9),
+          1.0, 1e-4)
+
     # ---- a coupled ring: a skew quadrupole (K1S) and a tilted one --------------------------------
     # The importer makes both tilted quadrupoles; MAD-X's Q1, Q2 are then eigen-tunes, as gtrack's.
     coupled = RING.format(hk=0.0, vk=0.0).replace("m1: monitor;", "m1: monitor;\nsq: quadrupole, l=0.2, k1s=0.05;\n"
