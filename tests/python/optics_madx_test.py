@@ -264,8 +264,8 @@ ring: line=(8*cell);
     # ---- radiation integrals: an electron ring of sector bends (edge angles, one gradient bend) --------
     # MAD-X's TWISS, CHROM fills synch_1..5. I2, I3 are sums of h^2 L, |h|^3 L; I5 integrates H through the
     # bends (64 Simpson intervals of the first-order transport: ~1e-9); I1 is compared with MAD-X's
-    # alpha_c C (its synch_1 differs from its own alpha_c C by 5e-4 here); I4 is printed, not bounded
-    # (3e-3 from synch_4: docs/optics.md). MAD-X's integrals of RBENDs use the chord; none here.
+    # alpha_c C (its synch_1 differs from its own alpha_c C by 5e-4 here); I4 is bounded without the
+    # gradient bend, printed with it (3e-3 from synch_4: docs/optics.md). MAD-X's integrals of RBENDs use the chord; none here.
     rad = """
 beam, particle=electron, pc=2.0;
 qf: quadrupole, l=0.5, k1=0.3;
@@ -290,7 +290,16 @@ ring: line=(8*cell);
     check("radiation: I2 (relative)", a["I2"] / summ.synch_2[0], 1.0, 1e-12)
     check("radiation: I3 (relative)", a["I3"] / summ.synch_3[0], 1.0, 1e-12)
     check("radiation: I5 (relative)", a["I5"] / summ.synch_5[0], 1.0, 1e-7)
-    print(f"     I4: gtrack {a['I4']:.8g}, MAD-X synch_4 {summ.synch_4[0]:.8g}")
+    print(f"     I4: gtrack {a['I4']:.8g}, MAD-X synch_4 {summ.synch_4[0]:.8g} (with the gradient bend)")
+    # I4 with its edge terms where the bends have no gradient: MAD-X's synch_4 (measured 2e-10).
+    m2 = Madx(stdout=False)
+    m2.input(rad.replace(", k1=-0.05", ""))
+    m2.use(sequence="ring")
+    m2.input("twiss, sequence=ring, chrom;")
+    h5, _ = gtrack_optics(tmp, rad.replace(", k1=-0.05", ""), "radiation_no_gradient")
+    with h5py.File(h5, "r") as f:
+        i4 = f["optics"].attrs["I4"]
+    check("radiation: I4 without gradient bends, edges included (relative)", i4 / m2.table.summ.synch_4[0], 1.0, 1e-8)
     # U0 of a 2 GeV/c electron: C_gamma E^4 I2 / (2 pi), C_gamma = 8.846e-5 m/GeV^3 (Sands): 1e-4 relative
     # (the constant's digits).
     energy = m.sequence.ring.beam.energy
