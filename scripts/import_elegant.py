@@ -42,8 +42,8 @@ TYPES = {
 # Parameters that change the beam but have no gtrack counterpart (non-zero -> unconvertible).
 UNSUPPORTED = {
     "quad": ["K1S", "FFRINGE", "FSE", "XKICK", "YKICK"],
-    "sbend": ["K2", "K3", "H1", "H2", "FSE", "EDGE1_EFFECTS_OFF"],
-    "rbend": ["K2", "K3", "H1", "H2", "FSE"],
+    "sbend": ["K3", "H1", "H2", "FSE", "EDGE1_EFFECTS_OFF"],
+    "rbend": ["K3", "H1", "H2", "FSE"],
     "sext": ["FSE"],
     "octu": ["FSE"],
     "rf": ["CHANGE_P0"],
@@ -294,6 +294,8 @@ def convert(name, kind, params, lattice: Lattice):
             keys["hgap"] = p("HGAP")
         if p("K1"):
             keys["k1"] = p("K1")
+        if p("K2"):  # CSBEND's midplane field B0 rho (K1 x + K2 x^2/2), as gtrack's exact bend (its own steps:
+            keys["k2"] = p("K2")  # N_KICKS is not carried over)
         lattice.add(Element(name, "sbend", {**keys, **misalign}))
     elif role in ("sext", "octu"):
         key = "k2" if role == "sext" else "k3"

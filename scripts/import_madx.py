@@ -29,11 +29,10 @@ from lattice_deck import (Element, Lattice, beam_section, deck, settle_unconvert
 # Attributes gtrack has no counterpart for: a non-zero value makes the element unconvertible.
 UNSUPPORTED = {
     "quadrupole": ["ktap", "k0", "k0s"],
-    "sbend": ["k0s", "k1s", "k2", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
-    "rbend": ["k0s", "k1s", "k2", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
+    "sbend": ["k0s", "k1s", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
+    "rbend": ["k0s", "k1s", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
     "sextupole": ["ktap"],
     "octupole": ["ktap"],
-    "solenoid": ["ksi"],
     "rfcavity": ["volt_err", "freq_err"],
 }
 MARKERS = {"marker": "marker", "monitor": "monitor", "hmonitor": "monitor", "vmonitor": "monitor",
@@ -186,6 +185,8 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             keys["hgap"] = attr(e, "hgap")
         if attr(e, "k1"):
             keys["k1"] = attr(e, "k1")
+        if attr(e, "k2"):  # the body's sextupole component (gtrack's exact bend model, MAD-X's field)
+            keys["k2"] = attr(e, "k2")
         lattice.add(Element(name, "sbend", common(e, keys)))
     elif kind in ("sextupole", "octupole"):
         order = "k2" if kind == "sextupole" else "k3"
@@ -222,7 +223,17 @@ def convert(e, lattice: Lattice, context: Context | None = None):
         lattice.add(Element(name, "multipole", common(e, keys)))
     elif kind == "solenoid":
         if length == 0:
-            lattice.unconvertible(name, kind, "a thin solenoid (ksi) has no gtrack counterpart", 0.0)
+            # MAD-X's thin solenoid: KSI (= ks l) turns the coordinates by ksi/2, LRAD gives its focusing.
+            keys = {"ksi": attr(e, "ksi")}
+            if attr(e, "lrad"):
+                keys["lrad"] = attr(e, "lrad")
+            lattice.add(Element(name, "thinsolenoid", keys) if keys["ksi"] else Element(name, "marker", {}))
+            return
+        if not attr(e, "ks"):
+            # A solenoid switched off is a drift: MAD-X tracks it as one, with the drift's chromatic terms,
+            # which gtrack's linear solenoid map lacks (the ELENA ring's compensation solenoids: 0.09 in Q').
+            context.notes.append(f"{name}: a solenoid with ks = 0 imported as a drift of its length")
+            lattice.add(Element(name, "drift", {"length": length}))
             return
         lattice.add(Element(name, "solenoid", {"length": length, "ks": attr(e, "ks")}))
     elif kind == "rfcavity":
@@ -254,6 +265,12 @@ def convert(e, lattice: Lattice, context: Context | None = None):
         if v:
             keys["vkick"] = v
         lattice.add(Element(name, "kicker", common(e, keys)))
+    elif kind == "dipedge":  # MAD-X's DIPEDGE is first order, as gtrack's dipedge
+        keys = {"h": attr(e, "h")}
+        for key in ("e1", "fint", "hgap"):
+            if attr(e, key):
+                keys[key] = attr(e, key)
+        lattice.add(Element(name, "dipedge", common(e, keys)) if keys["h"] else Element(name, "marker", {}))
     elif kind == "srotation":  # the same rotation as MAD-X's (kernels/elements/SRotation.hh)
         lattice.add(Element(name, "srotation", {"angle": attr(e, "angle")}))
     elif kind in COLLIMATORS:

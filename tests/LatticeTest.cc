@@ -87,12 +87,12 @@ TEST_CASE("slicing, bend edges, s positions and the table index")
     CHECK(lat.elements[5].kind == ElementKind::monitor);
     // The bend of the first arc: entries 12 ... 16.
     CHECK(lat.elements[12].kind == ElementKind::dipole_edge);
-    CHECK(lat.elements[13].kind == ElementKind::sector_bend);
+    CHECK(lat.elements[13].kind == ElementKind::exact_bend);
     CHECK(lat.elements[16].kind == ElementKind::dipole_edge);
     CHECK(lat.info[12].slices == 5);
     CHECK(lat.info[16].slice == 4);
     CHECK(lat.info[12].s_begin == lat.info[12].s_end);  // edges are thin
-    CHECK(lat.elements[13].sector_bend.angle == doctest::Approx(0.1 / 3));
+    CHECK(lat.elements[13].exact_bend.angle == doctest::Approx(0.1 / 3));
     CHECK(lat.elements[12].dipole_edge.kx == doctest::Approx(0.1 * std::tan(0.01)));
     CHECK(lat.elements[16].dipole_edge.kx == 0.0);  // e2 = 0
     CHECK(lat.info[13].s_begin == doctest::Approx(2 * cell_length));
@@ -211,8 +211,8 @@ TEST_CASE("the every-element deck, as the deck reader gives it, builds and track
     ReferenceParticle const begin = ReferenceParticle::from_kinetic(
         d.beam.species.mass_mev, d.beam.species.charge_e, d.beam.kinetic_energy_mev);
     Lattice const lat = build_lattice(d, begin);
-    // Per cell: 16 one-entry elements, QK in 2 slices, B1 as edge + body + edge, SOL in 3 slices.
-    CHECK(lat.elements.size() == 3 * 23);
+    // Per cell: 18 one-entry elements, QK in 2 slices, B1, BL, BC as edge + body + edge, SOL in 3 slices.
+    CHECK(lat.elements.size() == 3 * 31);
     CHECK(lat.changes_reference_energy());  // CAV at -20 deg accelerates; BUN at -90 deg does not
     double const gain = 3 * 1.5 * std::cos(20.0 * constants::pi / 180.0);
     CHECK(rel_diff(lat.reference_end().kinetic_mev, 800.0 + gain) < 1e-12);

@@ -13,12 +13,31 @@ namespace gt {
 //! psi = 2 fint hgap h (1 + sin^2 e) / cos e  (fint: fringe-field integral K1 of SLAC-75; hgap:
 //! half gap, so 2 hgap is the full gap g of SLAC-75; MAD-X computes corr = 2 h hgap fint).
 //! The same matrix applies at the entrance (e1) and the exit (e2) to first order.
+//!
+//! With `second_order` the edge adds the second-order terms of the hard-edge fringe and pole-face
+//! rotation that MAD-X's TWISS uses for SBEND edges (TRANSPORT's, K. L. Brown, SLAC-75, with the
+//! pole-face curvature 0; read off MAD-X 5's SECTORMAP of bends of vanishing length for several h, e,
+//! k1, fint: tests/python/optics_madx_test.py checks them). With t = tan e, s2 = 1 + t^2 and
+//! g = +1 at the entrance, -1 at the exit, all evaluated at the incoming coordinates:
+//!   x  += g h (s2 y^2 - t^2 x^2)/2          y  += g h t^2 x y
+//!   px += g h t^2 (x px - y py) + cxx x^2 + cyy y^2
+//!   py -= g h (t^2 x py + s2 y px) + cxy x y
+//! cxx = k1 t (- h^2 t^3/2 at the exit), cyy = -k1 t + h^2 (t/2 + t^3) (entrance), -k1 t - h^2 t^3/2
+//! (exit), cxy = -2 k1 t (+ h^2 t s2 at the exit). For e = 0 the terms x += g h y^2/2, py -= g h y px
+//! are the exact (symplectic) map of the kinematic fringe exp(:-g h y^2 px/2:); the others are a
+//! second-order truncation, symplectic to that order, as MAD-X's. These terms give the bends' share
+//! of the chromaticity that MAD-X computes (the closed orbit at dp/p runs through the edge off axis).
 struct DipoleEdge {
-    double h;    //!< [1/m] curvature of the bend
-    double e;    //!< [rad] pole-face angle
-    double psi;  //!< [rad] fringe-field correction
-    double kx;   //!< [1/m] h tan(e)
-    double ky;   //!< [1/m] -h tan(e - psi)
+    double h;              //!< [1/m] curvature of the bend
+    double e;              //!< [rad] pole-face angle
+    double psi;            //!< [rad] fringe-field correction
+    double kx;             //!< [1/m] h tan(e)
+    double ky;             //!< [1/m] -h tan(e - psi)
+    bool second_order;     //!< the terms below apply
+    double ax, ay;         //!< [1/m] g h s2 / 2 and g h t^2 / 2: x += ax y^2 - ay x^2
+    double gt2;            //!< [1/m] g h t^2
+    double gs2;            //!< [1/m] g h s2
+    double cxx, cyy, cxy;  //!< [1/m^2]
 
     static DipoleEdge make(double h, double e, double fint, double hgap)
     {
@@ -29,13 +48,43 @@ struct DipoleEdge {
         d.psi = 2.0 * fint * hgap * h * (1.0 + s * s) / std::cos(e);
         d.kx = h * std::tan(e);
         d.ky = -h * std::tan(e - d.psi);
+        d.second_order = false;
+        d.ax = d.ay = d.gt2 = d.gs2 = d.cxx = d.cyy = d.cxy = 0.0;
+        return d;
+    }
+
+    //! The edge with its second-order terms (see above); `exit` for the exit face, k1 the bend's gradient.
+    static DipoleEdge make_second_order(double h, double e, double fint, double hgap, double k1, bool exit)
+    {
+        DipoleEdge d = make(h, e, fint, hgap);
+        double const g = exit ? -1.0 : 1.0;
+        double const t = std::tan(e), t2 = t * t, s2 = 1.0 + t2, h2 = h * h;
+        d.second_order = true;
+        d.ax = 0.5 * g * h * s2;
+        d.ay = 0.5 * g * h * t2;
+        d.gt2 = g * h * t2;
+        d.gs2 = g * h * s2;
+        d.cxx = exit ? k1 * t - 0.5 * h2 * t2 * t : k1 * t;
+        d.cyy = exit ? -k1 * t - 0.5 * h2 * t2 * t : -k1 * t + h2 * (0.5 * t + t2 * t);
+        d.cxy = exit ? -2.0 * k1 * t + h2 * t * s2 : -2.0 * k1 * t;
         return d;
     }
 
     GT_HOST_DEVICE GT_FORCEINLINE bool operator()(Particle& p) const
     {
+        if (second_order) return track_second_order(p);
         p.px += kx * p.x;
         p.py += ky * p.y;
+        return true;
+    }
+
+    GT_HOST_DEVICE bool track_second_order(Particle& p) const
+    {
+        double const x = p.x, px = p.px, y = p.y, py = p.py;
+        p.x = x + ax * y * y - ay * x * x;
+        p.px = px + kx * x + gt2 * (x * px - y * py) + cxx * x * x + cyy * y * y;
+        p.y = y + gt2 * x * y;
+        p.py = py + ky * y - (gt2 * x * py + gs2 * y * px) + cxy * x * y;
         return true;
     }
 };

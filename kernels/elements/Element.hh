@@ -12,6 +12,7 @@
 #include "kernels/elements/Collimator.hh"
 #include "kernels/elements/DipoleEdge.hh"
 #include "kernels/elements/Drift.hh"
+#include "kernels/elements/ExactBend.hh"
 #include "kernels/elements/FieldMap3D.hh"
 #include "kernels/elements/Kicker.hh"
 #include "kernels/elements/MapSupport.hh"
@@ -20,10 +21,11 @@
 #include "kernels/elements/Multipole.hh"
 #include "kernels/elements/Quadrupole.hh"
 #include "kernels/elements/RfCavity.hh"
-#include "kernels/elements/SectorBend.hh"
 #include "kernels/elements/SRotation.hh"
+#include "kernels/elements/SectorBend.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/ThickMultipole.hh"
+#include "kernels/elements/ThinSolenoid.hh"
 #include "kernels/elements/TimeCode.hh"
 
 namespace gt {
@@ -45,7 +47,9 @@ enum class ElementKind : std::int32_t {
     axial_field_map,
     time_code,  //!< a drift, quadrupole, solenoid, profile element or 3D map tracked in time
     field_map_3d,
-    srotation,  //!< a roll of the transverse coordinates about s (SRotation.hh)
+    srotation,      //!< a roll of the transverse coordinates about s (SRotation.hh)
+    exact_bend,     //!< a sector-bend body, exact model (ExactBend.hh)
+    thin_solenoid,  //!< ThinSolenoid.hh
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -71,6 +75,8 @@ struct Element {
         TimeCode time_code;
         FieldMap3D field_map_3d;
         SRotation srotation;
+        ExactBend exact_bend;
+        ThinSolenoid thin_solenoid;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -150,7 +156,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
 //! t-code and 3D-map entries are not compiled, with `linear_maps` only track_linear_map's: the host never
 //! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching one
 //! there would be marked lost, not pushed.
-template<ElementCases Cases = ElementCases::all>
+template <ElementCases Cases = ElementCases::all>
 GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
 {
     if (e.misaligned) e.misalignment.enter(p);
@@ -199,15 +205,25 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
                 ok = e.axial_field_map(p);
                 break;
             case ElementKind::time_code:
-                if constexpr (Cases == ElementCases::all) ok = e.time_code(p);
-                else ok = false;
+                if constexpr (Cases == ElementCases::all)
+                    ok = e.time_code(p);
+                else
+                    ok = false;
                 break;
             case ElementKind::field_map_3d:
-                if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
-                else ok = false;
+                if constexpr (Cases == ElementCases::all)
+                    ok = e.field_map_3d(p);
+                else
+                    ok = false;
                 break;
             case ElementKind::srotation:
                 ok = e.srotation(p);
+                break;
+            case ElementKind::exact_bend:
+                ok = e.exact_bend(p);
+                break;
+            case ElementKind::thin_solenoid:
+                ok = e.thin_solenoid(p);
                 break;
         }
     }
@@ -266,6 +282,10 @@ inline char const* kind_name(ElementKind kind)
             return "field map (3D)";
         case ElementKind::srotation:
             return "s rotation";
+        case ElementKind::exact_bend:
+            return "sbend body (exact)";
+        case ElementKind::thin_solenoid:
+            return "thin solenoid";
     }
     return "?";
 }

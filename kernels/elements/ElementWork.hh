@@ -41,6 +41,18 @@ inline constexpr double k_quadrupole_linear = 4 * 3 + 3;
 inline constexpr double k_quadrupole_kick = 3 + 3;  //!< QuadrupoleKick: px and py
 inline constexpr double k_sector_bend = 5 + 5 + 3 + 3 + 6;
 inline constexpr double k_dipole_edge = 2 + 2;
+//! DipoleEdge::track_second_order: x 6, px 13, y 3, py 11.
+inline constexpr double k_dipole_edge_second_order = 6 + 13 + 3 + 11;
+//! bend_arc (ExactBend.hh): energy 1, P^2 5, pxy^2 and pz^2 4, sqrt 1, A and B 5, px' 1, pz'^2 2, sqrt 1,
+//! x' 13, the angle's numerator and denominator 6, the quotient 1, bend_atan 45 (three half-angle steps 5
+//! each, u^2 1, nine Horner steps 3 each, 8 v s 2), dphi/h 1, y 3, t 4.
+inline constexpr double k_bend_arc = 1 + 5 + 4 + 1 + 5 + 1 + 2 + 1 + 13 + 6 + 1 + 45 + 1 + 3 + 4;
+inline constexpr double k_curved_kick = 7 + 5;  //!< CurvedMultipoleKick: px and py
+//! bend_linear_flow without its two focusing() calls: energy 1, P^2 5, sqrt 1, 1/P 1, K_x and K_y 4, f 7,
+//! K l^2 2, the D and F series 26, x'0 y'0 2, the four rows 16, int x 5, e_x 6, e_y 4, the two path
+//! integrals 12, dt/ds 9, px py 2, the t update 8.
+inline constexpr double k_bend_linear_flow_base =
+    1 + 5 + 1 + 1 + 4 + 7 + 2 + 26 + 2 + 16 + 5 + 6 + 4 + 12 + 9 + 2 + 8;
 inline constexpr double k_solenoid = 4 * 7 + 3;
 inline constexpr double k_aperture_ellipse = 2 + 3;  //!< (x/a)^2 + (y/b)^2
 
@@ -95,15 +107,16 @@ inline double grid_field(FieldMap3D const& m)
 //! RK4 step four derivatives (energy 8, equations 21, field) and the update 36, a Boris step the
 //! energy 8, the field, the rotation 33 and the drifts 12; the field is the quadrupole's 2, the
 //! solenoid's 0 or the profile's (spline 22 and paraxial expansion 12, or 31 + sincos + 12 for a
-//! cavity) or a 3D map's (grid_field, scaled to e and b: 6); the exit crossing 4 more steps, the conversions at both planes 40.
+//! cavity) or a 3D map's (grid_field, scaled to e and b: 6); the exit crossing 4 more steps, the conversions
+//! at both planes 40.
 inline double time_code(TimeCode const& t)
 {
     double field = 0.0;
     if (t.field == TimeField::quadrupole) field = 2.0;
     if (t.field == TimeField::axial_map) field = 22.0 + (t.map.rf ? 31.0 + k_sincos : 12.0) + 12.0;
     if (t.field == TimeField::grid_map) field = grid_field(t.grid_map) + 6.0;
-    double const step = t.integrator == TimeIntegrator::rk4 ? 4.0 * (8.0 + 21.0 + field) + 36.0
-                                                            : 8.0 + field + 33.0 + 12.0;
+    double const step =
+        t.integrator == TimeIntegrator::rk4 ? 4.0 * (8.0 + 21.0 + field) + 36.0 : 8.0 + field + 33.0 + 12.0;
     double const steps = std::ceil(t.tau_ref_end / t.step) + 1.0;
     return (steps + 4.0) * step + 40.0;
 }
@@ -141,7 +154,7 @@ inline double element_map_flops(Element const& e)
         case ElementKind::sector_bend:
             return k_sector_bend;
         case ElementKind::dipole_edge:
-            return k_dipole_edge;
+            return e.dipole_edge.second_order ? k_dipole_edge_second_order : k_dipole_edge;
         case ElementKind::multipole:
             return thin_multipole(e.multipole.terms);
         case ElementKind::thick_multipole:
@@ -170,6 +183,21 @@ inline double element_map_flops(Element const& e)
             return field_map_3d(e.field_map_3d);
         case ElementKind::srotation:
             return 4.0 * 3.0;  // SRotation.hh: four rows of two products and a sum
+        case ElementKind::thin_solenoid:
+            // energy 1, P^2 5, sqrt 1, 1/P 1, d(1/P) 3, theta 1, sincos, lz 3, x y 6, f 1, px py 10, t 9.
+            return 1.0 + 5.0 + 1.0 + 1.0 + 3.0 + 1.0 + k_sincos + 3.0 + 6.0 + 1.0 + 10.0 + 9.0;
+        case ElementKind::exact_bend: {
+            // ExactBend: one arc, or per step three substeps of four linear flows (two with k1, two
+            // with 0), one arc and two kicks.
+            ExactBend const& b = e.exact_bend;
+            double const arc = b.inv_h == 0.0 ? k_drift_exact : k_bend_arc;
+            if (!b.kicked) return arc;
+            double const h2 = b.h * b.h;
+            double const with_k1 =
+                k_bend_linear_flow_base + focusing(h2 + b.k1, b.length) + focusing(-b.k1, b.length);
+            double const without = k_bend_linear_flow_base + focusing(h2, b.length);
+            return 3.0 * b.steps * (2.0 * with_k1 + 2.0 * without + arc + 2.0 * k_curved_kick);
+        }
     }
     return 0.0;
 }

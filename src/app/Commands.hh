@@ -23,10 +23,10 @@ struct CommandOptions {
     std::vector<std::string> unset_keys;
     int threads = 0;
     bool quiet = false;
-    bool timing = false;  //!< print the per-kernel timing table, machine-readable
-    bool profile = false;     //!< run --profile: the roofline table, /profile, forecast vs measured
-    std::string trace;        //!< run --trace FILE.json: Chrome/Perfetto trace of phases and kernels
-    std::string calibration;  //!< --calibration FILE ("": the default location)
+    bool timing = false;         //!< print the per-kernel timing table, machine-readable
+    bool profile = false;        //!< run --profile: the roofline table, /profile, forecast vs measured
+    std::string trace;           //!< run --trace FILE.json: Chrome/Perfetto trace of phases and kernels
+    std::string calibration;     //!< --calibration FILE ("": the default location)
     std::string clock = "wall";  //!< CPU kernel timers: wall, or cpu (process CPU time / threads)
     std::string command_line;
     // Scans (src/app/ScanCommand.cc, CollectCommand.cc).
@@ -42,10 +42,10 @@ struct CommandOptions {
 
 //! What `gtrack calibrate` takes.
 struct CalibrateOptions {
-    std::string out;        //!< "": the default location (default_calibration_path())
-    int threads = 0;        //!< CPU threads (0: all)
-    bool quick = false;     //!< a tenth of the sizes (tests)
-    bool cpu_only = false;  //!< skip the GPU even when there is one
+    std::string out;             //!< "": the default location (default_calibration_path())
+    int threads = 0;             //!< CPU threads (0: all)
+    bool quick = false;          //!< a tenth of the sizes (tests)
+    bool cpu_only = false;       //!< skip the GPU even when there is one
     std::string clock = "wall";  //!< as CommandOptions::clock
 };
 //! gtrack calibrate: measures this machine's ceilings into the calibration file.
@@ -73,12 +73,12 @@ int collect_command(CommandOptions const& options);
 
 //! What `gtrack validate` takes besides the deck options.
 struct ValidateOptions {
-    std::string report;                 //!< report file; "": "<run name>-validate.md"
-    std::vector<std::string> rtol;      //!< "VALUE" or "PATTERN=VALUE", in order
-    std::vector<std::string> atol;      //!< likewise
-    std::string tolerance_file;         //!< TOML [[tolerance]] rules, applied before rtol/atol
-    std::string stages = "slice";       //!< slice | element | turn | end
-    std::size_t rows = 40;              //!< most stage rows printed before condensing by element
+    std::string report;             //!< report file; "": "<run name>-validate.md"
+    std::vector<std::string> rtol;  //!< "VALUE" or "PATTERN=VALUE", in order
+    std::vector<std::string> atol;  //!< likewise
+    std::string tolerance_file;     //!< TOML [[tolerance]] rules, applied before rtol/atol
+    std::string stages = "slice";   //!< slice | element | turn | end
+    std::size_t rows = 40;          //!< most stage rows printed before condensing by element
     //! Testing aid (hidden option --test-perturb-kick REL[@KICK]): the GPU's kick KICK of one particle
     //! scaled by 1 + REL, a defect validate must fail. "": none.
     std::string test_perturb_kick;
@@ -110,6 +110,7 @@ int compare_command(CompareCommandOptions const& options);
 //! What `gtrack optics` takes besides the deck options (src/app/OpticsCommand.cc).
 struct OpticsCommandOptions {
     std::string csv;    //!< --csv FILE
+    std::string plot;   //!< --plot FILE (.png, .pdf or .svg): beta and dispersion over the layout
     bool ring = false;  //!< --ring: the periodic solution
     bool line = false;  //!< --line: from [beam.twiss]
     int rows = 20;      //!< rows of the printed table

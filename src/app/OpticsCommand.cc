@@ -1,6 +1,11 @@
 // gtrack optics DECK: closed orbit, tunes, chromaticities, Twiss parameters and dispersion from the
 // deck's own element maps (src/optics/, docs/optics.md).
 #include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -12,6 +17,7 @@
 #include "optics/Optics.hh"
 #include "optics/OpticsOutput.hh"
 #include "optics/PeriodicTwiss.hh"
+#include "optics/RadiationIntegrals.hh"
 #include "run/BeamRun.hh"
 
 namespace gt {
@@ -24,6 +30,9 @@ CLI::App* add_optics_command(CLI::App& app, CommandOptions& o, OpticsCommandOpti
     add_override_options(*cmd, o.overrides, o.unset_keys, "override a deck key (repeatable)");
     cmd->add_option("-o,--output", o.output, "write /optics to this HDF5 file");
     cmd->add_option("--csv", opt.csv, "write the table as CSV");
+    cmd->add_option("--plot", opt.plot,
+                    "draw beta and dispersion along s over the element layout (.png, .pdf or .svg; as gtrack "
+                    "plot of the -o file)");
     auto* ring = cmd->add_flag("--ring", opt.ring, "periodic solution (default when lattice.turns > 1)");
     cmd->add_flag("--line", opt.line, "a line from [beam.twiss] (default when lattice.turns = 1)")
         ->excludes(ring);
@@ -31,6 +40,43 @@ CLI::App* add_optics_command(CLI::App& app, CommandOptions& o, OpticsCommandOpti
         ->check(CLI::PositiveNumber);
     return cmd;
 }
+
+namespace {
+
+//! --plot FILE: the picture `gtrack plot` draws of /optics (scripts/gtrack_plot.py), from the -o file or a
+//! temporary one, moved to FILE.
+void plot_optics(optics::OpticsResult const& r, CommandOptions const& options, std::string const& file)
+{
+    namespace fs = std::filesystem;
+    std::string format = fs::path(file).extension().string();
+    if (!format.empty()) format.erase(0, 1);
+    if (format != "png" && format != "pdf" && format != "svg")
+        throw std::runtime_error("gtrack optics --plot: name a .png, .pdf or .svg file (got " + file + ")");
+    fs::path const scratch =
+        fs::temp_directory_path() / fs::path("gtrack-optics-plot-" + std::to_string(::getpid()));
+    fs::create_directories(scratch);
+    std::string h5 = options.output;
+    if (h5.empty()) {
+        h5 = (scratch / "optics.h5").string();
+        optics::write_hdf5(r, h5, options.deck);
+    }
+    PlotOptions p;
+    p.file = h5;
+    p.output = scratch.string();
+    p.format = format;
+    int const rc = plot_command(p);
+    fs::path const drawn = scratch / ("optics." + format);
+    if (rc != 0 || !fs::exists(drawn)) {
+        fs::remove_all(scratch);
+        throw std::runtime_error("gtrack optics --plot: the plotting program failed (exit " +
+                                 std::to_string(rc) + ")");
+    }
+    fs::copy_file(drawn, file, fs::copy_options::overwrite_existing);
+    fs::remove_all(scratch);
+    std::printf("wrote %s\n", file.c_str());
+}
+
+}  // namespace
 
 int optics_command(CommandOptions const& options, OpticsCommandOptions const& opt)
 {
@@ -41,8 +87,10 @@ int optics_command(CommandOptions const& options, OpticsCommandOptions const& op
     Lattice const lattice = build_lattice(deck, ref);
     optics::OpticsOptions o;
     o.periodic = opt.ring || (!opt.line && deck.lattice.turns > 1);
-    if (!o.periodic) deck.beam = optics::with_periodic_twiss(deck);  // a line from [beam.twiss] periodic = true
-    optics::OpticsResult const r = optics::compute_optics(deck, lattice, o);
+    if (!o.periodic)
+        deck.beam = optics::with_periodic_twiss(deck);  // a line from [beam.twiss] periodic = true
+    optics::OpticsResult r = optics::compute_optics(deck, lattice, o);
+    if (r.periodic) r.radiation = optics::radiation_integrals(deck, r, ref);
     std::printf("gtrack optics %s: %s (%s)\n", options.deck.c_str(), o.periodic ? "ring" : "line",
                 opt.ring || opt.line ? "as asked" : "lattice.turns; --ring or --line to choose");
     std::fputs(optics::summary(r, static_cast<std::size_t>(opt.rows)).c_str(), stdout);
@@ -54,6 +102,7 @@ int optics_command(CommandOptions const& options, OpticsCommandOptions const& op
         optics::write_csv(r, opt.csv);
         std::printf("wrote %s\n", opt.csv.c_str());
     }
+    if (!opt.plot.empty()) plot_optics(r, options, opt.plot);
     return 0;
 }
 

@@ -48,6 +48,16 @@ struct LayoutRow {
     double strength = 0;  //!< k1 [1/m^2] (quadrupole), angle [rad] (sbend), k2 [1/m^3] (sextupole), else 0
 };
 
+//! The radiation integrals over the sector bends (I1 ... I5, SI) and what follows for the deck's
+//! particle: the energy loss per turn, the damping partition and the natural emittance
+//! (RadiationIntegrals.hh).
+struct RadiationIntegrals {
+    double i1 = 0, i2 = 0, i3 = 0, i4 = 0, i5 = 0;
+    double u0_ev = 0;      //!< [eV] energy radiated per turn, q^2 beta^3 gamma^4 I2 / (6 pi eps0)
+    double j_x = 0;        //!< horizontal damping partition 1 - I4/I2
+    double emittance = 0;  //!< [m] natural horizontal emittance Cq gamma^2 I5 / (Jx I2)
+};
+
 struct OpticsResult {
     bool periodic = true;
     bool rf_on = false;                 //!< some cavity has a voltage: the closed orbit is 6D
@@ -67,6 +77,7 @@ struct OpticsResult {
     std::string mode_note;      //!< what is and is not computed for coupled lattices
     std::vector<OpticsRow> rows;
     std::vector<LayoutRow> layout;
+    std::optional<RadiationIntegrals> radiation;  //!< a ring with bends (filled by radiation_integrals)
 };
 
 //! The optics of `lattice`, built from `deck` for one pass. Throws std::runtime_error with a clear

@@ -88,6 +88,14 @@ std::string summary(OpticsResult const& r, std::size_t rows)
         t += fmt::format("momentum compaction alpha_c = {:.9g}   slip factor eta = {:.9g}\n",
                          r.momentum_compaction, r.slip_factor);
         if (r.synchrotron_tune) t += fmt::format("synchrotron tune Qs = {:.9g}\n", *r.synchrotron_tune);
+        if (r.radiation && r.radiation->i2 != 0.0) {
+            RadiationIntegrals const& w = *r.radiation;
+            t += fmt::format("radiation integrals I1..I5 = {:.6g}, {:.6g}, {:.6g}, {:.6g}, {:.6g}\n", w.i1,
+                             w.i2, w.i3, w.i4, w.i5);
+            t +=
+                fmt::format("energy loss U0 = {:.6g} keV/turn   Jx = {:.6g}   natural emittance = {:.6g} m\n",
+                            w.u0_ev * 1e-3, w.j_x, w.emittance);
+        }
         Vec6 const& z = r.closed_orbit;
         t += fmt::format(
             "closed orbit ({}) at s = 0: x = {:.6g} m, px = {:.6g}, y = {:.6g} m, py = {:.6g}{}\n",
@@ -141,6 +149,17 @@ void write_hdf5(OpticsResult const& r, std::string const& path, std::string cons
     h5::write_attribute(g, "slip_factor", r.slip_factor);
     if (r.synchrotron_tune) h5::write_attribute(g, "synchrotron_tune", *r.synchrotron_tune);
     h5::write_attribute(g, "coupled", std::int32_t(r.coupled ? 1 : 0));
+    if (r.radiation) {
+        RadiationIntegrals const& w = *r.radiation;
+        h5::write_attribute(g, "I1", w.i1);
+        h5::write_attribute(g, "I2", w.i2);
+        h5::write_attribute(g, "I3", w.i3);
+        h5::write_attribute(g, "I4", w.i4);
+        h5::write_attribute(g, "I5", w.i5);
+        h5::write_attribute(g, "U0", w.u0_ev);
+        h5::write_attribute(g, "damping_partition_x", w.j_x);
+        h5::write_attribute(g, "natural_emittance_x", w.emittance);
+    }
     h5::write_attribute(g, "deck", std::string_view(deck));
 
     std::vector<double> s;

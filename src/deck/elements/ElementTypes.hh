@@ -29,6 +29,8 @@ ElementSpec aperture_type();
 ElementSpec collimator_type();
 ElementSpec wake_type();
 ElementSpec srotation_type();
+ElementSpec dipedge_type();
+ElementSpec thin_solenoid_type();
 
 // ---- keys ---------------------------------------------------------------------------------------
 

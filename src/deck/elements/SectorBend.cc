@@ -1,6 +1,7 @@
-// Registry entry: sbend, a sector bend (kernels/elements/SectorBend.hh) between two edges
-// (kernels/elements/DipoleEdge.hh).
+// Registry entry: sbend, a sector bend (kernels/elements/SectorBend.hh: first order;
+// kernels/elements/ExactBend.hh: exact) between two edges (kernels/elements/DipoleEdge.hh).
 #include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -22,20 +23,34 @@ void check(ElementCheck& c)
 void build(ElementBuild& b)
 {
     double const length = b.value("length"), angle = b.value("angle"), k1 = b.value("k1");
+    double const k2 = b.value("k2");
     double const hgap = b.value("hgap");
+    bool const exact = b.text("model") == "exact";
+    if (!exact && k2 != 0.0)
+        b.fail("k2", "a sextupole component needs model = \"exact\" (the linear map has none)");
+    auto const steps = b.has("kicks") ? static_cast<std::int32_t>(b.value("kicks")) : 0;
     int const n = b.slices();
     double const dl = length / n;
     double const h = angle / length;
     Element in = b.entry(ElementKind::dipole_edge);
-    in.dipole_edge = DipoleEdge::make(h, b.value("e1"), b.value("fint"), hgap);
+    in.dipole_edge = exact ? DipoleEdge::make_second_order(h, b.value("e1"), b.value("fint"), hgap, k1, false)
+                           : DipoleEdge::make(h, b.value("e1"), b.value("fint"), hgap);
     b.add(in, 0, n + 2, 0.0);
     for (int i = 0; i < n; ++i) {
-        Element e = b.entry(ElementKind::sector_bend);
-        e.sector_bend = SectorBend::make(dl, angle / n, k1, b.reference());
-        b.add(e, i + 1, n + 2, dl);
+        if (exact) {
+            Element e = b.entry(ElementKind::exact_bend);
+            e.exact_bend = ExactBend::make(dl, angle / n, k1, k2, steps, b.reference());
+            b.add(e, i + 1, n + 2, dl);
+        } else {
+            Element e = b.entry(ElementKind::sector_bend);
+            e.sector_bend = SectorBend::make(dl, angle / n, k1, b.reference());
+            b.add(e, i + 1, n + 2, dl);
+        }
     }
     Element out = b.entry(ElementKind::dipole_edge);
-    out.dipole_edge = DipoleEdge::make(h, b.value("e2"), b.value("fintx"), hgap);
+    out.dipole_edge = exact
+                          ? DipoleEdge::make_second_order(h, b.value("e2"), b.value("fintx"), hgap, k1, true)
+                          : DipoleEdge::make(h, b.value("e2"), b.value("fintx"), hgap);
     b.add(out, n + 1, n + 2, 0.0);
 }
 
@@ -43,7 +58,15 @@ std::string describe(Element const& e, ReferenceParticle const&)
 {
     if (e.kind == ElementKind::dipole_edge) {
         auto const& d = e.dipole_edge;
-        return fmt::format("e={:.6g} mrad, h={:.6g} 1/m, psi={:.6g} mrad", d.e * 1e3, d.h, d.psi * 1e3);
+        return fmt::format("e={:.6g} mrad, h={:.6g} 1/m, psi={:.6g} mrad{}", d.e * 1e3, d.h, d.psi * 1e3,
+                           d.second_order ? ", second order" : "");
+    }
+    if (e.kind == ElementKind::exact_bend) {
+        auto const& b = e.exact_bend;
+        return fmt::format("angle={:.6g} mrad, rho={:.6g} m{}{}, exact{}", b.angle * 1e3, b.length / b.angle,
+                           b.k1 != 0.0 ? fmt::format(", k1={:.6g} 1/m^2", b.k1) : std::string{},
+                           b.k2 != 0.0 ? fmt::format(", k2={:.6g} 1/m^3", b.k2) : std::string{},
+                           b.kicked ? fmt::format(", {} steps", b.steps) : std::string{});
     }
     auto const& b = e.sector_bend;
     return fmt::format("angle={:.6g} mrad, rho={:.6g} m{}", b.angle * 1e3, b.length / b.angle,
@@ -68,6 +91,13 @@ ElementSpec sbend_type()
                    "`fint`"),
         optional("hgap", length, Bound::non_negative, 0.0, "half gap of the magnet (fringe field)"),
         optional("k1", per_length2, Bound::any, 0.0, "normalized gradient (combined-function bend)"),
+        optional("k2", per_length3, Bound::any, 0.0,
+                 "normalized sextupole component of the body (`model = \"exact\"`; ELEGANT CSBEND K2)"),
+        choice("model", {"linear", "exact"}, "exact",
+               "body and edges: first-order maps at the design momentum, or the exact body (closed form for "
+               "a pure dipole, split steps with k1, k2) with second-order edges (MAD-X's chromaticity)"),
+        documented(conditional_integer("kicks", "steps per slice for k1, k2 with `model = \"exact\"`"),
+                   "one per 0.25 of sqrt(\\|k1\\|) L, cbrt(\\|k2\\|) L, \\|angle\\|"),
         flag("csr",
              "coherent synchrotron radiation after every body slice (R = length / \\|angle\\|): steady "
              "state, or with the entrance transient and the drift wake after the bend (`[collective]` "

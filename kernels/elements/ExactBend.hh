@@ -1,0 +1,293 @@
+// Sector bend body, exact model: the exact map of a uniform dipole field in the curved frame
+// (closed form), and for a combined-function bend (k1, k2) a symplectic splitting whose linear part is
+// exact at every momentum. The first-order model stays in SectorBend.hh.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/core/Macros.hh"
+#include "kernels/core/ParticleState.hh"
+#include "kernels/core/PortableMath.hh"
+#include "kernels/core/ReferenceParticle.hh"
+#include "kernels/elements/Drift.hh"
+#include "kernels/elements/MapSupport.hh"
+
+namespace gt {
+
+//! atan(u) from + - * / and sqrt only (so the CPU and GPU round alike, like PortableMath.hh): three
+//! half-angle steps atan(u) = 2 atan(u / (1 + sqrt(1 + u^2))) take |u| <= 1 below tan(pi/16) / 2 < 0.1,
+//! where the alternating series to u^19 leaves < 0.1^21 / 21, below half an ulp. |u| > 1 goes through
+//! atan(u) = sign(u) pi/2 - atan(1/u). Accuracy: a few ulp.
+GT_HOST_DEVICE inline double bend_atan(double u)
+{
+    double const half_pi = 1.5707963267948966192;
+    bool const inverted = u > 1.0 || u < -1.0;
+    double v = inverted ? 1.0 / u : u;
+    for (int i = 0; i < 3; ++i) v = v / (1.0 + pmath::sqrt(1.0 + v * v));
+    double const v2 = v * v;
+    double sum = 1.0 / 19.0;
+    for (int n = 17; n >= 1; n -= 2) sum = 1.0 / n - v2 * sum;
+    double const a = 8.0 * v * sum;
+    if (!inverted) return a;
+    return (u > 0.0 ? half_pi : -half_pi) - a;
+}
+
+//! One arc of the reference orbit through a uniform field: length l, angle theta = h l (either
+//! sign of l: the split steps have negative ones), and what the map needs of it, on the host.
+struct BendArc {
+    double length;   //!< [m] l
+    double sin_a;    //!< sin(theta)
+    double cos_a;    //!< cos(theta)
+    double h_sin_a;  //!< [1/m] h sin(theta)
+    double sin_a_h;  //!< [m] sin(theta) / h
+    double omc_h;    //!< [m] (1 - cos theta) / h
+
+    static BendArc make(double length, double h)
+    {
+        double const theta = h * length;
+        double const half = std::sin(0.5 * theta);
+        BendArc a;
+        a.length = length;
+        a.sin_a = std::sin(theta);
+        a.cos_a = std::cos(theta);
+        a.h_sin_a = h * a.sin_a;
+        a.sin_a_h = theta != 0.0 ? length * (a.sin_a / theta) : length;
+        a.omc_h = theta != 0.0 ? length * (2.0 * half * half / theta) : 0.0;
+        return a;
+    }
+};
+
+//! Exact map of H = -(1 + h x) sqrt(P^2 - px^2 - py^2) + h x + h^2 x^2 / 2 - pt/beta over one arc, with
+//! P^2 = 1 - 2 pt/beta + pt^2: the particle runs on a helix through the uniform field of the bend
+//! (Forest, Beam Dynamics: A New Attitude, ch. 12, the sector bend in polar coordinates; the Bmad manual,
+//! "sbend" exact tracking). Derivation: the horizontal momentum p = (px, pz) minus h J r (r the position
+//! from the centre of curvature, J the rotation by +90 deg) is constant, so in the exit frame, turned by
+//! theta,  px' = px cos(theta) + (pz - 1 - h x) sin(theta),  pz' = sqrt(P^2 - py^2 - px'^2),
+//!   x' = x cos(theta) - (1 - cos theta)/h + (sin(theta)/h + x sin(theta)) (2A - B) / (pz' + pz cos(theta) -
+//!   px sin(theta))
+//! with A = px cos(theta) + pz sin(theta), B = (1 + h x) sin(theta): the form of (pz' - 1 - ...)/h without
+//! the cancellation of small bends (pz'^2 - (pz cos - px sin)^2 = B (2A - B)). The momentum turns by theta +
+//! dphi, dphi = atan2(px pz' - px' pz, pz pz' + px px'); the path is P (theta + dphi)/h, so
+//!   y' = y + py (L + dphi/h),   t' = t + (1/beta - pt) dphi/h - pt L.
+//! Lost (false) when pz or pz' is not real (the particle turns back or cannot reach the exit face).
+//! Checked against MAD-X's second-order map (R and T of SBEND without fringe fields) to 1e-9 and
+//! against the first-order model to O(z^2) in tests/ExactBendTest.cc.
+GT_HOST_DEVICE inline bool bend_arc(Particle& p, BendArc const& a, double h, double inv_h, double inv_beta)
+{
+    double const pt = p.pt;
+    double const energy = inv_beta - pt;
+    double const p2 = momentum_squared(pt, inv_beta);
+    double const pxy2 = p2 - p.py * p.py;
+    double const pz2 = pxy2 - p.px * p.px;
+    if (!(pz2 > 0.0) || !(energy > 0.0)) return false;
+    double const x = p.x, px = p.px;
+    double const pz = pmath::sqrt(pz2);
+    double const big_a = px * a.cos_a + pz * a.sin_a;
+    double const big_b = a.sin_a + x * a.h_sin_a;
+    double const pxf = big_a - big_b;
+    double const pzf2 = pxy2 - pxf * pxf;
+    if (!(pzf2 > 0.0)) return false;
+    double const pzf = pmath::sqrt(pzf2);
+    double xf = 0.0;
+    if (a.cos_a > 0.0) {
+        double const den = pzf + pz * a.cos_a - px * a.sin_a;
+        xf = x * a.cos_a - a.omc_h + (a.sin_a_h + x * a.sin_a) * (2.0 * big_a - big_b) / den;
+    } else {
+        // Beyond 90 degrees the denominator above can vanish; here the direct form has no cancellation to
+        // fear.
+        xf = (pzf - 1.0 + px * a.sin_a - (pz - 1.0 - h * x) * a.cos_a) * inv_h;
+    }
+    double const num = px * pzf - pxf * pz;
+    double const den = pz * pzf + px * pxf;
+    double const pi = 3.14159265358979323846;
+    double dphi = bend_atan(num / den);
+    if (!(den > 0.0)) dphi += num >= 0.0 ? pi : -pi;  // turned by more than 90 degrees
+    double const dphi_h = dphi * inv_h;
+    p.x = xf;
+    p.px = pxf;
+    p.y += p.py * (a.length + dphi_h);
+    p.t += energy * dphi_h - pt * a.length;
+    return true;
+}
+
+//! Exact flow over a length l (either sign) of the transverse expansion of the bend's Hamiltonian to
+//! second order at each particle's own momentum P (exact in pt):
+//!   H2 = (px^2 + py^2)/(2P) - h x (P - 1) + (h^2 + k1) x^2/2 - k1 y^2/2 - P - pt/beta.
+//! With x' = px/P: x'' = -K x + f, K = (h^2 + k1)/P, f = h (P - 1)/P, solved by the principal
+//! trajectories C, S of K and D = int S = (1 - C)/K, F = int D = (l - S)/K (series where K l^2 is
+//! small); y'' = (k1/P) y. The path term dt/ds = (E/P)(1 + h x + (x'^2 + y'^2)/2) - 1/beta (E = 1/beta - pt)
+//! integrates with int x ds = S x0 + D x0' + F f and int x'^2 ds = ([x x'] + e_x l + f int x ds)/2, where
+//! e_x = x'^2 + K x^2 - 2 f x is conserved (from d(x x')/ds = 2 x'^2 - e_x - f x); the same for y with f = 0
+//! (the chromatic quadrupole's integrals, Quadrupole.hh, with the bend's dispersion added).
+GT_HOST_DEVICE inline bool bend_linear_flow(Particle& p, double l, double h, double k1, double inv_beta,
+                                            double inv_beta_gamma2)
+{
+    double const pt = p.pt;
+    double const energy = inv_beta - pt;
+    double const p2 = momentum_squared(pt, inv_beta);
+    if (!(p2 > 0.0) || !(energy > 0.0)) return false;
+    double const pn = pmath::sqrt(p2);
+    double const inv_pn = 1.0 / pn;
+    double const kx = (h * h + k1) * inv_pn;
+    double const ky = -k1 * inv_pn;
+    // f = h (P - 1)/P with P - 1 = (P^2 - 1)/(P + 1) free of cancellation.
+    double const f = h * ((pt * pt - 2.0 * pt * inv_beta) / (pn + 1.0)) * inv_pn;
+    Focusing const gx = focusing(kx, l);
+    Focusing const gy = focusing(ky, l);
+    double d = 0.0, ff = 0.0;
+    double const u = -kx * l * l;
+    if (u < 0.1 && u > -0.1) {
+        // sum_n u^n / (2n+2)! and u^n / (2n+3)!, as SectorBend::make: (1 - C)/K and (l - S)/K cancel here.
+        double const l2 = l * l;
+        d = l2 * (1.0 / 2 +
+                  u * (1.0 / 24 +
+                       u * (1.0 / 720 + u * (1.0 / 40320 + u * (1.0 / 3628800 + u * (1.0 / 479001600))))));
+        ff = l2 * l *
+             (1.0 / 6 +
+              u * (1.0 / 120 +
+                   u * (1.0 / 5040 + u * (1.0 / 362880 + u * (1.0 / 39916800 + u * (1.0 / 6227020800.0))))));
+    } else {
+        d = (1.0 - gx.c) / kx;
+        ff = (l - gx.s) / kx;
+    }
+    double const x0 = p.x, xp0 = p.px * inv_pn, y0 = p.y, yp0 = p.py * inv_pn;
+    double const x1 = gx.c * x0 + gx.s * xp0 + d * f;
+    double const xp1 = gx.c_prime * x0 + gx.c * xp0 + gx.s * f;
+    double const y1 = gy.c * y0 + gy.s * yp0;
+    double const yp1 = gy.c_prime * y0 + gy.c * yp0;
+    double const int_x = gx.s * x0 + d * xp0 + ff * f;
+    double const ex = xp0 * xp0 + kx * x0 * x0 - 2.0 * f * x0;
+    double const ey = yp0 * yp0 + ky * y0 * y0;
+    double const ixx = 0.5 * ((x1 * xp1 - x0 * xp0) + ex * l + f * int_x);
+    double const iyy = 0.5 * ((y1 * yp1 - y0 * yp0) + ey * l);
+    // (1/beta - pt)/P - 1/beta without cancellation (see drift_exact).
+    double const dt_ds = (2.0 * pt * inv_beta - pt * pt) * inv_beta_gamma2 / (pn * (energy + pn * inv_beta));
+    p.x = x1;
+    p.px = pn * xp1;
+    p.y = y1;
+    p.py = pn * yp1;
+    p.t += l * dt_ds + energy * inv_pn * (h * int_x + 0.5 * (ixx + iyy));
+    return true;
+}
+
+//! The third-order field terms of a combined-function bend as a thin kick over a length l. The field of
+//! the curved magnet comes from the potential (1 + h x) A_s / (B rho) =
+//!   h x + (h^2 + k1) x^2/2 - k1 y^2/2 + (k2 + 2 h k1) x^3/6 - (k2 + h k1) x y^2/2 + O(4),
+//! whose midplane field is B rho (h + k1 x + k2 x^2/2) and which satisfies Maxwell's equations in the
+//! curved frame to this order (the Laplacian with the metric 1 + h x). The terms up to x^2 are in
+//! bend_arc and bend_linear_flow; the cubic ones are this kick. They are MAD-X's SBEND second-order
+//! terms (checked against its T matrix, tests/python/optics_madx_test.py).
+struct CurvedMultipoleKick {
+    double c3x;  //!< [1/m^3] (k2 + 2 h k1) / 2
+    double c3y;  //!< [1/m^3] (k2 + h k1) / 2
+
+    GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l) const
+    {
+        double const x = p.x, y = p.y;
+        p.px -= l * (c3x * x * x - c3y * y * y);
+        p.py += l * (2.0 * c3y * x * y);
+    }
+};
+
+//! The exact sector-bend body. Without gradient and sextupole: one arc over the whole length, the exact
+//! map (bend_arc), no splitting. With k1 or k2 the Hamiltonian H = E + k1 (x^2 - y^2)/2 + V3 (E the dipole's,
+//! V3 the cubic field) is split as H = A + (E - Q) + V3 with A = Q + k1 (x^2 - y^2)/2 and Q the
+//! second-order expansion of E at the particle's momentum (A and Q: bend_linear_flow with k1 and with 0).
+//! E - Q starts at third order, and its flow is taken as Q(-l/2) E(l) Q(-l/2), whose linear part is the
+//! identity: so the linear map of every step is A's, exact at every momentum (tunes, beta and the
+//! chromatic terms T_ij6 carry no splitting error), and the splitting error is in the geometric
+//! second-order terms only. One step: A(l/2) V3(l/2) [Q(-l/2) E(l) Q(-l/2)] V3(l/2) A(l/2), second
+//! order and symmetric, composed as Yoshida's triple jump (w1, w0, w1) l for fourth order: symplectic,
+//! the error of the second-order terms falling as steps^-4 (measured against MAD-X's T matrix: 5e-6
+//! of its largest term for BESSY III's gradient bends with one step). A straight magnet (angle 0) uses
+//! the exact drift for E.
+struct ExactBend {
+    double length;           //!< [m]
+    double angle;            //!< [rad]
+    double h;                //!< [1/m] angle / length
+    double inv_h;            //!< [m] length / angle (0 for a straight magnet)
+    double k1;               //!< [1/m^2]
+    double k2;               //!< [1/m^3]
+    double inv_beta;         //!< [1]
+    double inv_beta_gamma2;  //!< [1]
+    BendArc whole;           //!< the whole length (no gradient or sextupole)
+    BendArc arc_outer;       //!< w1 l
+    BendArc arc_middle;      //!< w0 l
+    double step_outer;       //!< [m] w1 l
+    double step_middle;      //!< [m] w0 l (negative)
+    CurvedMultipoleKick kick;
+    std::int32_t steps;
+    bool kicked;  //!< k1 or k2 non-zero: the split steps
+
+    //! Steps for a combined-function bend when the deck gives none: one per 0.25 of sqrt|k1| L,
+    //! cbrt|k2| L and the angle (the triple jump's error in the second-order terms is then below ~1e-5 of
+    //! their size; tests/python/optics_madx_test.py).
+    static std::int32_t default_steps(double length, double angle, double k1, double k2)
+    {
+        double const scale =
+            std::max({std::sqrt(std::abs(k1)) * length, std::cbrt(std::abs(k2)) * length, std::abs(angle)});
+        return static_cast<std::int32_t>(std::clamp(std::ceil(scale / 0.25), 1.0, 1000.0));
+    }
+
+    static ExactBend make(double length, double angle, double k1, double k2, std::int32_t steps,
+                          ReferenceParticle const& ref)
+    {
+        ExactBend b;
+        b.length = length;
+        b.angle = angle;
+        b.h = angle / length;
+        b.inv_h = angle != 0.0 ? length / angle : 0.0;
+        b.k1 = k1;
+        b.k2 = k2;
+        b.inv_beta = 1.0 / ref.beta;
+        b.inv_beta_gamma2 = 1.0 / (ref.beta_gamma * ref.beta_gamma);
+        b.kicked = k1 != 0.0 || k2 != 0.0;
+        b.steps = b.kicked ? (steps > 0 ? steps : default_steps(length, angle, k1, k2)) : 1;
+        // Yoshida's triple jump: w1 = 1 / (2 - 2^(1/3)), w0 = 1 - 2 w1 (MapSupport.hh, SplitSteps).
+        double const cbrt2 = 1.2599210498948731647672106;
+        double const w1 = 1.0 / (2.0 - cbrt2), w0 = 1.0 - 2.0 * w1;
+        double const l = length / static_cast<double>(b.steps);
+        b.step_outer = w1 * l;
+        b.step_middle = w0 * l;
+        b.whole = BendArc::make(length, b.h);
+        b.arc_outer = BendArc::make(b.step_outer, b.h);
+        b.arc_middle = BendArc::make(b.step_middle, b.h);
+        b.kick = CurvedMultipoleKick{0.5 * (k2 + 2.0 * b.h * k1), 0.5 * (k2 + b.h * k1)};
+        return b;
+    }
+
+    //! The dipole's exact map over one arc (an exact drift when the magnet is straight).
+    GT_HOST_DEVICE GT_FORCEINLINE bool arc(Particle& p, BendArc const& a) const
+    {
+        if (inv_h == 0.0) return drift_exact(p, a.length, inv_beta, inv_beta_gamma2);
+        return bend_arc(p, a, h, inv_h, inv_beta);
+    }
+
+    //! One symmetric second-order step of length l (see above).
+    GT_HOST_DEVICE bool step(Particle& p, double l, BendArc const& a) const
+    {
+        double const half = 0.5 * l;
+        if (!bend_linear_flow(p, half, h, k1, inv_beta, inv_beta_gamma2)) return false;
+        kick(p, half);
+        if (!bend_linear_flow(p, -half, h, 0.0, inv_beta, inv_beta_gamma2)) return false;
+        if (!arc(p, a)) return false;
+        if (!bend_linear_flow(p, -half, h, 0.0, inv_beta, inv_beta_gamma2)) return false;
+        kick(p, half);
+        return bend_linear_flow(p, half, h, k1, inv_beta, inv_beta_gamma2);
+    }
+
+    GT_HOST_DEVICE bool operator()(Particle& p) const
+    {
+        if (!kicked) return arc(p, whole);
+        for (std::int32_t i = 0; i < steps; ++i) {
+            if (!step(p, step_outer, arc_outer)) return false;
+            if (!step(p, step_middle, arc_middle)) return false;
+            if (!step(p, step_outer, arc_outer)) return false;
+        }
+        return true;
+    }
+};
+
+}  // namespace gt
