@@ -43,42 +43,47 @@ double distance(Vec3 a, Vec3 b) { return norm(a - b); }
 
 TEST_CASE("a particle inside a sector bend is placed on the analytic arc, with the analytic direction")
 {
-    // 1 m of drift, then a 2 m bend of 0.3 rad in 4 slices: rho = 2 / 0.3.
-    Lattice const lattice = lattice_of(R"(D = { type = "drift", length = 1.0 }
-B = { type = "sbend", length = 2.0, angle = 0.3, slices = 4 })",
-                                       R"(["D", "B"])");
-    Survey const survey(lattice);
-    double const rho = 2.0 / 0.3;
-    for (double along : {0.0, 0.3, 0.7, 1.3, 2.0}) {
-        SurveyFrame const f = survey.at(1.0 + along);
-        // MAD-X's convention: a positive angle bends towards -X; after an arc phi = along / rho the orbit
-        // is at X = rho (cos phi - 1), Z = 1 + rho sin phi, heading (-sin phi, 0, cos phi), with
-        // e_x = (cos phi, 0, sin phi). The survey sums up to 3 slices' arcs, each a few roundings of O(1)
-        // numbers: 1e-14 m covers them (1e-15 relative per operation, tens of operations).
-        double const phi = along / rho;
-        Vec3 const orbit{rho * (std::cos(phi) - 1.0), 0.0, 1.0 + rho * std::sin(phi)};
-        Vec3 const es{-std::sin(phi), 0.0, std::cos(phi)}, ex{std::cos(phi), 0.0, std::sin(phi)};
-        INFO("along = ", along);
-        CHECK(distance(f.position, orbit) < 1e-14);
-        CHECK(distance(f.axes[2], es) < 1e-14);
-        CHECK(distance(f.axes[0], ex) < 1e-14);
-        CHECK(distance(f.axes[1], Vec3{0, 1, 0}) < 1e-14);
+    // 1 m of drift, then a 2 m bend of 0.3 rad in 4 slices: rho = 2 / 0.3. Each bend model has its own
+    // table entries (exact_bend, sector_bend): the survey must curve with both.
+    for (std::string const model : {"exact", "linear"}) {
+        INFO("model = ", model);
+        Lattice const lattice = lattice_of(R"(D = { type = "drift", length = 1.0 }
+    B = { type = "sbend", length = 2.0, angle = 0.3, slices = 4, model = ")" +
+                                               model + "\" }",
+                                           R"(["D", "B"])");
+        Survey const survey(lattice);
+        double const rho = 2.0 / 0.3;
+        for (double along : {0.0, 0.3, 0.7, 1.3, 2.0}) {
+            SurveyFrame const f = survey.at(1.0 + along);
+            // MAD-X's convention: a positive angle bends towards -X; after an arc phi = along / rho the orbit
+            // is at X = rho (cos phi - 1), Z = 1 + rho sin phi, heading (-sin phi, 0, cos phi), with
+            // e_x = (cos phi, 0, sin phi). The survey sums up to 3 slices' arcs, each a few roundings of O(1)
+            // numbers: 1e-14 m covers them (1e-15 relative per operation, tens of operations).
+            double const phi = along / rho;
+            Vec3 const orbit{rho * (std::cos(phi) - 1.0), 0.0, 1.0 + rho * std::sin(phi)};
+            Vec3 const es{-std::sin(phi), 0.0, std::cos(phi)}, ex{std::cos(phi), 0.0, std::sin(phi)};
+            INFO("along = ", along);
+            CHECK(distance(f.position, orbit) < 1e-14);
+            CHECK(distance(f.axes[2], es) < 1e-14);
+            CHECK(distance(f.axes[0], ex) < 1e-14);
+            CHECK(distance(f.axes[1], Vec3{0, 1, 0}) < 1e-14);
 
-        // A particle lost there at x = 3 mm, y = -2 mm with px = 1 mrad, py = 2 mrad, pt = -1e-3 (more
-        // energy than the reference): its global point is the orbit's plus x e_x + y e_y; its direction
-        // (px, py, p_s) in the local axes, p_s = sqrt((P/p0)^2 - px^2 - py^2), (P/p0)^2 = 1 - 2 pt / beta0 +
-        // pt^2.
-        ReferenceParticle const& ref = lattice.reference_begin;
-        Particle const p{3e-3, 1e-3, -2e-3, 2e-3, 0.0, -1e-3};
-        GlobalParticle const g = Survey::place(f, p, ref);
-        Vec3 const ey{0, 1, 0};
-        CHECK(distance(g.position, orbit + 3e-3 * ex + -2e-3 * ey) < 1e-14);
-        double const p2 = 1.0 + 2e-3 / ref.beta + 1e-6;
-        double const ps = std::sqrt(p2 - 1e-6 - 4e-6);
-        Vec3 const dir = normalized(1e-3 * ex + 2e-3 * ey + ps * es);
-        CHECK(distance(g.direction, dir) < 1e-15);
-        // E = E0 - pt p0 c: one product and one sum (1e-15 relative of 1 GeV).
-        CHECK(g.kinetic == doctest::Approx(1000.0 + 1e-3 * ref.pc_mev).epsilon(1e-15));
+            // A particle lost there at x = 3 mm, y = -2 mm with px = 1 mrad, py = 2 mrad, pt = -1e-3 (more
+            // energy than the reference): its global point is the orbit's plus x e_x + y e_y; its direction
+            // (px, py, p_s) in the local axes, p_s = sqrt((P/p0)^2 - px^2 - py^2), (P/p0)^2 = 1 - 2 pt /
+            // beta0 + pt^2.
+            ReferenceParticle const& ref = lattice.reference_begin;
+            Particle const p{3e-3, 1e-3, -2e-3, 2e-3, 0.0, -1e-3};
+            GlobalParticle const g = Survey::place(f, p, ref);
+            Vec3 const ey{0, 1, 0};
+            CHECK(distance(g.position, orbit + 3e-3 * ex + -2e-3 * ey) < 1e-14);
+            double const p2 = 1.0 + 2e-3 / ref.beta + 1e-6;
+            double const ps = std::sqrt(p2 - 1e-6 - 4e-6);
+            Vec3 const dir = normalized(1e-3 * ex + 2e-3 * ey + ps * es);
+            CHECK(distance(g.direction, dir) < 1e-15);
+            // E = E0 - pt p0 c: one product and one sum (1e-15 relative of 1 GeV).
+            CHECK(g.kinetic == doctest::Approx(1000.0 + 1e-3 * ref.pc_mev).epsilon(1e-15));
+        }
     }
 }
 

@@ -61,8 +61,8 @@ Survey::Survey(Lattice const& lattice)
         ElementInfo const& info = lattice.info[i];
         Piece p;
         p.length = info.s_end - info.s_begin;
-        if (e.kind == ElementKind::sector_bend) {
-            p.angle = e.sector_bend.angle;
+        if (e.kind == ElementKind::sector_bend || e.kind == ElementKind::exact_bend) {
+            p.angle = e.kind == ElementKind::sector_bend ? e.sector_bend.angle : e.exact_bend.angle;
             p.tilt = e.misaligned ? e.misalignment.tilt : 0.0;
         } else if (e.kind == ElementKind::srotation) {
             p.roll = e.srotation.angle;
