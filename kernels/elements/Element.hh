@@ -20,8 +20,8 @@
 #include "kernels/elements/Multipole.hh"
 #include "kernels/elements/Quadrupole.hh"
 #include "kernels/elements/RfCavity.hh"
-#include "kernels/elements/SectorBend.hh"
 #include "kernels/elements/SRotation.hh"
+#include "kernels/elements/SectorBend.hh"
 #include "kernels/elements/Solenoid.hh"
 #include "kernels/elements/ThickMultipole.hh"
 #include "kernels/elements/TimeCode.hh"
@@ -98,7 +98,11 @@ static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the d
 //!   drift and the thick linear quadrupole, each a few multiply-adds with no square root or division):
 //!   a lattice of first-order maps runs without the registers of the exact maps, bends, RF, multipoles
 //!   and profile elements (launch bound and ptxas numbers in BeamDriver.hh).
-enum class ElementCases { linear_maps, without_integrators, all };
+//! - `optics_maps`: the magnetic optics of a ring or a transfer line: markers, monitors, drifts and
+//!   quadrupoles of every model, sector bends, dipole edges, thin and thick multipoles, apertures and s
+//!   rotations. Without the RF cavity, solenoid, kicker, collimator and profile (RK4) cases, whose call
+//!   trees set `without_integrators`' registers (BeamDriver.hh).
+enum class ElementCases { linear_maps, optics_maps, without_integrators, all };
 
 //! True for the kinds only the `all` switch tracks.
 GT_HOST_DEVICE constexpr bool needs_all_cases(ElementKind kind)
@@ -119,6 +123,56 @@ inline bool is_linear_map(Element const& e)
             return e.drift.model == DriftModel::linear;
         case ElementKind::quadrupole:
             return e.quadrupole.model == QuadrupoleModel::linear;
+        default:
+            return false;
+    }
+}
+
+//! True for the entries the `optics_maps` switch tracks (its list above). Host: reads the kind only.
+inline bool is_optics_map(Element const& e)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+        case ElementKind::drift:
+        case ElementKind::quadrupole:
+        case ElementKind::sector_bend:
+        case ElementKind::dipole_edge:
+        case ElementKind::multipole:
+        case ElementKind::thick_multipole:
+        case ElementKind::aperture:
+        case ElementKind::srotation:
+            return true;
+        default:
+            return false;
+    }
+}
+
+//! The `optics_maps` switch: the same calls as track_element's full switch for those kinds; any other
+//! entry is refused (false: the particle is marked lost), and the host never picks this switch for a
+//! segment that holds one.
+GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& p)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+            return true;
+        case ElementKind::drift:
+            return e.drift(p);
+        case ElementKind::quadrupole:
+            return e.quadrupole(p);
+        case ElementKind::sector_bend:
+            return e.sector_bend(p);
+        case ElementKind::dipole_edge:
+            return e.dipole_edge(p);
+        case ElementKind::multipole:
+            return e.multipole(p);
+        case ElementKind::thick_multipole:
+            return e.thick_multipole(p);
+        case ElementKind::aperture:
+            return e.aperture(p);
+        case ElementKind::srotation:
+            return e.srotation(p);
         default:
             return false;
     }
@@ -147,16 +201,19 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
 
 //! Pushes one particle through one entry; false when the particle is lost there (aperture, an
 //! unphysical momentum, or a coordinate that became NaN or infinite). With `without_integrators` the
-//! t-code and 3D-map entries are not compiled, with `linear_maps` only track_linear_map's: the host never
+//! t-code and 3D-map entries are not compiled, with `optics_maps` only track_optics_map's, with
+//! `linear_maps` only track_linear_map's: the host never
 //! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching one
 //! there would be marked lost, not pushed.
-template<ElementCases Cases = ElementCases::all>
+template <ElementCases Cases = ElementCases::all>
 GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
 {
     if (e.misaligned) e.misalignment.enter(p);
     bool ok = true;
     if constexpr (Cases == ElementCases::linear_maps) {
         ok = track_linear_map(e, p);
+    } else if constexpr (Cases == ElementCases::optics_maps) {
+        ok = track_optics_map(e, p);
     } else {
         switch (e.kind) {
             case ElementKind::marker:
@@ -199,12 +256,16 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
                 ok = e.axial_field_map(p);
                 break;
             case ElementKind::time_code:
-                if constexpr (Cases == ElementCases::all) ok = e.time_code(p);
-                else ok = false;
+                if constexpr (Cases == ElementCases::all)
+                    ok = e.time_code(p);
+                else
+                    ok = false;
                 break;
             case ElementKind::field_map_3d:
-                if constexpr (Cases == ElementCases::all) ok = e.field_map_3d(p);
-                else ok = false;
+                if constexpr (Cases == ElementCases::all)
+                    ok = e.field_map_3d(p);
+                else
+                    ok = false;
                 break;
             case ElementKind::srotation:
                 ok = e.srotation(p);
