@@ -68,11 +68,18 @@ GT_HOST_DEVICE GT_HOST_FORCEINLINE bool drift_exact(Particle& p, double length, 
 
 //! Paraxial drift (ImpactX Drift; MAD-X first order): x += L px, y += L py, t += L pt/(beta gamma)^2,
 //! with t_per_pt = L/(beta gamma)^2 from the element table.
-GT_HOST_DEVICE GT_FORCEINLINE void drift_linear(Particle& p, double length, double t_per_pt)
+GT_HOST_DEVICE GT_FORCEINLINE void drift_linear_table(Particle& p, double length, double t_per_pt)
 {
     p.x = fma_rn(length, p.px, p.x);
     p.y = fma_rn(length, p.py, p.y);
     p.t = fma_rn(t_per_pt, p.pt, p.t);
+}
+
+//! The same drift from 1/(beta gamma)^2, for callers without an element table (the same bits: the
+//! table's t_per_pt is this product).
+GT_HOST_DEVICE GT_FORCEINLINE void drift_linear(Particle& p, double length, double inv_beta_gamma2)
+{
+    drift_linear_table(p, length, length * inv_beta_gamma2);
 }
 
 enum class DriftModel : std::int32_t { linear, exact };
@@ -108,7 +115,7 @@ struct Drift {
                 ExactDriftStep::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
             return step.physical() && step(p, length);
         }
-        drift_linear(p, length, t_per_pt);
+        drift_linear_table(p, length, t_per_pt);
         return true;
     }
 };

@@ -189,7 +189,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
             return true;
         case ElementKind::drift:
             if (e.drift.model != DriftModel::linear) return false;
-            drift_linear(p, e.drift.length, e.drift.t_per_pt);
+            drift_linear_table(p, e.drift.length, e.drift.t_per_pt);
             return true;
         case ElementKind::quadrupole:
             if (e.quadrupole.model != QuadrupoleModel::linear) return false;

@@ -33,7 +33,7 @@ inline constexpr double k_focusing_pair_base = 1 + k_sincos + 2 + 2;
 inline constexpr double k_misalignment = 14 + 14;  //!< enter and leave: shift 2 + rotation 12, 14
 
 // Element maps (Drift.hh, Quadrupole.hh, ...), per particle, without the per-entry checks.
-//! drift_linear: x, y and t one fma each (L/(beta gamma)^2 from the table).
+//! drift_linear_table: x, y and t one fma each (L/(beta gamma)^2 from the table).
 inline constexpr double k_drift_linear = 2 + 2 + 2;
 //! ExactDriftStep::at: 2/beta - pt 1, energy 1, P^2 (fma) 2, the t numerator's pt part 2.
 inline constexpr double k_drift_exact_at = 1 + 1 + 2 + 2;
