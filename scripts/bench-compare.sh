@@ -40,8 +40,11 @@ while [ $# -gt 0 ]; do
 done
 command -v valgrind >/dev/null 2>&1 || callgrind=no
 
+# The compiler launcher: $BENCH_COMPARE_LAUNCHER (e.g. a shared ccache with a limit of compilations
+# at once), else ccache where installed.
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+[ -n "${BENCH_COMPARE_LAUNCHER:-}" ] && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER="$BENCH_COMPARE_LAUNCHER")
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 

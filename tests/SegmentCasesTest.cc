@@ -37,13 +37,22 @@ Element quadrupole_entry(QuadrupoleModel model)
     return e;
 }
 
+//! An exact sector-bend body (the default bend model) with a gradient and a sextupole component.
+Element exact_bend_entry()
+{
+    Element e = Element::make(ElementKind::exact_bend);
+    e.exact_bend = ExactBend::make(0.8, 0.12, 0.3, 1.5, 0, proton(100.0));
+    return e;
+}
+
 //! The FODO of inputs/fodo.toml with every drift and quadrupole on the linear model, one QD entry
 //! misaligned (the enter/leave path runs in every switch).
 std::vector<Element> linear_fodo()
 {
     std::vector<std::string> const linear = {"elements.QFH.model=\"linear\"", "elements.QD.model=\"linear\"",
                                              "elements.D.model=\"linear\""};
-    DeckConfig const deck = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/fodo.toml", linear, std::nullopt);
+    DeckConfig const deck =
+        read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/fodo.toml", linear, std::nullopt);
     std::vector<Element> table = build_lattice(deck, initial_reference(deck)).elements;
     for (Element& e : table)
         if (e.kind == ElementKind::quadrupole && e.quadrupole.k1 < 0) {
@@ -64,7 +73,8 @@ ParticleState beam()
     std::mt19937_64 rng(7);
     std::normal_distribution<double> g(0.0, 1.0);
     for (size_type i = 0; i < n; ++i) {
-        v.store(i, Particle{1e-3 * g(rng), 1e-4 * g(rng), 1e-3 * g(rng), 1e-4 * g(rng), 1e-3 * g(rng), 1e-3 * g(rng)});
+        v.store(i, Particle{1e-3 * g(rng), 1e-4 * g(rng), 1e-3 * g(rng), 1e-4 * g(rng), 1e-3 * g(rng),
+                            1e-3 * g(rng)});
         v.id[i] = i;
         v.lost_element[i] = -1;
         v.lost_turn[i] = -1;
@@ -77,7 +87,7 @@ ParticleState beam()
 
 //! Three turns over the table in two segments, each particle pushed by `F` (TrackSegment or
 //! TrackSegmentBlock) with the switch `Cases`.
-template<template<ElementCases> class F, ElementCases Cases>
+template <template <ElementCases> class F, ElementCases Cases>
 ParticleState track_forced(std::vector<Element> const& table)
 {
     ParticleState s = beam();
@@ -86,13 +96,15 @@ ParticleState track_forced(std::vector<Element> const& table)
     for (std::int32_t turn = 0; turn < 3; ++turn)
         for (auto [begin, end] : {std::pair{size_type(0), half}, std::pair{half, size_type(table.size())}}) {
             F<Cases> const f{v, table.data(), begin, end, turn};
-            if constexpr (requires { F<Cases>::blocks(v.size); }) cpu::for_each(F<Cases>::blocks(v.size), f);
-            else cpu::for_each(v.size, f);
+            if constexpr (requires { F<Cases>::blocks(v.size); })
+                cpu::for_each(F<Cases>::blocks(v.size), f);
+            else
+                cpu::for_each(v.size, f);
         }
     return s;
 }
 
-template<ElementCases Cases>
+template <ElementCases Cases>
 using Block = TrackSegmentBlock<4, Cases>;
 
 void check_same_bits(ParticleState& a, ParticleState& b)
@@ -112,40 +124,67 @@ void check_same_bits(ParticleState& a, ParticleState& b)
 TEST_CASE("the linear-map switch only for segments of markers, monitors and linear drifts and quadrupoles")
 {
     std::vector<Element> table = {
-        drift_entry(DriftModel::linear),                // 0
-        quadrupole_entry(QuadrupoleModel::linear),      // 1
-        Element::make(ElementKind::marker),             // 2
-        Element::make(ElementKind::monitor),            // 3
-        drift_entry(DriftModel::exact),                 // 4
-        quadrupole_entry(QuadrupoleModel::exact),       // 5: chromatic
-        quadrupole_entry(QuadrupoleModel::kick),        // 6
-        Element::make(ElementKind::sector_bend),        // 7
-        Element::make(ElementKind::time_code),          // 8
-        drift_entry(DriftModel::linear),                // 9
-        Element::make(ElementKind::axial_field_map),    // 10
-        Element::make(ElementKind::field_map_3d),       // 11
-        Element::make(ElementKind::marker),             // 12
-        Element::make(ElementKind::multipole),          // 13
+        drift_entry(DriftModel::linear),              // 0
+        quadrupole_entry(QuadrupoleModel::linear),    // 1
+        Element::make(ElementKind::marker),           // 2
+        Element::make(ElementKind::monitor),          // 3
+        drift_entry(DriftModel::exact),               // 4
+        quadrupole_entry(QuadrupoleModel::exact),     // 5: chromatic
+        quadrupole_entry(QuadrupoleModel::kick),      // 6
+        Element::make(ElementKind::sector_bend),      // 7
+        Element::make(ElementKind::time_code),        // 8
+        drift_entry(DriftModel::linear),              // 9
+        Element::make(ElementKind::axial_field_map),  // 10
+        Element::make(ElementKind::field_map_3d),     // 11
+        Element::make(ElementKind::marker),           // 12
+        Element::make(ElementKind::multipole),        // 13
     };
     table[1].misaligned = true;  // a misalignment is handled outside the switch: it still qualifies
     table[1].misalignment = Misalignment::make(1e-4, 0.0, 0.0);
     SegmentCaseTable const cases(table);
     CHECK(cases.cases(0, 4) == ElementCases::linear_maps);
     CHECK(cases.cases(1, 2) == ElementCases::linear_maps);
-    CHECK(cases.cases(0, 5) == ElementCases::without_integrators);  // an exact drift
-    CHECK(cases.cases(4, 5) == ElementCases::without_integrators);
-    CHECK(cases.cases(5, 6) == ElementCases::without_integrators);  // a chromatic quadrupole
-    CHECK(cases.cases(6, 7) == ElementCases::without_integrators);  // a kick quadrupole
-    CHECK(cases.cases(7, 8) == ElementCases::without_integrators);  // a bend
+    CHECK(cases.cases(0, 5) == ElementCases::optics_maps);  // an exact drift
+    CHECK(cases.cases(4, 5) == ElementCases::optics_maps);
+    CHECK(cases.cases(5, 6) == ElementCases::optics_maps);  // a chromatic quadrupole
+    CHECK(cases.cases(6, 7) == ElementCases::optics_maps);  // a kick quadrupole
+    CHECK(cases.cases(7, 8) == ElementCases::optics_maps);  // a bend
+    CHECK(cases.cases(0, 8) == ElementCases::optics_maps);
     CHECK(cases.cases(7, 9) == ElementCases::all);
     CHECK(cases.cases(8, 9) == ElementCases::all);
     CHECK(cases.cases(9, 10) == ElementCases::linear_maps);
     CHECK(cases.cases(9, 11) == ElementCases::without_integrators);  // the on-axis map is not linear
     CHECK(cases.cases(10, 12) == ElementCases::all);
     CHECK(cases.cases(12, 13) == ElementCases::linear_maps);
-    CHECK(cases.cases(12, 14) == ElementCases::without_integrators);  // a thin multipole
+    CHECK(cases.cases(12, 14) == ElementCases::optics_maps);  // a thin multipole
     CHECK(cases.cases(0, 14) == ElementCases::all);
     CHECK(cases.cases(3, 3) == ElementCases::linear_maps);  // an empty segment
+}
+
+TEST_CASE("the optics-map switch: the magnetic optics, not RF, solenoids, kickers, collimators or profiles")
+{
+    std::vector<Element> table = {
+        drift_entry(DriftModel::exact),               // 0
+        Element::make(ElementKind::thick_multipole),  // 1
+        Element::make(ElementKind::dipole_edge),      // 2
+        Element::make(ElementKind::aperture),         // 3
+        Element::make(ElementKind::srotation),        // 4
+        Element::make(ElementKind::rf_cavity),        // 5
+        Element::make(ElementKind::solenoid),         // 6
+        Element::make(ElementKind::kicker),           // 7
+        Element::make(ElementKind::collimator),       // 8
+        Element::make(ElementKind::axial_field_map),  // 9
+        drift_entry(DriftModel::linear),              // 10
+    };
+    SegmentCaseTable const cases(table);
+    CHECK(cases.cases(0, 5) == ElementCases::optics_maps);
+    for (size_type i = 5; i < 10; ++i) {
+        CHECK(cases.cases(i, i + 1) == ElementCases::without_integrators);
+        CHECK(cases.cases(0, i + 1) == ElementCases::without_integrators);
+    }
+    CHECK(cases.cases(10, 11) == ElementCases::linear_maps);
+    CHECK(SegmentCaseTable(std::vector<Element>{exact_bend_entry()}).cases(0, 1) ==
+          ElementCases::optics_maps);
 }
 
 TEST_CASE("the smaller switches push their entries to the same bits, and refuse the others")
@@ -161,14 +200,27 @@ TEST_CASE("the smaller switches push their entries to the same bits, and refuse 
         CHECK(p.x != p0.x);  // it moved
     }
     Element const exact = drift_entry(DriftModel::exact);
-    Particle p = p0, q = p0;
-    CHECK(track_element<ElementCases::all>(exact, p));
-    CHECK(track_element<ElementCases::without_integrators>(exact, q));
-    CHECK(to_vec(p) == to_vec(q));
+    for (Element const& e :
+         {exact, quadrupole_entry(QuadrupoleModel::exact), quadrupole_entry(QuadrupoleModel::kick),
+          drift_entry(DriftModel::linear), exact_bend_entry()}) {
+        Particle p = p0, q = p0, o = p0;
+        CHECK(track_element<ElementCases::all>(e, p));
+        CHECK(track_element<ElementCases::without_integrators>(e, q));
+        CHECK(track_element<ElementCases::optics_maps>(e, o));
+        CHECK(to_vec(p) == to_vec(q));
+        CHECK(to_vec(p) == to_vec(o));
+        CHECK(p.x != p0.x);
+    }
 
     Particle r{};
     CHECK_FALSE(track_element<ElementCases::without_integrators>(Element::make(ElementKind::time_code), r));
-    CHECK_FALSE(track_element<ElementCases::without_integrators>(Element::make(ElementKind::field_map_3d), r));
+    CHECK_FALSE(
+        track_element<ElementCases::without_integrators>(Element::make(ElementKind::field_map_3d), r));
+    for (ElementKind kind : {ElementKind::rf_cavity, ElementKind::solenoid, ElementKind::kicker,
+                             ElementKind::collimator, ElementKind::axial_field_map, ElementKind::time_code}) {
+        Particle s = p0;
+        CHECK_FALSE(track_element<ElementCases::optics_maps>(Element::make(kind), s));
+    }
     for (Element const& e :
          {exact, quadrupole_entry(QuadrupoleModel::exact), quadrupole_entry(QuadrupoleModel::kick),
           Element::make(ElementKind::sector_bend), Element::make(ElementKind::time_code)}) {
@@ -184,15 +236,18 @@ TEST_CASE("the linear FODO through the linear-map switch: the bits of the switch
 
     ParticleState reference = track_forced<Block, ElementCases::without_integrators>(table);
     ParticleView const r = reference.view();
-    CHECK(r.lost_element[17] == 3);                    // left alone
-    CHECK(r.lost_element[500] >= 0);                   // overflowed: lost at an entry
-    CHECK(r.x[0] != beam().view().x[0]);               // tracked
+    CHECK(r.lost_element[17] == 3);       // left alone
+    CHECK(r.lost_element[500] >= 0);      // overflowed: lost at an entry
+    CHECK(r.x[0] != beam().view().x[0]);  // tracked
     CHECK(r.lost_element[0] == -1);
 
     ParticleState linear = track_forced<Block, ElementCases::linear_maps>(table);
     check_same_bits(reference, linear);
-    ParticleState one_by_one = track_forced<TrackSegment, ElementCases::linear_maps>(table);  // the GPU's form
+    ParticleState one_by_one =
+        track_forced<TrackSegment, ElementCases::linear_maps>(table);  // the GPU's form
     check_same_bits(reference, one_by_one);
+    ParticleState optics = track_forced<Block, ElementCases::optics_maps>(table);
+    check_same_bits(reference, optics);
 
     // The CPU backend picks the linear-map switch itself.
     ParticleState picked = beam();

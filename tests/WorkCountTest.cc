@@ -66,47 +66,48 @@ std::vector<Element> quadrupoles(QuadrupoleModel model, int n)
 // reads the 4-byte loss flag: 100 B per particle per call, independent of the entries in it.
 TEST_CASE("work counts: drift-only lattice, against a hand count")
 {
-    // drift_linear: x += L px (mul, add) 2, y += L py 2, t += L inv_bg2 pt (2 mul, add) 3 = 7; + 6.
+    // An fma_rn counts two. drift_linear: x = fma(L, px, x) 2, y 2, t = fma(L inv_bg2, pt, t) 2 (the
+    // coefficient from the table) = 6; + 6.
     KernelRecord const linear = track_record(drifts(DriftModel::linear, 10));
-    CHECK(linear.flops == double(k_particles) * 10 * (7 + 6));
+    CHECK(linear.flops == double(k_particles) * 10 * (6 + 6));
     CHECK(linear.bytes == double(k_particles) * 2 * 100);
     CHECK(linear.items == double(k_particles) * 10);
     CHECK(linear.calls == 2);
 
-    // drift_exact, line by line:
-    //   energy = inv_beta - pt                                     1
-    //   transverse2 = px px + py py                                3
-    //   pz2 = (1 - 2 pt inv_beta + pt pt) - transverse2            5 + 1
-    //   pz = sqrt(pz2); inv_pz = 1 / pz                            1 + 1
-    //   x += L px inv_pz; y += L py inv_pz                         3 + 3
-    //   num = (2 pt inv_beta - pt pt) inv_bg2 + t2 (inv_beta^2)    8
-    //   t += L num / (pz (energy + pz inv_beta))                   6
-    // = 32 per particle and entry; + 6 for is_finite = 38.
+    // The exact drift (ExactDriftStep::at, then the step), line by line:
+    //   a = 2/beta - pt; energy = 1/beta - pt                      1 + 1
+    //   p2 = fma(-pt, a, 1); num_pt = (pt a) inv_bg2              2 + 2
+    //   transverse2 = fma(px, px, py py)                           3
+    //   pz2 = p2 - transverse2; pz = sqrt(pz2); L/pz               1 + 1 + 1
+    //   x = fma(L/pz, px, x); y likewise                           2 + 2
+    //   num = fma(transverse2, 1/beta^2, num_pt)                   2
+    //   t = fma(L, num / (pz fma(pz, 1/beta, energy)), t)          3 + 1 + 2
+    // = 24 per particle and entry; + 6 for is_finite = 30.
     KernelRecord const exact = track_record(drifts(DriftModel::exact, 10));
-    CHECK(exact.flops == double(k_particles) * 10 * 38);
+    CHECK(exact.flops == double(k_particles) * 10 * 30);
     CHECK(exact.bytes == double(k_particles) * 2 * 100);
 }
 
 TEST_CASE("work counts: quadrupole-only lattice, against a hand count")
 {
-    // track_linear: four transfer rows c x + s px (2 mul, add) 12, t += L inv_bg2 pt 3 = 15; + 6.
+    // track_linear: four transfer rows fma(c, x, s px) 3 each 12, t = fma(L inv_bg2, pt, t) 2 = 14; + 6.
     KernelRecord const linear = track_record(quadrupoles(QuadrupoleModel::linear, 8));
-    CHECK(linear.flops == double(k_particles) * 8 * (15 + 6));
+    CHECK(linear.flops == double(k_particles) * 8 * (14 + 6));
     CHECK(linear.bytes == double(k_particles) * 2 * 100);
 
-    // track_chromatic without focusing(): energy 1, P^2 5, sqrt 1, 1/P 1, kx = k1/P 1,
-    // x'0 and y'0 1 + 1, x1, x'1, y1, y'1 (2 mul, add each) 12, ix and iy
-    // 0.5 ((x'^2 + kx x^2) L + (x1 x'1 - x0 x'0)) 10 each, dt/ds 9 (2 pt inv_beta 2, pt^2 1, sub 1,
-    // inv_bg2 1, P inv_beta 1, energy + 1, P ( ) 1, divide 1), px, py = P u' 2,
-    // t += L dt_ds + energy inv_P 0.5 (ix + iy) 7: 61.
-    // focusing(k > 0): sqrt 1, w L 1, S/w 1, -w S 1 and sincos 51 (NaN test 1; reduction: x 2/pi,
-    // rint, 3 x (k pio2_i, subtract) = 8; sin: r^2, 8 Horner steps of mul + add, r + r (r^2 p) = 20;
-    // cos: r^2, 8 steps, 1 - 0.5 r^2 + (r^2 r^2) p = 22) = 55.
-    // focusing(k < 0), |w L| < 1: sqrt, w L, S/w, w S 4 and the series sinhcosh 43 (x^2 1; sinh:
-    // 9 Horner steps 18, x + x (x^2 s) 3; cosh: 8 steps 16, 1 + 0.5 x^2 + (x^2 x^2) c 5) = 47.
-    // Each quadrupole evaluates one of each (x and y planes): 61 + 55 + 47 = 163; + 6 = 169.
+    // track_chromatic without its focusing: energy 1, a = 2/beta - pt 1, P^2 = fma(-pt, a, 1) 2,
+    // sqrt 1, 1/P 1, kx = k1/P 1, x'0 and y'0 1 + 1, x1, x'1, y1, y'1 (mul, fma) 12, 2 ix and 2 iy
+    // fma(fma(kx x0, x0, x'0 x'0), L, fma(x1, x'1, -x0 x'0)) 9 each, dt/ds 6 ((pt a) inv_bg2 2,
+    // P fma(P, 1/beta, energy) 3, divide 1), px, py = P u' 2, t += fma(L, dt/ds, (energy/P)
+    // (0.25 (2 ix + 2 iy))) 6: 53.
+    // Focusing, both planes from one w: w = sqrt(|k1| / P) 2, 1/w = (w P) / |k1| 2, w L 1,
+    // sincos 51 (NaN test 1; reduction: x 2/pi, rint, 3 fma = 8; sin: r^2, 8 Horner fma,
+    // fma(r, r^2 p, r) = 20; cos: r^2, 8 fma, r^4, 1 - 0.5 r^2, fma = 22), S/w and -w S 2, and for
+    // |w L| < 1 the series sinhcosh 43 (x^2 1; sinh: 9 Horner fma 18, fma(x, x^2 s, x) 3; cosh: 8 fma
+    // 16, x^4, 1 + 0.5 x^2, fma 5), S/w and w S 2: 103.
+    // 53 + 103 = 156; + 6 = 162.
     KernelRecord const exact = track_record(quadrupoles(QuadrupoleModel::exact, 8));
-    CHECK(exact.flops == double(k_particles) * 8 * 169);
+    CHECK(exact.flops == double(k_particles) * 8 * 162);
     CHECK(exact.bytes == double(k_particles) * 2 * 100);
 }
 
@@ -117,10 +118,10 @@ TEST_CASE("work counts: misalignment and the hyperbolic branch change the count"
     // px, py 6: 28.
     q[0].misaligned = true;
     q[0].misalignment = Misalignment::make(1e-4, 0.0, 0.01);
-    CHECK(work::element_flops(q[0]) == 169 + 28);
+    CHECK(work::element_flops(q[0]) == 162 + 28);
     // sqrt(16) * 0.5 = 2 >= 1: the exp branch of sinhcosh, exp 41 (x/ln2 and rint 2, reduction 4,
     // 17 Horner steps 34, ldexp 1) + 1/e, (e - 1/e)/2, (e + 1/e)/2 5 = 46 instead of 43.
     Element strong = Element::make(ElementKind::quadrupole);
     strong.quadrupole = Quadrupole::make(0.5, 16.0, QuadrupoleModel::exact, 0, proton(250.0));
-    CHECK(work::element_flops(strong) == 169 + 3);
+    CHECK(work::element_flops(strong) == 162 + 3);
 }

@@ -10,37 +10,47 @@
 
 namespace gt::beam_driver {
 
-template<class Policy>
+template <class Policy>
 void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t first_id)
 {
     Policy::for_each(particles.size, GenerateBeam{particles, sampler, first_id});
 }
 
-template<class Policy>
+template <class Policy>
 void track(ParticleView particles, Element const* elements, size_type begin, size_type end, std::int32_t turn,
            ElementCases cases)
 {
     switch (cases) {
         // sm_90, ptxas -v: 46 registers and no spills unbounded, so five 256-thread blocks per SM (40 warps);
-        // held to six blocks it takes 39 and spills 40 bytes, to eight 32 and spills 80 (stores) / 104 (loads).
+        // held to six blocks it takes 39 and spills 40 bytes, to eight 32 and spills 80 (stores) / 104
+        // (loads).
         case ElementCases::linear_maps:
-            Policy::template for_each_resident<5>(
-                particles.size, TrackSegment<ElementCases::linear_maps>{particles, elements, begin, end, turn});
+            Policy::template for_each_resident<5>(particles.size, TrackSegment<ElementCases::linear_maps>{
+                                                                      particles, elements, begin, end, turn});
+            break;
+        // sm_90, ptxas -v (CUDA 13, with the fused maps): 64 registers and no spills held to four 256-thread
+        // blocks per SM (32 warps); 66 and no spills at two or three blocks. The switch without integrators
+        // takes 128 and spills 44 bytes for the same lattices (80 before the fused maps).
+        case ElementCases::optics_maps:
+            Policy::template for_each_resident<4>(particles.size, TrackSegment<ElementCases::optics_maps>{
+                                                                      particles, elements, begin, end, turn});
             break;
         // two blocks per SM: 128 registers, not the 132 ptxas would take for one (sm_90)
         case ElementCases::without_integrators:
             Policy::template for_each_resident<2>(
-                particles.size, TrackSegment<ElementCases::without_integrators>{particles, elements, begin, end, turn});
+                particles.size,
+                TrackSegment<ElementCases::without_integrators>{particles, elements, begin, end, turn});
             break;
         case ElementCases::all:
-            Policy::for_each(particles.size, TrackSegment<ElementCases::all>{particles, elements, begin, end, turn});
+            Policy::for_each(particles.size,
+                             TrackSegment<ElementCases::all>{particles, elements, begin, end, turn});
             break;
     }
 }
 
 //! A reduction over the whole beam when this process holds a chunk-aligned share of it: the chunk
 //! partials of every rank, in global chunk order, combined as one process would (same bits).
-template<class Policy, class R, class F>
+template <class Policy, class R, class F>
 std::array<double, R::size> reduce_over_ranks(size_type n, F const& f, CrossRank const& ranks)
 {
     std::vector<double> const partials = ranks.concatenate(Policy::template reduce_chunks_of<R>(n, f));
@@ -50,7 +60,7 @@ std::array<double, R::size> reduce_over_ranks(size_type n, F const& f, CrossRank
 }
 
 //! One pass over the particles (moments::Merge).
-template<class Policy>
+template <class Policy>
 BeamMoments moments(ParticleView particles, CrossRank const& ranks)
 {
     using moments::Merge;
@@ -68,7 +78,7 @@ BeamMoments moments(ParticleView particles, CrossRank const& ranks)
 
 //! A t-code entry pushed as a bunch (TimeBunch.hh): its first grid step over every rank (+inf: no
 //! live particle).
-template<class Policy>
+template <class Policy>
 double time_bunch_begin(ParticleView particles, TimeBunchView bunch, Element const& e, CrossRank const& ranks)
 {
     Policy::for_each(particles.size, TimeBunchEnter{particles, bunch, e});
@@ -77,7 +87,7 @@ double time_bunch_begin(ParticleView particles, TimeBunchView bunch, Element con
 }
 
 //! One step from sigma_K; the counts after it over every rank (TimeBunchCounts).
-template<class Policy>
+template <class Policy>
 std::array<double, 3> time_bunch_step(ParticleView particles, TimeBunchView bunch, Element const& e, double k,
                                       CrossRank const& ranks)
 {
@@ -86,20 +96,20 @@ std::array<double, 3> time_bunch_step(ParticleView particles, TimeBunchView bunc
     return reduce_over_ranks<Policy, R>(particles.size, TimeBunchCounts{bunch}, ranks);
 }
 
-template<class Policy>
+template <class Policy>
 void time_bunch_positions(ParticleView particles, TimeBunchView bunch, Element const& e, double k,
                           double inv_beta_b, ParticleView out)
 {
     Policy::for_each(particles.size, TimeBunchPositions{particles, bunch, e.time_code, k, inv_beta_b, out});
 }
 
-template<class Policy>
+template <class Policy>
 void time_bunch_kick(TimeBunchView bunch, ParticleView kicks, Element const& e, double inv_beta_b)
 {
     Policy::for_each(kicks.size, TimeBunchKick{bunch, kicks, inv_beta_b, e.time_code.step, e.time_code.mu2});
 }
 
-template<class Policy>
+template <class Policy>
 void time_bunch_finish(ParticleView particles, TimeBunchView bunch, Element const& e, std::int32_t turn)
 {
     Policy::for_each(particles.size, TimeBunchLeave{particles, bunch, e, turn});

@@ -1,6 +1,6 @@
 // Which element switch (ElementCases) each segment of the table needs: prefix counts of the entries
-// only the full switch tracks and of those the linear-map switch does not, so any [begin, end) costs
-// four lookups on the host.
+// only the full switch tracks and of those the linear-map and optics-map switches do not, so any
+// [begin, end) costs six lookups on the host.
 #pragma once
 
 #include <vector>
@@ -14,11 +14,14 @@ class SegmentCaseTable {
   public:
     SegmentCaseTable() = default;
     explicit SegmentCaseTable(std::vector<Element> const& elements)
-        : needs_all_(elements.size() + 1, 0), not_linear_(elements.size() + 1, 0)
+        : needs_all_(elements.size() + 1, 0),
+          not_linear_(elements.size() + 1, 0),
+          not_optics_(elements.size() + 1, 0)
     {
         for (std::size_t i = 0; i < elements.size(); ++i) {
             needs_all_[i + 1] = needs_all_[i] + (needs_all_cases(elements[i].kind) ? 1 : 0);
             not_linear_[i + 1] = not_linear_[i] + (is_linear_map(elements[i]) ? 0 : 1);
+            not_optics_[i + 1] = not_optics_[i] + (is_optics_map(elements[i]) ? 0 : 1);
         }
     }
 
@@ -26,12 +29,14 @@ class SegmentCaseTable {
     ElementCases cases(size_type begin, size_type end) const
     {
         if (not_linear_[end] == not_linear_[begin]) return ElementCases::linear_maps;
+        if (not_optics_[end] == not_optics_[begin]) return ElementCases::optics_maps;
         return needs_all_[end] == needs_all_[begin] ? ElementCases::without_integrators : ElementCases::all;
     }
 
   private:
     std::vector<size_type> needs_all_;
     std::vector<size_type> not_linear_;
+    std::vector<size_type> not_optics_;
 };
 
 }  // namespace gt

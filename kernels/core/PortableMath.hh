@@ -4,12 +4,16 @@
 // per-particle use of those functions goes through this header instead, which together with
 // -ffp-contract=off on the host and --fmad=false on the device makes the CPU and GPU backends
 // agree bit for bit. sqrt and division are correctly rounded (IEEE 754) on both sides already.
+// sincos and sinhcosh come in two forms: as written (Fused = false, every product and sum rounded: what
+// the detector physics uses) and with the Horner steps and the reduction as fused multiply-adds
+// (Fused = true, gt::fma_rn: one rounding each, half the FP64 instructions; what the element maps use).
 // Accuracy: within about 1 ulp; sin/cos reduce the argument with a three-part pi/2 (Cody & Waite),
 // exact for |x| < 1e6, gradually less accurate beyond.
 #pragma once
 
 #include <cmath>
 
+#include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
 
 namespace gt::pmath {
@@ -83,46 +87,60 @@ GT_HOST_DEVICE inline double exp(double x)
 }
 
 namespace detail {
+//! a * b + c: one rounding (Fused, gt::fma_rn) or two (as written).
+template <bool Fused>
+GT_HOST_DEVICE GT_FORCEINLINE double mul_add(double a, double b, double c)
+{
+    if constexpr (Fused)
+        return fma_rn(a, b, c);
+    else
+        return a * b + c;
+}
+
 //! sin(r) for |r| <= pi/4 (Taylor series to r^19: truncation below 1e-21).
+template <bool Fused = false>
 GT_HOST_DEVICE GT_FORCEINLINE double sin_kernel(double r)
 {
     double const r2 = r * r;
     double p = -1.0 / 121645100408832000.0;  // -1/19!
-    p = p * r2 + 1.0 / 355687428096000.0;
-    p = p * r2 - 1.0 / 1307674368000.0;
-    p = p * r2 + 1.0 / 6227020800.0;
-    p = p * r2 - 1.0 / 39916800.0;
-    p = p * r2 + 1.0 / 362880.0;
-    p = p * r2 - 1.0 / 5040.0;
-    p = p * r2 + 1.0 / 120.0;
-    p = p * r2 - 1.0 / 6.0;
-    return r + r * (r2 * p);
+    p = mul_add<Fused>(p, r2, 1.0 / 355687428096000.0);
+    p = mul_add<Fused>(p, r2, -1.0 / 1307674368000.0);
+    p = mul_add<Fused>(p, r2, 1.0 / 6227020800.0);
+    p = mul_add<Fused>(p, r2, -1.0 / 39916800.0);
+    p = mul_add<Fused>(p, r2, 1.0 / 362880.0);
+    p = mul_add<Fused>(p, r2, -1.0 / 5040.0);
+    p = mul_add<Fused>(p, r2, 1.0 / 120.0);
+    p = mul_add<Fused>(p, r2, -1.0 / 6.0);
+    return mul_add<Fused>(r, r2 * p, r);
 }
 
 //! cos(r) for |r| <= pi/4 (Taylor series to r^20).
+template <bool Fused = false>
 GT_HOST_DEVICE GT_FORCEINLINE double cos_kernel(double r)
 {
     double const r2 = r * r;
     double p = 1.0 / 2432902008176640000.0;  // 1/20!
-    p = p * r2 - 1.0 / 6402373705728000.0;
-    p = p * r2 + 1.0 / 20922789888000.0;
-    p = p * r2 - 1.0 / 87178291200.0;
-    p = p * r2 + 1.0 / 479001600.0;
-    p = p * r2 - 1.0 / 3628800.0;
-    p = p * r2 + 1.0 / 40320.0;
-    p = p * r2 - 1.0 / 720.0;
-    p = p * r2 + 1.0 / 24.0;
-    return 1.0 - 0.5 * r2 + (r2 * r2) * p;
+    p = mul_add<Fused>(p, r2, -1.0 / 6402373705728000.0);
+    p = mul_add<Fused>(p, r2, 1.0 / 20922789888000.0);
+    p = mul_add<Fused>(p, r2, -1.0 / 87178291200.0);
+    p = mul_add<Fused>(p, r2, 1.0 / 479001600.0);
+    p = mul_add<Fused>(p, r2, -1.0 / 3628800.0);
+    p = mul_add<Fused>(p, r2, 1.0 / 40320.0);
+    p = mul_add<Fused>(p, r2, -1.0 / 720.0);
+    p = mul_add<Fused>(p, r2, 1.0 / 24.0);
+    return mul_add<Fused>(r2 * r2, p, 1.0 - 0.5 * r2);
 }
 
-//! x = k pi/2 + r with |r| <= pi/4; returns k mod 4 (fdlibm's three-part pi/2).
+//! x = k pi/2 + r with |r| <= pi/4; returns k mod 4 (fdlibm's three-part pi/2). k pio2_1 is exact
+//! (pio2_1 has 33 significant bits), so the fused form changes only the last two roundings.
+template <bool Fused = false>
 GT_HOST_DEVICE GT_FORCEINLINE int reduce_half_pi(double x, double& r)
 {
     double const k = ::rint(x * 6.36619772367581382433e-01);
     double const pio2_1 = 1.57079632673412561417e+00;
     double const pio2_2 = 6.07710050630396597660e-11;
     double const pio2_3 = 2.02226624871116645580e-21;
-    r = ((x - k * pio2_1) - k * pio2_2) - k * pio2_3;
+    r = mul_add<Fused>(-k, pio2_3, mul_add<Fused>(-k, pio2_2, mul_add<Fused>(-k, pio2_1, x)));
     // k mod 4 through an integer cast where the cast is exact and defined (|k| < 2^53: every angle a
     // map meets), and by fmod beyond, where a cast of k past 2^63 (x ~ 1e301 from a fuzzed RF map)
     // would be undefined. Both give the same quadrant; the common branch is inline arithmetic, not a
@@ -133,6 +151,7 @@ GT_HOST_DEVICE GT_FORCEINLINE int reduce_half_pi(double x, double& r)
 }  // namespace detail
 
 //! sin and cos of one angle together.
+template <bool Fused = false>
 GT_HOST_DEVICE GT_HOST_FORCEINLINE void sincos(double x, double& s, double& c)
 {
     if (!(x - x == 0.0)) {  // inf or nan
@@ -140,14 +159,26 @@ GT_HOST_DEVICE GT_HOST_FORCEINLINE void sincos(double x, double& s, double& c)
         return;
     }
     double r = 0.0;
-    int const q = detail::reduce_half_pi(x, r);
-    double const sr = detail::sin_kernel(r);
-    double const cr = detail::cos_kernel(r);
+    int const q = detail::reduce_half_pi<Fused>(x, r);
+    double const sr = detail::sin_kernel<Fused>(r);
+    double const cr = detail::cos_kernel<Fused>(r);
     switch (q) {
-        case 0: s = sr; c = cr; break;
-        case 1: s = cr; c = -sr; break;
-        case 2: s = -sr; c = -cr; break;
-        default: s = -cr; c = sr; break;
+        case 0:
+            s = sr;
+            c = cr;
+            break;
+        case 1:
+            s = cr;
+            c = -sr;
+            break;
+        case 2:
+            s = -sr;
+            c = -cr;
+            break;
+        default:
+            s = -cr;
+            c = sr;
+            break;
     }
 }
 
@@ -168,32 +199,35 @@ GT_HOST_DEVICE inline double cos(double x)
 //! sinh and cosh of one argument together. |x| < 1: Taylor series (sinh to x^21, cosh to x^20,
 //! truncation below 1e-19 relative), so sinh(x)/x stays accurate as x -> 0 where (e^x - e^-x)/2
 //! would cancel; |x| >= 1: from exp(|x|), where e^-|x| <= e^-2 e^|x| costs at most one bit.
+//! Fused: the two series' Horner steps as fused multiply-adds (the exp branch is the same in both forms).
+template <bool Fused = false>
 GT_HOST_DEVICE GT_HOST_FORCEINLINE void sinhcosh(double x, double& sh, double& ch)
 {
+    using detail::mul_add;
     double const ax = x < 0.0 ? -x : x;
     if (ax < 1.0) {
         double const x2 = x * x;
-        double s = 1.0 / 51090942171709440000.0;  // 1/21!
-        s = s * x2 + 1.0 / 121645100408832000.0;  // 1/19!
-        s = s * x2 + 1.0 / 355687428096000.0;
-        s = s * x2 + 1.0 / 1307674368000.0;
-        s = s * x2 + 1.0 / 6227020800.0;
-        s = s * x2 + 1.0 / 39916800.0;
-        s = s * x2 + 1.0 / 362880.0;
-        s = s * x2 + 1.0 / 5040.0;
-        s = s * x2 + 1.0 / 120.0;
-        s = s * x2 + 1.0 / 6.0;
-        sh = x + x * (x2 * s);
+        double s = 1.0 / 51090942171709440000.0;                // 1/21!
+        s = mul_add<Fused>(s, x2, 1.0 / 121645100408832000.0);  // 1/19!
+        s = mul_add<Fused>(s, x2, 1.0 / 355687428096000.0);
+        s = mul_add<Fused>(s, x2, 1.0 / 1307674368000.0);
+        s = mul_add<Fused>(s, x2, 1.0 / 6227020800.0);
+        s = mul_add<Fused>(s, x2, 1.0 / 39916800.0);
+        s = mul_add<Fused>(s, x2, 1.0 / 362880.0);
+        s = mul_add<Fused>(s, x2, 1.0 / 5040.0);
+        s = mul_add<Fused>(s, x2, 1.0 / 120.0);
+        s = mul_add<Fused>(s, x2, 1.0 / 6.0);
+        sh = mul_add<Fused>(x, x2 * s, x);
         double c = 1.0 / 2432902008176640000.0;  // 1/20!
-        c = c * x2 + 1.0 / 6402373705728000.0;
-        c = c * x2 + 1.0 / 20922789888000.0;
-        c = c * x2 + 1.0 / 87178291200.0;
-        c = c * x2 + 1.0 / 479001600.0;
-        c = c * x2 + 1.0 / 3628800.0;
-        c = c * x2 + 1.0 / 40320.0;
-        c = c * x2 + 1.0 / 720.0;
-        c = c * x2 + 1.0 / 24.0;
-        ch = 1.0 + 0.5 * x2 + (x2 * x2) * c;
+        c = mul_add<Fused>(c, x2, 1.0 / 6402373705728000.0);
+        c = mul_add<Fused>(c, x2, 1.0 / 20922789888000.0);
+        c = mul_add<Fused>(c, x2, 1.0 / 87178291200.0);
+        c = mul_add<Fused>(c, x2, 1.0 / 479001600.0);
+        c = mul_add<Fused>(c, x2, 1.0 / 3628800.0);
+        c = mul_add<Fused>(c, x2, 1.0 / 40320.0);
+        c = mul_add<Fused>(c, x2, 1.0 / 720.0);
+        c = mul_add<Fused>(c, x2, 1.0 / 24.0);
+        ch = mul_add<Fused>(x2 * x2, c, 1.0 + 0.5 * x2);
         return;
     }
     double const e = exp(ax);  // nan stays nan, overflow gives inf for both

@@ -104,7 +104,11 @@ static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the d
 //!   drift and the thick linear quadrupole, each a few multiply-adds with no square root or division):
 //!   a lattice of first-order maps runs without the registers of the exact maps, bends, RF, multipoles
 //!   and profile elements (launch bound and ptxas numbers in BeamDriver.hh).
-enum class ElementCases { linear_maps, without_integrators, all };
+//! - `optics_maps`: the magnetic optics of a ring or a transfer line: markers, monitors, drifts and
+//!   quadrupoles of every model, sector bends, dipole edges, thin and thick multipoles, apertures and s
+//!   rotations. Without the RF cavity, solenoid, kicker, collimator and profile (RK4) cases, whose call
+//!   trees set `without_integrators`' registers (BeamDriver.hh).
+enum class ElementCases { linear_maps, optics_maps, without_integrators, all };
 
 //! True for the kinds only the `all` switch tracks.
 GT_HOST_DEVICE constexpr bool needs_all_cases(ElementKind kind)
@@ -130,6 +134,59 @@ inline bool is_linear_map(Element const& e)
     }
 }
 
+//! True for the entries the `optics_maps` switch tracks (its list above). Host: reads the kind only.
+inline bool is_optics_map(Element const& e)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+        case ElementKind::drift:
+        case ElementKind::quadrupole:
+        case ElementKind::sector_bend:
+        case ElementKind::exact_bend:
+        case ElementKind::dipole_edge:
+        case ElementKind::multipole:
+        case ElementKind::thick_multipole:
+        case ElementKind::aperture:
+        case ElementKind::srotation:
+            return true;
+        default:
+            return false;
+    }
+}
+
+//! The `optics_maps` switch: the same calls as track_element's full switch for those kinds; any other
+//! entry is refused (false: the particle is marked lost), and the host never picks this switch for a
+//! segment that holds one.
+GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& p)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+            return true;
+        case ElementKind::drift:
+            return e.drift(p);
+        case ElementKind::quadrupole:
+            return e.quadrupole(p);
+        case ElementKind::sector_bend:
+            return e.sector_bend(p);
+        case ElementKind::exact_bend:
+            return e.exact_bend(p);
+        case ElementKind::dipole_edge:
+            return e.dipole_edge(p);
+        case ElementKind::multipole:
+            return e.multipole(p);
+        case ElementKind::thick_multipole:
+            return e.thick_multipole(p);
+        case ElementKind::aperture:
+            return e.aperture(p);
+        case ElementKind::srotation:
+            return e.srotation(p);
+        default:
+            return false;
+    }
+}
+
 //! The `linear_maps` switch: the calls Drift and Quadrupole make for their linear model. Any other entry
 //! is refused (false: the particle is marked lost); the host never picks this switch for a segment that
 //! holds one.
@@ -141,7 +198,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
             return true;
         case ElementKind::drift:
             if (e.drift.model != DriftModel::linear) return false;
-            drift_linear(p, e.drift.length, e.drift.inv_beta_gamma2);
+            drift_linear_table(p, e.drift.length, e.drift.t_per_pt);
             return true;
         case ElementKind::quadrupole:
             if (e.quadrupole.model != QuadrupoleModel::linear) return false;
@@ -153,7 +210,8 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
 
 //! Pushes one particle through one entry; false when the particle is lost there (aperture, an
 //! unphysical momentum, or a coordinate that became NaN or infinite). With `without_integrators` the
-//! t-code and 3D-map entries are not compiled, with `linear_maps` only track_linear_map's: the host never
+//! t-code and 3D-map entries are not compiled, with `optics_maps` only track_optics_map's, with
+//! `linear_maps` only track_linear_map's: the host never
 //! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching one
 //! there would be marked lost, not pushed.
 template <ElementCases Cases = ElementCases::all>
@@ -163,6 +221,8 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
     bool ok = true;
     if constexpr (Cases == ElementCases::linear_maps) {
         ok = track_linear_map(e, p);
+    } else if constexpr (Cases == ElementCases::optics_maps) {
+        ok = track_optics_map(e, p);
     } else {
         switch (e.kind) {
             case ElementKind::marker:

@@ -2,9 +2,10 @@
 // the work side of the profile's roofline and of the run-time forecast.
 //
 // Convention (the roofline's, as in xpu and Barbone et al.): every FP64 add, subtract, multiply,
-// divide, square root and rint is one operation; comparisons, sign flips and constants folded at
-// compile time are none (FMA contraction is off, so a*b+c is two). A count follows the code of
-// the map it names line by line; change one with the other.
+// divide, square root and rint is one operation, a fused multiply-add (fma_rn) two; comparisons,
+// sign flips and constants folded at compile time are none (implicit contraction is off, so a*b+c
+// written out is two as well). A count follows the code of the map it names line by line; change one
+// with the other.
 #pragma once
 
 #include <cmath>
@@ -16,7 +17,7 @@ namespace gt::work {
 // Shared pieces (PortableMath.hh, MapSupport.hh).
 inline constexpr double k_momentum_squared = 5;  //!< 1 - 2 pt/beta + pt^2
 inline constexpr double k_is_finite = 6;         //!< five adds and the sum - sum test
-//! sincos: the inf/NaN test 1, reduce_half_pi 8 (x c, rint, three k pio2_i products and
+//! sincos (either form): the inf/NaN test 1, reduce_half_pi 8 (x c, rint, three k pio2_i products and
 //! subtractions), sin_kernel 20 (r^2, 8 Horner steps, r + r (r^2 p)), cos_kernel 22 (r^2, 8 Horner
 //! steps, 1 - r^2/2 + r^4 p).
 inline constexpr double k_sincos = 1 + 8 + 20 + 22;
@@ -27,18 +28,24 @@ inline constexpr double k_sinhcosh_series = 1 + 18 + 3 + 16 + 5;
 inline constexpr double k_exp = 2 + 4 + 34 + 1;
 //! sinhcosh for |x| >= 1: exp, 1/e, (e - 1/e)/2, (e + 1/e)/2.
 inline constexpr double k_sinhcosh_exp = k_exp + 1 + 2 + 2;
-//! focusing(k > 0): sqrt, w L, sincos, S/w, -w S.
-inline constexpr double k_focusing_oscillating = 1 + 1 + k_sincos + 1 + 1;
-//! focusing(k < 0) without the sinhcosh: sqrt, w L, S/w, w S.
-inline constexpr double k_focusing_hyperbolic_base = 1 + 1 + 1 + 1;
+//! focusing_pair without its sinhcosh: w L, sincos, S/w and -w S, S/w and w S (the hyperbolic plane).
+inline constexpr double k_focusing_pair_base = 1 + k_sincos + 2 + 2;
 inline constexpr double k_misalignment = 14 + 14;  //!< enter and leave: shift 2 + rotation 12, 14
 
 // Element maps (Drift.hh, Quadrupole.hh, ...), per particle, without the per-entry checks.
-inline constexpr double k_drift_linear = 2 + 2 + 3;
-//! energy 1, px^2 + py^2 3, pz^2 6, sqrt 1, 1/pz 1, x and y 3 each, the t numerator 8, the t update 6.
-inline constexpr double k_drift_exact = 1 + 3 + (k_momentum_squared + 1) + 1 + 1 + 3 + 3 + 8 + 6;
-inline constexpr double k_quadrupole_linear = 4 * 3 + 3;
-inline constexpr double k_quadrupole_kick = 3 + 3;  //!< QuadrupoleKick: px and py
+//! drift_linear_table: x, y and t one fma each (L/(beta gamma)^2 from the table).
+inline constexpr double k_drift_linear = 2 + 2 + 2;
+//! ExactDriftStep::at: 2/beta - pt 1, energy 1, P^2 (fma) 2, the t numerator's pt part 2.
+inline constexpr double k_drift_exact_at = 1 + 1 + 2 + 2;
+//! ExactDriftStep: px^2 + py^2 3, pz^2 1, sqrt 1, L/pz 1, x and y 2 each, the t numerator 2, its
+//! denominator pz (energy + pz/beta) 3, the division 1 and the t update 2.
+inline constexpr double k_drift_exact_step = 3 + 1 + 1 + 1 + 2 + 2 + 2 + 3 + 1 + 2;
+//! The exact drift of the table (coefficients from the element): at + step.
+inline constexpr double k_drift_exact = k_drift_exact_at + k_drift_exact_step;
+//! drift_exact(p, L, 1/beta, 1/(beta gamma)^2) of the kicker, cavity and collimator: 2/beta and 1/beta^2 too.
+inline constexpr double k_drift_exact_unprepared = 2 + k_drift_exact;
+inline constexpr double k_quadrupole_linear = 4 * 3 + 2;
+inline constexpr double k_quadrupole_kick = 1 + 2 + 2;  //!< QuadrupoleKick: k1 l, px and py
 inline constexpr double k_sector_bend = 5 + 5 + 3 + 3 + 6;
 inline constexpr double k_dipole_edge = 2 + 2;
 //! DipoleEdge::track_second_order: x 6, px 13, y 3, py 11.
@@ -56,29 +63,32 @@ inline constexpr double k_bend_linear_flow_base =
 inline constexpr double k_solenoid = 4 * 7 + 3;
 inline constexpr double k_aperture_ellipse = 2 + 3;  //!< (x/a)^2 + (y/b)^2
 
-//! The chromatic quadrupole without its two focusing() calls: energy 1, P^2 5, sqrt 1, 1/P 1,
-//! k/P 1, x'0 and y'0 2, the four transfer rows 12, the two path integrals 10 each, dt/ds 9,
-//! px and py 2, the t update 7.
-inline constexpr double k_quadrupole_chromatic_base = 1 + 5 + 1 + 1 + 1 + 2 + 12 + 20 + 9 + 2 + 7;
+//! The chromatic quadrupole without its focusing: energy 1, 2/beta - pt 1, P^2 2, sqrt 1, 1/P 1,
+//! k/P 1, x'0 and y'0 2, the four transfer rows 12, the two path integrals 9 each, dt/ds 6,
+//! px and py 2, the t update 6.
+inline constexpr double k_quadrupole_chromatic_base = 1 + 1 + 2 + 1 + 1 + 1 + 2 + 12 + 18 + 6 + 2 + 6;
+//! Its focusing for k1 != 0: w = sqrt(|k1|/P) 2, 1/w = w P/|k1| 2, focusing_pair's base.
+inline constexpr double k_quadrupole_chromatic_focusing = 2 + 2 + k_focusing_pair_base;
 
-//! focusing(k, L) in PortableMath: which branch the particle near the design momentum takes.
-inline double focusing(double k, double length)
+//! The chromatic quadrupole's focusing (focusing_pair in MapSupport.hh): the sinhcosh branch the
+//! particle near the design momentum takes; none for k1 = 0.
+inline double chromatic_focusing(double k1, double length)
 {
-    if (k > 0.0) return k_focusing_oscillating;
-    if (k < 0.0)
-        return k_focusing_hyperbolic_base +
-               (std::sqrt(-k) * std::abs(length) < 1.0 ? k_sinhcosh_series : k_sinhcosh_exp);
-    return 0.0;
+    if (k1 == 0.0) return 0.0;
+    return k_quadrupole_chromatic_focusing +
+           (std::sqrt(std::abs(k1)) * std::abs(length) < 1.0 ? k_sinhcosh_series : k_sinhcosh_exp);
 }
 
-//! A split-step integration (SplitSteps::integrate): 1 + 3 steps exact drifts, 3 steps kicks.
+//! A split-step integration (SplitSteps::integrate): one ExactDriftStep::at, 1 + 3 steps drift steps,
+//! 3 steps kicks.
 inline double split_steps(SplitSteps const& s, double kick)
 {
-    return (1.0 + 3.0 * s.steps) * k_drift_exact + 3.0 * s.steps * kick;
+    return k_drift_exact_at + (1.0 + 3.0 * s.steps) * k_drift_exact_step + 3.0 * s.steps * kick;
 }
 
-//! MultipoleKick of order n: the complex power 6 per order, the two kick rows 5 each.
-inline double multipole_kick(std::int32_t order) { return 6.0 * order + 10.0; }
+//! MultipoleKick of order n: the complex power 6 per order above the first, a l and b l 2, the two
+//! kick rows 4 each.
+inline double multipole_kick(std::int32_t order) { return 6.0 * (order > 1 ? order - 1 : 0) + 10.0; }
 
 //! Thin multipole: Horner over the complex polynomial, 8 per term below the highest, px and py 1 each.
 inline double thin_multipole(std::int32_t terms) { return terms == 0 ? 0.0 : 8.0 * (terms - 1) + 2.0; }
@@ -146,7 +156,7 @@ inline double element_map_flops(Element const& e)
                 case QuadrupoleModel::linear:
                     return k_quadrupole_linear;
                 case QuadrupoleModel::exact:
-                    return k_quadrupole_chromatic_base + focusing(q.k1, q.length) + focusing(-q.k1, q.length);
+                    return k_quadrupole_chromatic_base + chromatic_focusing(q.k1, q.length);
                 default:
                     return split_steps(q.split, k_quadrupole_kick);
             }
@@ -163,17 +173,17 @@ inline double element_map_flops(Element const& e)
             return k_solenoid;
         case ElementKind::rf_cavity: {
             // half length 1; the pt kick 6 + cos; px, py 2; the momentum check 6; two half drifts.
-            double const drifts = e.rf_cavity.length > 0.0 ? 2.0 * k_drift_exact : 0.0;
+            double const drifts = e.rf_cavity.length > 0.0 ? 2.0 * k_drift_exact_unprepared : 0.0;
             return 1.0 + (6.0 + k_sincos) + 2.0 + (k_momentum_squared + 1.0) + drifts;
         }
         case ElementKind::kicker:
-            return 1.0 + 2.0 + (e.kicker.length > 0.0 ? 2.0 * k_drift_exact : 0.0);
+            return 1.0 + 2.0 + (e.kicker.length > 0.0 ? 2.0 * k_drift_exact_unprepared : 0.0);
         case ElementKind::aperture:
             return e.aperture.shape == ApertureShape::rectangle ? 0.0 : k_aperture_ellipse;
         case ElementKind::collimator: {
             double const check =
                 e.collimator.aperture.shape == ApertureShape::rectangle ? 0.0 : k_aperture_ellipse;
-            return 2.0 * check + (e.collimator.length > 0.0 ? k_drift_exact : 0.0);
+            return 2.0 * check + (e.collimator.length > 0.0 ? k_drift_exact_unprepared : 0.0);
         }
         case ElementKind::axial_field_map:
             return axial_field_map(e.axial_field_map);

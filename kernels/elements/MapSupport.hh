@@ -26,8 +26,8 @@ GT_HOST_DEVICE GT_FORCEINLINE double momentum_squared(double pt, double inv_beta
 }
 
 //! Principal trajectories of u'' = -K u over a length L (K of either sign): the cosine-like C,
-//! sine-like S and C' = -K S. Per-particle (pmath), for maps whose focusing depends on the
-//! particle's momentum; K = 0 is the drift limit (C = 1, S = L).
+//! sine-like S and C' = -K S. Per-particle (pmath, the fused series), for maps whose focusing depends
+//! on the particle's momentum; K = 0 is the drift limit (C = 1, S = L).
 //! Reference: Wiedemann, Particle Accelerator Physics, 4th ed., sec. 7.1 (eq. 7.7-7.10).
 struct Focusing {
     double c;        //!< [1]
@@ -41,15 +41,31 @@ GT_HOST_DEVICE GT_HOST_FORCEINLINE Focusing focusing(double k, double length)
     if (k > 0.0) {
         double const w = pmath::sqrt(k);
         double sn = 0.0, cs = 0.0;
-        pmath::sincos(w * length, sn, cs);
+        pmath::sincos<true>(w * length, sn, cs);
         f = Focusing{cs, sn / w, -w * sn};
     } else if (k < 0.0) {
         double const w = pmath::sqrt(-k);
         double sh = 0.0, ch = 0.0;
-        pmath::sinhcosh(w * length, sh, ch);  // series for small w L: sinh(wL)/w stays accurate
+        pmath::sinhcosh<true>(w * length, sh, ch);  // series for small w L: sinh(wL)/w stays accurate
         f = Focusing{ch, sh / w, w * sh};
     }
     return f;
+}
+
+//! The two planes of a quadrupole-like map at once: K = w^2 (oscillating: C = cos wL, S = sin(wL)/w,
+//! C' = -w sin wL) and K = -w^2 (hyperbolic: cosh, sinh/w, w sinh), from w > 0 and its inverse, which
+//! the caller has (one square root and no division for both planes, where two focusing() calls take
+//! two of each). The same sine and hyperbolic series as focusing() (pmath, fused).
+GT_HOST_DEVICE GT_HOST_FORCEINLINE void focusing_pair(double w, double inv_w, double length,
+                                                      Focusing& oscillating, Focusing& hyperbolic)
+{
+    double const phi = w * length;
+    double sn = 0.0, cs = 0.0;
+    pmath::sincos<true>(phi, sn, cs);
+    oscillating = Focusing{cs, sn * inv_w, -w * sn};
+    double sh = 0.0, ch = 0.0;
+    pmath::sinhcosh<true>(phi, sh, ch);
+    hyperbolic = Focusing{ch, sh * inv_w, w * sh};
 }
 
 //! The same functions on the host (std::), for maps whose coefficients depend only on the element:

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 
@@ -43,8 +44,8 @@ struct Multipole {
         double re = normal[terms - 1];
         double im = skew[terms - 1];
         for (int n = terms - 2; n >= 0; --n) {
-            double const r = re * p.x - im * p.y + normal[n];
-            im = re * p.y + im * p.x + skew[n];
+            double const r = fma_rn(re, p.x, fma_rn(-im, p.y, normal[n]));
+            im = fma_rn(re, p.y, fma_rn(im, p.x, skew[n]));
             re = r;
         }
         p.px -= re;

@@ -2,14 +2,16 @@
 // kick integration between exact drifts.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
+#include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/PortableMath.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/MapSupport.hh"
-#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 
@@ -25,8 +27,9 @@ struct QuadrupoleKick {
     double k1;  //!< [1/m^2]
     GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l) const
     {
-        p.px -= k1 * l * p.x;
-        p.py += k1 * l * p.y;
+        double const k1l = k1 * l;
+        p.px = fma_rn(-k1l, p.x, p.px);
+        p.py = fma_rn(k1l, p.y, p.py);
     }
 };
 
@@ -34,7 +37,12 @@ struct Quadrupole {
     double length;           //!< [m]
     double k1;               //!< [1/m^2] (dB_y/dx) / (B rho) of the reference
     double inv_beta;         //!< [1]
+    double two_inv_beta;     //!< [1] 2 / beta
+    double inv_beta2;        //!< [1] 1 / beta^2
     double inv_beta_gamma2;  //!< [1]
+    double t_per_pt;         //!< [m] L / (beta gamma)^2: the linear map's t-pt term
+    double abs_k1;           //!< [1/m^2] |k1|: chromatic model, w = sqrt(|k1| / P)
+    double inv_k1;           //!< [m^2] 1 / |k1| (0 when k1 = 0)
     Focusing fx, fy;         //!< linear model: x and y principal trajectories at the design momentum
     SplitSteps split;        //!< kick model
     QuadrupoleModel model;
@@ -46,7 +54,12 @@ struct Quadrupole {
         q.length = length;
         q.k1 = k1;
         q.inv_beta = 1.0 / ref.beta;
+        q.two_inv_beta = 2.0 * q.inv_beta;
+        q.inv_beta2 = q.inv_beta * q.inv_beta;
         q.inv_beta_gamma2 = 1.0 / (ref.beta_gamma * ref.beta_gamma);
+        q.t_per_pt = length * q.inv_beta_gamma2;
+        q.abs_k1 = std::abs(k1);
+        q.inv_k1 = k1 != 0.0 ? 1.0 / std::abs(k1) : 0.0;
         q.fx = focusing_host(k1, length);
         q.fy = focusing_host(-k1, length);
         q.split = SplitSteps::make(length, kicks > 0 ? kicks : 1);
@@ -61,8 +74,12 @@ struct Quadrupole {
                 return track_linear(p);
             case QuadrupoleModel::exact:
                 return track_chromatic(p);
-            default:
-                return split.integrate(p, ExactDriftStep{inv_beta, inv_beta_gamma2}, QuadrupoleKick{k1});
+            default: {
+                // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
+                ExactDriftStep const drift =
+                    ExactDriftStep::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
+                return drift.physical() && split.integrate(p, drift, QuadrupoleKick{k1});
+            }
         }
     }
 
@@ -71,11 +88,11 @@ struct Quadrupole {
     GT_HOST_DEVICE GT_FORCEINLINE bool track_linear(Particle& p) const
     {
         double const x = p.x, px = p.px, y = p.y, py = p.py;
-        p.x = fx.c * x + fx.s * px;
-        p.px = fx.c_prime * x + fx.c * px;
-        p.y = fy.c * y + fy.s * py;
-        p.py = fy.c_prime * y + fy.c * py;
-        p.t += length * inv_beta_gamma2 * p.pt;
+        p.x = fma_rn(fx.c, x, fx.s * px);
+        p.px = fma_rn(fx.c_prime, x, fx.c * px);
+        p.y = fma_rn(fy.c, y, fy.s * py);
+        p.py = fma_rn(fy.c_prime, y, fy.c * py);
+        p.t = fma_rn(t_per_pt, p.pt, p.t);
         return true;
     }
 
@@ -83,34 +100,42 @@ struct Quadrupole {
     //! P = p/p_ref = sqrt(1 - 2 pt/beta + pt^2) (the ImpactX ChrQuad model): in u' = du/ds = pu/P,
     //! u'' = -(k1/P) u. The path-length term dt/ds = (1/beta - pt)/P (1 + (x'^2 + y'^2)/2) - 1/beta
     //! integrates with int u'^2 ds = (E L + [u u']_0^L)/2, E = u'^2 + K u^2 (conserved), which
-    //! follows from d(u u')/ds = u'^2 - K u^2.
+    //! follows from d(u u')/ds = u'^2 - K u^2. Both planes share w = sqrt(|k1|/P) (one sine-like and
+    //! one hyperbolic plane, focusing_pair) and 1/w = w P / |k1|.
     GT_HOST_DEVICE bool track_chromatic(Particle& p) const
     {
         double const pt = p.pt;
         double const energy = inv_beta - pt;
-        double const p2 = momentum_squared(pt, inv_beta);
+        double const a = two_inv_beta - pt;
+        double const p2 = fma_rn(-pt, a, 1.0);  // 1 - 2 pt/beta + pt^2
         if (!(p2 > 0.0) || !(energy > 0.0)) return false;
         double const pn = pmath::sqrt(p2);
         double const inv_pn = 1.0 / pn;
         double const kx = k1 * inv_pn;
-        Focusing const gx = focusing(kx, length);
-        Focusing const gy = focusing(-kx, length);
+        Focusing gx{1.0, length, 0.0}, gy{1.0, length, 0.0};
+        if (k1 != 0.0) {
+            double const w = pmath::sqrt(abs_k1 * inv_pn);
+            Focusing oscillating, hyperbolic;
+            focusing_pair(w, (w * pn) * inv_k1, length, oscillating, hyperbolic);
+            gx = k1 > 0.0 ? oscillating : hyperbolic;
+            gy = k1 > 0.0 ? hyperbolic : oscillating;
+        }
         double const x0 = p.x, xp0 = p.px * inv_pn;
         double const y0 = p.y, yp0 = p.py * inv_pn;
-        double const x1 = gx.c * x0 + gx.s * xp0;
-        double const xp1 = gx.c_prime * x0 + gx.c * xp0;
-        double const y1 = gy.c * y0 + gy.s * yp0;
-        double const yp1 = gy.c_prime * y0 + gy.c * yp0;
-        double const ix = 0.5 * ((xp0 * xp0 + kx * x0 * x0) * length + (x1 * xp1 - x0 * xp0));
-        double const iy = 0.5 * ((yp0 * yp0 - kx * y0 * y0) * length + (y1 * yp1 - y0 * yp0));
-        // (1/beta - pt)/P - 1/beta without cancellation (see drift_exact).
-        double const dt_ds =
-            (2.0 * pt * inv_beta - pt * pt) * inv_beta_gamma2 / (pn * (energy + pn * inv_beta));
+        double const x1 = fma_rn(gx.c, x0, gx.s * xp0);
+        double const xp1 = fma_rn(gx.c_prime, x0, gx.c * xp0);
+        double const y1 = fma_rn(gy.c, y0, gy.s * yp0);
+        double const yp1 = fma_rn(gy.c_prime, y0, gy.c * yp0);
+        // 2 ix = (x'0^2 + kx x0^2) L + (x1 x'1 - x0 x'0), 2 iy likewise with -kx.
+        double const ix2 = fma_rn(fma_rn(kx * x0, x0, xp0 * xp0), length, fma_rn(x1, xp1, -(x0 * xp0)));
+        double const iy2 = fma_rn(fma_rn(-kx * y0, y0, yp0 * yp0), length, fma_rn(y1, yp1, -(y0 * yp0)));
+        // (1/beta - pt)/P - 1/beta without cancellation (see ExactDriftStep).
+        double const dt_ds = ((pt * a) * inv_beta_gamma2) / (pn * fma_rn(pn, inv_beta, energy));
         p.x = x1;
         p.px = pn * xp1;
         p.y = y1;
         p.py = pn * yp1;
-        p.t += length * dt_ds + energy * inv_pn * 0.5 * (ix + iy);
+        p.t += fma_rn(length, dt_ds, (energy * inv_pn) * (0.25 * (ix2 + iy2)));
         return true;
     }
 };

@@ -3,10 +3,11 @@
 
 #include <cmath>
 
+#include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
-#include "kernels/elements/MapSupport.hh"
 #include "kernels/core/ReferenceParticle.hh"
+#include "kernels/elements/MapSupport.hh"
 
 namespace gt {
 
@@ -81,11 +82,11 @@ struct SectorBend {
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
         double const x = p.x, px = p.px, y = p.y, py = p.py, pt = p.pt;
-        p.x = r11 * x + r12 * px + r16 * pt;
-        p.px = r21 * x + r22 * px + r26 * pt;
-        p.y = r33 * y + r34 * py;
-        p.py = r43 * y + r44 * py;
-        p.t += r51 * x + r52 * px + r56 * pt;
+        p.x = fma_rn(r11, x, fma_rn(r12, px, r16 * pt));
+        p.px = fma_rn(r21, x, fma_rn(r22, px, r26 * pt));
+        p.y = fma_rn(r33, y, r34 * py);
+        p.py = fma_rn(r43, y, r44 * py);
+        p.t = fma_rn(r51, x, fma_rn(r52, px, fma_rn(r56, pt, p.t)));
         return true;
     }
 };

@@ -3,11 +3,12 @@
 
 #include <cstdint>
 
+#include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
+#include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/MapSupport.hh"
-#include "kernels/core/ReferenceParticle.hh"
 
 namespace gt {
 
@@ -19,16 +20,19 @@ struct MultipoleKick {
     double b;            //!< [1/m^(n+1)] ksn / n!
     std::int32_t order;  //!< n
 
+    //! (x + i y)^n by repeated complex products from z = x + i y (n >= 1; z = 1 for n = 0).
     GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l) const
     {
-        double zr = 1.0, zi = 0.0;
-        for (std::int32_t i = 0; i < order; ++i) {
-            double const r = zr * p.x - zi * p.y;
-            zi = zr * p.y + zi * p.x;
+        double zr = order > 0 ? p.x : 1.0;
+        double zi = order > 0 ? p.y : 0.0;
+        for (std::int32_t i = 1; i < order; ++i) {
+            double const r = fma_rn(zr, p.x, -(zi * p.y));
+            zi = fma_rn(zr, p.y, zi * p.x);
             zr = r;
         }
-        p.px -= (a * zr - b * zi) * l;
-        p.py += (a * zi + b * zr) * l;
+        double const al = a * l, bl = b * l;
+        p.px = fma_rn(-al, zr, fma_rn(bl, zi, p.px));
+        p.py = fma_rn(al, zi, fma_rn(bl, zr, p.py));
     }
 };
 
@@ -40,6 +44,8 @@ struct ThickMultipole {
     double kn;               //!< [1/m^(n+1)] normal strength (k2 for a sextupole, k3 for an octupole)
     double ksn;              //!< [1/m^(n+1)] skew strength
     double inv_beta;         //!< [1]
+    double two_inv_beta;     //!< [1] 2 / beta
+    double inv_beta2;        //!< [1] 1 / beta^2
     double inv_beta_gamma2;  //!< [1]
     MultipoleKick kick;
     SplitSteps split;
@@ -54,6 +60,8 @@ struct ThickMultipole {
         m.kn = kn;
         m.ksn = ksn;
         m.inv_beta = 1.0 / ref.beta;
+        m.two_inv_beta = 2.0 * m.inv_beta;
+        m.inv_beta2 = m.inv_beta * m.inv_beta;
         m.inv_beta_gamma2 = 1.0 / (ref.beta_gamma * ref.beta_gamma);
         m.kick = MultipoleKick{kn / factorial, ksn / factorial, order};
         m.split = SplitSteps::make(length, steps > 0 ? steps : 1);
@@ -62,7 +70,10 @@ struct ThickMultipole {
 
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
-        return split.integrate(p, ExactDriftStep{inv_beta, inv_beta_gamma2}, kick);
+        // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
+        ExactDriftStep const drift =
+            ExactDriftStep::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
+        return drift.physical() && split.integrate(p, drift, kick);
     }
 };
 
