@@ -79,6 +79,15 @@ inline double chromatic_focusing(double k1, double length)
            (std::sqrt(std::abs(k1)) * std::abs(length) < 1.0 ? k_sinhcosh_series : k_sinhcosh_exp);
 }
 
+//! focusing(k, L) (MapSupport.hh) as bend_linear_flow calls it: sqrt, w L, sincos (or sinhcosh), S/w, w S;
+//! the branch the particle near the design momentum takes; none for k = 0.
+inline double bend_focusing(double k, double length)
+{
+    if (k > 0.0) return 4.0 + k_sincos;
+    if (k < 0.0) return 4.0 + (std::sqrt(-k) * std::abs(length) < 1.0 ? k_sinhcosh_series : k_sinhcosh_exp);
+    return 0.0;
+}
+
 //! A split-step integration (SplitSteps::integrate): one ExactDriftStep::at, 1 + 3 steps drift steps,
 //! 3 steps kicks.
 inline double split_steps(SplitSteps const& s, double kick)
@@ -204,8 +213,8 @@ inline double element_map_flops(Element const& e)
             if (!b.kicked) return arc;
             double const h2 = b.h * b.h;
             double const with_k1 =
-                k_bend_linear_flow_base + focusing(h2 + b.k1, b.length) + focusing(-b.k1, b.length);
-            double const without = k_bend_linear_flow_base + focusing(h2, b.length);
+                k_bend_linear_flow_base + bend_focusing(h2 + b.k1, b.length) + bend_focusing(-b.k1, b.length);
+            double const without = k_bend_linear_flow_base + bend_focusing(h2, b.length);
             return 3.0 * b.steps * (2.0 * with_k1 + 2.0 * without + arc + 2.0 * k_curved_kick);
         }
     }
