@@ -393,3 +393,22 @@ TEST_CASE("scripts/slurm-array.sh passes Slurm's signal on, requeues a stopped t
         CHECK_FALSE(running());
     }
 }
+
+TEST_CASE("output.checksums = false leaves the output without checksums, never the checkpoint")
+{
+    TempDir dir;
+    std::string const deck = dir.file("ring.toml");
+    write_text(deck, ring_deck(4));
+    std::string const out = dir.file("ring.h5");
+    std::string const off = "--set output.checksums=false";
+    REQUIRE(run(stop_at(2), deck, out, off).status == k_exit_stopped);
+    {
+        h5::File f = h5::open_file_readonly(out + ".ckpt");
+        CHECK(h5::has_checksum(f, "particles/pt"));  // a resume must be able to trust it
+    }
+    CommandResult const resumed = run("", deck, out, "--resume " + out + ".ckpt " + off);
+    INFO(resumed.output);
+    REQUIRE(resumed.status == 0);
+    h5::File f = h5::open_file_readonly(out);
+    CHECK_FALSE(h5::has_checksum(f, "/stats/s"));
+}

@@ -30,8 +30,8 @@ for cost_round in 1 2; do
         env "${cost_env[@]}" ./"$build"/gtrack run inputs/fodo.toml "${cost_set[@]}" -o "$cost_dir/$cost_mode.h5" \
             --resume "$cost_dir/$cost_mode.h5.ckpt" >>"$out/checksum-cost.log" 2>&1 || cost_ok=0
         t2=$(date +%s.%N)
-        cost_stop[$cost_mode]="${cost_stop[$cost_mode]} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
-        cost_resume[$cost_mode]="${cost_resume[$cost_mode]} $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b - a }')"
+        cost_stop[$cost_mode]="${cost_stop[$cost_mode]:-} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+        cost_resume[$cost_mode]="${cost_resume[$cost_mode]:-} $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b - a }')"
         [ "$cost_mode" = with ] && mv "$cost_dir/with.h5" "$out/checksum-cost-with.h5"
         [ "$cost_mode" = without ] && { ./"$build"/gtrack compare "$out/checksum-cost-with.h5" \
             "$cost_dir/without.h5" >>"$out/checksum-cost.log" 2>&1 || cost_ok=0; }

@@ -160,6 +160,7 @@ struct OutputConfig {
     std::vector<std::string> phase_space;  //!< element names or "end"
     StatsWhere stats = StatsWhere::every_element;
     CheckpointEvery checkpoint_every;  //!< none by default (docs/checkpoint.md)
+    bool checksums = true;  //!< Fletcher-32 on the output's datasets (checkpoints: always; io/H5Access.hh)
     SourceLocation where;  //!< output.file (else [output], else the deck): for errors about the name
 };
 

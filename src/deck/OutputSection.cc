@@ -21,7 +21,8 @@ void read_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg,
     out.where = t ? ctx.where(*t) : SourceLocation{ctx.file(), 0, 0};
     ctx.set_output_file_given(false);
     if (!t) return;
-    ctx.check_keys(*t, path, {"file", "phase_space", "stats", "checkpoint_every"});
+    ctx.check_keys(*t, path, {"file", "phase_space", "stats", "checkpoint_every", "checksums"});
+    if (auto b = ctx.bool_at(*t, path, "checksums")) out.checksums = *b;
     read_checkpoint_every(ctx, *t, out);
     if (toml::node const* n = t->get("file")) {
         out.where = ctx.where(*n);

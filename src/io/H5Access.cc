@@ -2,6 +2,7 @@
 #include "io/H5Access.hh"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -350,14 +351,24 @@ void write_dataset_2d(hid_t loc, std::string const& name, std::span<double const
               name);
 }
 
+namespace {
+std::atomic<bool> g_output_checksums{true};
+std::atomic<int> g_forced_checksums{0};
+}  // namespace
+
 bool checksums_on()
 {
-    static bool const on = [] {
+    static bool const allowed = [] {
         char const* v = std::getenv(k_no_checksums_variable);
         return v == nullptr || *v == '\0' || std::string_view(v) == "0";
     }();
-    return on;
+    return allowed && (g_forced_checksums.load() > 0 || g_output_checksums.load());
 }
+
+void set_output_checksums(bool on) { g_output_checksums.store(on); }
+
+ChecksummedDatasets::ChecksummedDatasets() { ++g_forced_checksums; }
+ChecksummedDatasets::~ChecksummedDatasets() { --g_forced_checksums; }
 
 bool has_checksum(hid_t loc, std::string const& path)
 {

@@ -35,11 +35,24 @@ std::vector<std::string> list_children(hid_t group);
 //! Every non-empty dataset the functions below create is chunked (at most 2^16 values a chunk) with
 //! HDF5's Fletcher-32 checksum filter, which HDF5 verifies on every read of a chunk: a damaged value
 //! makes the read throw ChecksumError naming the dataset and file. So are outputs and checkpoints
-//! (docs/output.md, docs/checkpoint.md). A measuring aid, never for production:
-//! GTRACK_TEST_NO_CHECKSUMS=1 in the environment writes them contiguous, without the filter.
+//! (docs/output.md, docs/checkpoint.md). A deck's `output.checksums = false` turns them off for its
+//! output file (set_output_checksums), never for checkpoints (ChecksummedDatasets). A measuring aid,
+//! never for production: GTRACK_TEST_NO_CHECKSUMS=1 in the environment turns them off everywhere.
 inline constexpr char const* k_no_checksums_variable = "GTRACK_TEST_NO_CHECKSUMS";
-//! Whether datasets are written with checksums (read once from the environment).
+//! Whether datasets created now are written with checksums: not with GTRACK_TEST_NO_CHECKSUMS; else
+//! inside a ChecksummedDatasets scope, or when outputs carry them (set_output_checksums, default on).
 bool checksums_on();
+//! Whether the output files written from now on carry checksums (a deck's output.checksums).
+void set_output_checksums(bool on);
+//! While one lives, the datasets created carry checksums whatever output.checksums says: checkpoints,
+//! whose data must be verified when a run resumes. Nests; one thread writes files at a time.
+class ChecksummedDatasets {
+  public:
+    ChecksummedDatasets();
+    ~ChecksummedDatasets();
+    ChecksummedDatasets(ChecksummedDatasets const&) = delete;
+    ChecksummedDatasets& operator=(ChecksummedDatasets const&) = delete;
+};
 //! Whether the dataset at `path` carries the Fletcher-32 checksum filter.
 bool has_checksum(hid_t loc, std::string const& path);
 

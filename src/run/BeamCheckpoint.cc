@@ -53,6 +53,7 @@ Table particle_table(ParticleView const& v)
 void write_beam_checkpoint(std::string const& path, BeamCheckpoint& c, OutputFile* out)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
+    h5::ChecksummedDatasets const checksummed;  // verified when read back, whatever output.checksums says
     // Rank 0's "<path>.tmp-<pid>" until commit(): the previous checkpoint stays whole. A failure to
     // create it is every rank's (they all go on without this checkpoint, or all stop).
     std::unique_ptr<OutputFile> file = parallel::all_or_none(

@@ -16,6 +16,7 @@
 #include "beam/BeamStatistics.hh"
 #include "deck/DeckError.hh"
 #include "io/BeamPhysicsReader.hh"
+#include "io/H5Access.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
@@ -466,7 +467,8 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
         return run_beam_detector(deck, run_options);
     auto const wall_start = std::chrono::steady_clock::now();
     std::optional<TraceScope> phase(std::in_place, "setup");  // then "tracking", "output"
-    cpu::set_thread_count(run_options.threads);               // inside set-up: the thread pool may start here
+    h5::set_output_checksums(deck.output.checksums);
+    cpu::set_thread_count(run_options.threads);  // inside set-up: the thread pool may start here
     // Under MPI every rank runs this function on its share of the particles (docs/cluster.md); rank 0
     // alone prints and holds the output file.
     parallel::Communicator const& world = parallel::Communicator::world();

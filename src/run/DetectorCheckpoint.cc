@@ -89,6 +89,7 @@ DetectorLoopState read_loop_state(hid_t file, std::string const& path, int rank)
 void write_detector_checkpoint(std::string const& path, DetectorCheckpoint const& c)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
+    h5::ChecksummedDatasets const checksummed;  // verified when read back, whatever output.checksums says
     // Rank 0's "<path>.tmp-<pid>" until commit(): the previous checkpoint stays whole. A failure to
     // create it is every rank's (they all go on without this checkpoint, or all stop).
     std::unique_ptr<OutputFile> file = parallel::all_or_none(

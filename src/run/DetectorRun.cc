@@ -19,6 +19,7 @@
 #include "detector/DetectorSetup.hh"
 #include "detector/HitTable.hh"
 #include "detector/StripRun.hh"
+#include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
@@ -311,6 +312,7 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
 
 DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options)
 {
+    h5::set_output_checksums(cfg.output.checksums);
     if (options.threads > 0) cpu::set_thread_count(options.threads);
     // Under MPI each rank runs a contiguous share of the events: every primary keeps its id, hence
     // its random streams, whichever rank runs it (docs/cluster.md).
