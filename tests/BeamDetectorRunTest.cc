@@ -383,3 +383,17 @@ TEST_CASE(
     CHECK(one.detector.counters == two.detector.counters);
     CHECK(one.detector.event_energy == two.detector.event_energy);
 }
+
+TEST_CASE("gtrack check on a beamline deck with a detector: the lattice, where the survey ends it, the detector")
+{
+    for (auto const& [deck, primaries] :
+         {std::pair{"collimator_losses.toml", "primaries: the beam's lost particles, one event each"},
+          std::pair{"beam_dump.toml", "primaries: the beam's lost and extracted particles, one event each"}}) {
+        CommandResult const c = run_gtrack(std::string("check ") + GTRACK_SOURCE_DIR + "/inputs/" + deck);
+        INFO(c.output);
+        CHECK(c.status == 0);
+        CHECK(contains(c.output, "survey: the line ends at"));
+        CHECK(contains(c.output, primaries));
+        CHECK_FALSE(contains(c.output, "gun:"));  // such a deck has no gun
+    }
+}

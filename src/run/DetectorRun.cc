@@ -507,7 +507,11 @@ std::string describe_geometry(DeckConfig const& cfg, std::size_t* problem_count)
     }
     text += fmt::format("  materials: {}\n", fmt::join(setup.material_names, ", "));
     text += fmt::format("  field: {}\n", d.field.type);
-    text += fmt::format("  gun: {} x {} {} per event\n", d.gun.events, d.gun.per_event, d.gun.particle);
+    if (d.along_beamline)  // no gun: the beam part's losses are the primaries (run/BeamDetectorRun.hh)
+        text += fmt::format("  primaries: the beam's {} particles, one event each\n",
+                            d.extracted ? "lost and extracted" : "lost");
+    else
+        text += fmt::format("  gun: {} x {} {} per event\n", d.gun.events, d.gun.per_event, d.gun.particle);
     auto const problems = check_geometry(g);
     if (problem_count) *problem_count = problems.size();
     if (problems.empty()) {
