@@ -42,18 +42,48 @@
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "run/DetectorRun.hh"
 #include "deck/Materials.hh"
 #include "kernels/detector/DetectorParams.hh"
+#include "run/DetectorRun.hh"
 
 namespace gt::shower_test {
 
-constexpr int k_slabs = 80;                 //!< 0.5 X0 each (tests/data/shower_lead.toml)
-constexpr double k_slab = 2.8e-3;           //!< [m]
-constexpr int k_radial_bins = 1000;         //!< 0.1 mm each out to 10 cm, then one overflow bin
-constexpr double k_radial_bin = 1.0e-4;     //!< [m]
-constexpr double k_ec_lead = 7.43;          //!< [MeV] PDG atomic and nuclear properties (Rossi's definition)
-constexpr double k_moliere_lead = 0.01602;  //!< [m] PDG atomic and nuclear properties
+constexpr int k_slabs = 80;              //!< 0.5 X0 each (the decks below)
+constexpr int k_radial_bins = 1000;      //!< 0.1 mm each out to 10 cm, then one overflow bin
+constexpr double k_radial_bin = 1.0e-4;  //!< [m]
+
+//! A block of one material in 80 sensitive slabs of 0.5 X0, and the PDG's numbers for it (Atomic and
+//! nuclear properties of materials: the critical energy of e- by Rossi's definition, the Moliere radius).
+struct ShowerMedium {
+    char const* deck;   //!< under tests/data/
+    char const* label;  //!< for the printed line
+    double slab;        //!< [m] one slab, 0.5 X0
+    double x0;          //!< [m] the radiation length the profile is measured in
+    double ec;          //!< [MeV]
+    double moliere;     //!< [m]
+    //! Whether r90 is held to R_M (15%). Not for PbWO4: there r90 comes out 21% above the PDG's R_M
+    //! (2.38 against 1.959 cm, 1 and 10 GeV) where lead's is 13% above, and the 90% radius scales with
+    //! the MeV photons' path (density x Z/A: 1.31x lead's in cm) more than with R_M = X0 E_s / Ec (1.22x);
+    //! without a Geant4 profile of the same crystal to compare with, it is printed, not asserted.
+    bool lateral_checked = true;
+};
+
+//! Lead (built in): X0 5.612 mm (PDG), Ec 7.43 MeV, R_M 1.602 cm.
+inline ShowerMedium lead_medium()
+{
+    return {
+        "shower_lead.toml", "Pb", 2.8e-3, builtin_material("lead")->radiation_length, 7.43, 0.01602, true};
+}
+
+//! Lead tungstate, PbWO4 (CMS, ALICE PHOS, PANDA crystals), as a user defines it in a deck: density
+//! 8.30 g/cm3 and the mass fractions of Pb, W and O. PDG: X0 = 7.39 g/cm2 = 0.8903 cm, Ec 9.64 MeV,
+//! R_M = 1.959 cm (= X0 E_s / Ec with E_s = 21.2 MeV). The slabs are 4.45 mm (0.5 X0); the profile is
+//! measured in the PDG's X0, and gtrack's own X0 of the composition (Dahl's fit combined by mass) is
+//! checked against it separately (tests/MaterialsTest.cc).
+inline ShowerMedium pbwo4_medium()
+{
+    return {"shower_pbwo4_profile.toml", "PbWO4", 4.45e-3, 8.903e-3, 9.64, 0.01959, false};
+}
 
 //! One event's energy per slab and per radial bin (the beam runs along z at x = y = 0).
 struct EventProfile {
@@ -67,7 +97,7 @@ struct ShowerShape {
 
 //! Runs `events` showers of energy E [MeV] in chunks of at most `chunk` events (each chunk its own
 //! seed, so that the hits of a 100 GeV run never all sit in memory at once).
-inline std::vector<EventProfile> shower_profiles(double E, int events, int chunk)
+inline std::vector<EventProfile> shower_profiles(ShowerMedium const& m, double E, int events, int chunk)
 {
     std::vector<EventProfile> out;
     for (int first = 0, seed = 11; first < events; first += chunk, ++seed) {
@@ -75,8 +105,7 @@ inline std::vector<EventProfile> shower_profiles(double E, int events, int chunk
         std::vector<std::string> const overrides = {
             "run.backend=cpu", "gun.energy=" + std::to_string(E) + " MeV", "gun.events=" + std::to_string(n),
             "run.seed=" + std::to_string(seed)};
-        DeckConfig const cfg =
-            read_deck(std::string(GTRACK_SOURCE_DIR) + "/tests/data/shower_lead.toml", overrides);
+        DeckConfig const cfg = read_deck(std::string(GTRACK_SOURCE_DIR) + "/tests/data/" + m.deck, overrides);
         DetectorRunOptions opt;
         opt.write_output = false;
         opt.quiet = true;
@@ -113,7 +142,7 @@ double quantile(std::array<double, N> const& v, double fraction, double w)
 }
 
 //! The shape of the mean profile of all events but `skip` (-1: all).
-inline ShowerShape shape_of(std::vector<EventProfile> const& events, int skip, double x0)
+inline ShowerShape shape_of(std::vector<EventProfile> const& events, int skip, ShowerMedium const& m)
 {
     EventProfile sum;
     for (int e = 0; e < static_cast<int>(events.size()); ++e) {
@@ -122,7 +151,7 @@ inline ShowerShape shape_of(std::vector<EventProfile> const& events, int skip, d
         for (int i = 0; i <= k_radial_bins; ++i) sum.radius[i] += events[e].radius[i];
     }
     // the gamma distribution dE/dt ~ t^(a-1) e^(-b t) with the profile's mean a/b and variance a/b^2
-    double const slab = k_slab / x0;
+    double const slab = m.slab / m.x0;
     double s0 = 0, s1 = 0, s2 = 0;
     for (int i = 0; i < k_slabs; ++i) {
         double const t = (i + 0.5) * slab;
@@ -136,13 +165,13 @@ inline ShowerShape shape_of(std::vector<EventProfile> const& events, int skip, d
 }
 
 //! Jackknife standard errors of the three quantities.
-inline ShowerShape jackknife_error(std::vector<EventProfile> const& events, double x0)
+inline ShowerShape jackknife_error(std::vector<EventProfile> const& events, ShowerMedium const& m)
 {
     int const n = static_cast<int>(events.size());
     std::vector<ShowerShape> leave_one(n);
     ShowerShape mean{0, 0, 0};
     for (int e = 0; e < n; ++e) {
-        leave_one[e] = shape_of(events, e, x0);
+        leave_one[e] = shape_of(events, e, m);
         mean.t_max += leave_one[e].t_max / n;
         mean.t95 += leave_one[e].t95 / n;
         mean.r90 += leave_one[e].r90 / n;
@@ -176,31 +205,35 @@ inline double gamma_quantile(double a, double b, double fraction)
     return 0.5 * (lo + hi) / b;
 }
 
-//! Runs `events` showers of E [MeV] (in chunks of `chunk` events) and checks them against the PDG,
-//! the 95% depth within `t95_tolerance` (relative).
-inline void check_showers_in_lead(double E, int events, int chunk, double t95_tolerance)
+//! Runs `events` showers of E [MeV] (in chunks of `chunk` events) in medium `m` and checks them against
+//! the PDG, the 95% depth within `t95_tolerance` (relative).
+inline void check_showers(ShowerMedium const& m, double E, int events, int chunk, double t95_tolerance)
 {
-    double const x0 = builtin_material("lead")->radiation_length;
-    auto const profiles = shower_profiles(E, events, chunk);
-    ShowerShape const s = shape_of(profiles, -1, x0);
-    ShowerShape const err = jackknife_error(profiles, x0);
-    double const t_max_pdg = std::log(E / k_ec_lead) - 0.5;
+    auto const profiles = shower_profiles(m, E, events, chunk);
+    ShowerShape const s = shape_of(profiles, -1, m);
+    ShowerShape const err = jackknife_error(profiles, m);
+    double const t_max_pdg = std::log(E / m.ec) - 0.5;
     double const t95_pdg = gamma_quantile(1 + 0.5 * t_max_pdg, 0.5, 0.95);
     std::printf(
-        "e- %g GeV in Pb, %d events: t_max %.2f +- %.2f X0 (PDG %.2f), t95 %.2f +- %.2f X0 "
+        "e- %g GeV in %s, %d events: t_max %.2f +- %.2f X0 (PDG %.2f), t95 %.2f +- %.2f X0 "
         "(PDG gamma profile %.2f), r90 %.3f +- %.3f cm (R_M %.3f)\n",
-        E / 1000, events, s.t_max, err.t_max, t_max_pdg, s.t95, err.t95, t95_pdg, 100 * s.r90, 100 * err.r90,
-        100 * k_moliere_lead);
+        E / 1000, m.label, events, s.t_max, err.t_max, t_max_pdg, s.t95, err.t95, t95_pdg, 100 * s.r90,
+        100 * err.r90, 100 * m.moliere);
     CAPTURE(s.t_max);
     CAPTURE(s.t95);
     CAPTURE(s.r90);
     CHECK(std::fabs(s.t_max - t_max_pdg) < 0.5);
     CHECK(std::fabs(s.t95 / t95_pdg - 1) < t95_tolerance);
-    CHECK(std::fabs(s.r90 / k_moliere_lead - 1) < 0.15);
+    if (m.lateral_checked) CHECK(std::fabs(s.r90 / m.moliere - 1) < 0.15);
     // the statistics resolve the tolerances (half of each at one standard error or better)
     CHECK(err.t_max < 0.25);
     CHECK(err.t95 < 0.05 * t95_pdg);
-    CHECK(err.r90 < 0.075 * k_moliere_lead);
+    CHECK(err.r90 < 0.075 * m.moliere);
+}
+
+inline void check_showers_in_lead(double E, int events, int chunk, double t95_tolerance)
+{
+    check_showers(lead_medium(), E, events, chunk, t95_tolerance);
 }
 
 }  // namespace gt::shower_test
