@@ -16,7 +16,7 @@ std::string describe(Lattice const& lattice)
         lattice.elements.size(), lattice.length, r0.kinetic_mev, r0.beta, r0.rigidity);
     if (r1.kinetic_mev != r0.kinetic_mev) out += fmt::format(" -> {:.9g} MeV at the end", r1.kinetic_mev);
     out += "\n";
-    out += fmt::format("{:>6}  {:<16} {:<15} {:>12} {:>10}  {}\n", "#", "name", "kind", "s [m]", "L [m]",
+    out += fmt::format("{:>6}  {:<16} {:<18} {:>12} {:>10}  {}\n", "#", "name", "kind", "s [m]", "L [m]",
                        "parameters");
     for (std::size_t i = 0; i < lattice.elements.size(); ++i) {
         Element const& e = lattice.elements[i];
@@ -29,7 +29,7 @@ std::string describe(Lattice const& lattice)
                 fmt::format("{}dx={:.6g} mm, dy={:.6g} mm, tilt={:.6g} mrad", params.empty() ? "" : "; ",
                             e.misalignment.dx * 1e3, e.misalignment.dy * 1e3, e.misalignment.tilt * 1e3);
         if (!info.tracking.empty()) params += (params.empty() ? "" : "; ") + info.tracking;
-        out += fmt::format("{:>6}  {:<16} {:<15} {:>12.6f} {:>10.6f}  {}\n", i, name, kind_name(e.kind),
+        out += fmt::format("{:>6}  {:<16} {:<18} {:>12.6f} {:>10.6f}  {}\n", i, name, kind_name(e.kind),
                            info.s_begin, info.s_end - info.s_begin, params);
     }
     return out;
