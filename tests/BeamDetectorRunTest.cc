@@ -384,11 +384,14 @@ TEST_CASE(
     CHECK(one.detector.event_energy == two.detector.event_energy);
 }
 
-TEST_CASE("gtrack check on a beamline deck with a detector: the lattice, where the survey ends it, the detector")
+TEST_CASE(
+    "gtrack check on a beamline deck with a detector: the lattice, where the survey ends it, the detector")
 {
-    for (auto const& [deck, primaries] :
+    for (auto const& deck_and_primaries :
          {std::pair{"collimator_losses.toml", "primaries: the beam's lost particles, one event each"},
-          std::pair{"beam_dump.toml", "primaries: the beam's lost and extracted particles, one event each"}}) {
+          std::pair{"beam_dump.toml",
+                    "primaries: the beam's lost and extracted particles, one event each"}}) {
+        std::string const deck = deck_and_primaries.first, primaries = deck_and_primaries.second;
         CommandResult const c = run_gtrack(std::string("check ") + GTRACK_SOURCE_DIR + "/inputs/" + deck);
         INFO(c.output);
         CHECK(c.status == 0);

@@ -169,8 +169,10 @@ TEST_CASE(
     };
     ParticleState one_pass = kicked(false, 1);
     ParticleView const a = one_pass.view();
-    for (auto const& [cell_order, sort_every] :
-         {std::pair{true, 1}, std::pair{false, 0}, std::pair{true, 4}}) {
+    for (auto const& variant : {std::pair{true, 1}, std::pair{false, 0}, std::pair{true, 4}}) {
+        // plain variables, not a structured binding: CAPTURE's lambda cannot capture one in clang's C++20
+        bool const cell_order = variant.first;
+        int const sort_every = variant.second;
         CAPTURE(cell_order);
         CAPTURE(sort_every);
         ParticleState other = kicked(cell_order, sort_every);
