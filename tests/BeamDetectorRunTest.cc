@@ -11,6 +11,7 @@
 
 #include "CheckpointTestSupport.hh"
 #include "CommandTestSupport.hh"
+#include "DeckTestSupport.hh"
 #include "IoTestSupport.hh"
 #include "TextTestSupport.hh"
 #include "beam/BeamSetup.hh"
@@ -271,53 +272,23 @@ TEST_CASE("a beamline deck's detector: errors name the key")
     // `s` is a beamline deck's key: a detector deck does not take it.
     CHECK(contains(problem(pencil_detector() + "s = 1.0\n"), "unknown key 's'"));
     // The detector's sections without [geometry]: said so.
-    std::string const no_geometry = R"([run]
-kind = "beamline"
-[beam]
-particle = "proton"
-kinetic_energy = "1 GeV"
-bunch_charge = "1 pC"
-macroparticles = 10
-[beam.twiss]
-beta_x = 1.0
-beta_y = 1.0
-emittance_x = 1e-9
-emittance_y = 1e-9
-sigma_t = 1e-3
-sigma_pt = 1e-3
-[elements]
-D = { type = "drift", length = 1.0 }
-[lattice]
-line = ["D"]
-[physics]
-showers = true
-)";
+    std::string const no_geometry = test::deck_text({.kinetic_energy = "1 GeV",
+                                                     .macroparticles = 10,
+                                                     .elements = R"(D = { type = "drift", length = 1.0 })",
+                                                     .line = R"(["D"])"}) +
+                                    "[physics]\nshowers = true\n";
     CHECK(contains(problem(no_geometry), "[physics] belongs to a detector"));
 }
 
 TEST_CASE(
     "a volume placed at s inside a bend takes the survey frame's point and axes, its own rotation after")
 {
-    std::string const text = R"([run]
-kind = "beamline"
-[beam]
-particle = "proton"
-kinetic_energy = "1 GeV"
-bunch_charge = "1 pC"
-macroparticles = 10
-[beam.twiss]
-beta_x = 1.0
-beta_y = 1.0
-emittance_x = 1e-9
-emittance_y = 1e-9
-sigma_t = 1e-3
-sigma_pt = 1e-3
-[elements]
-D = { type = "drift", length = 1.0 }
-B = { type = "sbend", length = 2.0, angle = 0.4, tilt = 0.3 }
-[lattice]
-line = ["D", "B", "D"]
-[geometry.world]
+    std::string const text = test::deck_text({.kinetic_energy = "1 GeV",
+                                              .macroparticles = 10,
+                                              .elements = R"(D = { type = "drift", length = 1.0 }
+B = { type = "sbend", length = 2.0, angle = 0.4, tilt = 0.3 })",
+                                              .line = R"(["D", "B", "D"])"}) +
+                             R"([geometry.world]
 shape = "box"
 half_size = [5.0, 5.0, 5.0]
 material = "vacuum"

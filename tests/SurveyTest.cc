@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "DeckTestSupport.hh"
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "beam/Survey.hh"
@@ -16,23 +17,9 @@ namespace {
 
 Lattice lattice_of(std::string const& elements, std::string const& line)
 {
-    std::string const text = R"([run]
-kind = "beamline"
-[beam]
-particle = "proton"
-kinetic_energy = "1 GeV"
-bunch_charge = "1 pC"
-macroparticles = 10
-[beam.twiss]
-beta_x = 1.0
-beta_y = 1.0
-emittance_x = 1e-9
-emittance_y = 1e-9
-sigma_t = 1e-3
-sigma_pt = 1e-3
-[elements]
-)" + elements +
-                             "\n[lattice]\nline = " + line + "\n";
+    // A 1 GeV proton deck (DeckTestSupport.hh): only its reference particle and lattice matter here.
+    std::string const text = test::deck_text(
+        {.kinetic_energy = "1 GeV", .macroparticles = 10, .elements = elements, .line = line});
     DeckConfig const deck = read_deck_text(text, "survey.toml");
     return build_lattice(deck, initial_reference(deck));
 }

@@ -6,7 +6,6 @@
 #include "deck/DeckSections.hh"
 #include "deck/DeckText.hh"
 #include "deck/DetectorSections.hh"
-#include "deck/Materials.hh"
 #include "deck/Particles.hh"
 
 namespace gt::deck {
@@ -47,14 +46,7 @@ void read_beamline_detector(DeckContext& ctx, toml::table const& root, DeckConfi
 {
     DetectorConfig& d = cfg.detector;
     d.along_beamline = true;
-    KnownMaterials materials;
-    if (auto const* m = ctx.table_at(root, "", "materials", false))
-        materials.broken = read_materials(ctx, *m, d);
-    materials.names = builtin_material_names();
-    for (auto const& m : d.materials) materials.names.push_back(m.name);
-    if (auto const* g = ctx.table_at(root, "", "geometry", true)) read_geometry(ctx, *g, materials, d);
-    if (auto const* f = ctx.table_at(root, "", "field", false)) read_field(ctx, *f, d);
-    if (auto const* pr = ctx.table_at(root, "", "propagation", false)) read_propagation(ctx, *pr, d);
+    read_detector_world(ctx, root, d);
     if (auto const* ph = ctx.table_at(root, "", "physics", false)) read_physics(ctx, *ph, d);
     if (auto const* t = ctx.table_at(root, "", "detector", false)) read_detector_switches(ctx, *t, d);
     // The detector's particle is the beam's: one that the detector knows (electron, positron, proton, ...).

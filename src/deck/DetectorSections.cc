@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
-#include "deck/Suggest.hh"
 #include "deck/Materials.hh"
+#include "deck/Suggest.hh"
 
 namespace gt::deck {
 
@@ -18,7 +18,8 @@ void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     // [scan] is read by the deck parser for either kind of deck
     static std::vector<std::string> const sections = {"run", "materials", "geometry", "field", "propagation",
                                                       "gun", "physics",   "output",   "scan",  "strips"};
-    static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge", "collective"};
+    static std::vector<std::string> const beamline = {"beam", "elements", "lattice", "space_charge",
+                                                      "collective"};
     for (auto&& [k, v] : root) {
         std::string const key(k.str());
         if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;
@@ -32,6 +33,15 @@ void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfi
                       fmt::format("unknown section '{}'{}", key, did_you_mean(key, sections)));
         }
     }
+    read_detector_world(ctx, root, d);
+    if (auto const* g = ctx.table_at(root, "", "gun", true)) read_gun(ctx, *g, d);
+    if (auto const* ph = ctx.table_at(root, "", "physics", false)) read_physics(ctx, *ph, d);
+    read_detector_output(ctx, ctx.table_at(root, "", "output", false), cfg);
+    if (auto const* st = ctx.table_at(root, "", "strips", false)) read_strips(ctx, *st, d);
+}
+
+void read_detector_world(DeckContext& ctx, toml::table const& root, DetectorConfig& d)
+{
     KnownMaterials materials;
     if (auto const* m = ctx.table_at(root, "", "materials", false))
         materials.broken = read_materials(ctx, *m, d);
@@ -40,10 +50,6 @@ void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     if (auto const* g = ctx.table_at(root, "", "geometry", true)) read_geometry(ctx, *g, materials, d);
     if (auto const* f = ctx.table_at(root, "", "field", false)) read_field(ctx, *f, d);
     if (auto const* pr = ctx.table_at(root, "", "propagation", false)) read_propagation(ctx, *pr, d);
-    if (auto const* g = ctx.table_at(root, "", "gun", true)) read_gun(ctx, *g, d);
-    if (auto const* ph = ctx.table_at(root, "", "physics", false)) read_physics(ctx, *ph, d);
-    read_detector_output(ctx, ctx.table_at(root, "", "output", false), cfg);
-    if (auto const* st = ctx.table_at(root, "", "strips", false)) read_strips(ctx, *st, d);
 }
 
 }  // namespace gt::deck

@@ -17,6 +17,10 @@ namespace gt::deck {
 //! Reads every detector section of `root` (not [run], read already, nor [scan]).
 void read_detector_sections(DeckContext& ctx, toml::table const& root, DeckConfig& cfg);
 
+//! [materials], [geometry] (required), [field] and [propagation]: what a detector deck and a beamline
+//! deck with a detector beside its lattice both read, in this order.
+void read_detector_world(DeckContext& ctx, toml::table const& root, DetectorConfig& d);
+
 //! [materials] (DetectorMaterialsSection.cc): the valid ones go into d.materials; returns the names
 //! of the broken ones, so that volumes using them are not reported again.
 std::set<std::string> read_materials(DeckContext& ctx, toml::table const& t, DetectorConfig& d);
