@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/core/Device.hh"
+#include "kernels/cuda/DeferredTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 #include "kernels/detector/DetectorBackend.hh"
 
@@ -42,6 +43,8 @@ inline constexpr bool k_is_propagation<OnSlots<Propagate<Field>>> = true;
 
 struct CudaDetectorOps {
     static constexpr MemSpace space = MemSpace::device;
+    //! Stages timed by events read at the loop's own waits (the scans), not a wait per action.
+    using StageTimer = cuda::DeferredTimer;
     template <class F>
     static void for_each(std::size_t n, F const& f)
     {
@@ -93,7 +96,6 @@ struct CudaDetectorOps {
     {
         if (bytes) GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
     }
-    static void synchronize() { GT_CUDA_CHECK(cudaDeviceSynchronize()); }
 };
 
 }  // namespace

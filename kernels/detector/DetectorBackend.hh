@@ -1,6 +1,6 @@
 // The detector stepping loop written once over an executor. `Ops` supplies what differs between
 // backends: for_each, the memory space, the scans (vacant slots, secondaries per slot), the hit
-// sort, copies, and a synchronization point for timing.
+// sort, copies, and a stage timer (a GPU stage is timed by events, without a wait of its own).
 //
 // Nothing here depends on the order threads run in, nor on the order slots are visited in
 // (run.track_order): slots take waiting secondaries and primaries by
@@ -10,7 +10,6 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -189,7 +188,11 @@ class DetectorBackend final : public DetectorKernels {
         for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<double>(raw[i]) * k_tally_unit;
         return out;
     }
-    KernelTimer const& timer() const override { return timer_; }
+    KernelTimer const& timer() const override
+    {
+        stages_.settle();
+        return timer_;
+    }
 
   private:
     template <class T>
@@ -231,11 +234,9 @@ class DetectorBackend final : public DetectorKernels {
     std::uint64_t timed(char const* name, F const& f)
     {
         NvtxRange const range(name);
-        auto const start = std::chrono::steady_clock::now();
+        stages_.start();
         std::uint64_t const result = f();
-        Ops::synchronize();
-        double const dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        timer_.add(name, dt, 0.0, static_cast<double>(state_.size()));
+        stages_.stop({name, 0.0, static_cast<double>(state_.size()), 0.0});
         return result;
     }
 
@@ -368,6 +369,7 @@ class DetectorBackend final : public DetectorKernels {
     std::uint64_t active_ = 0;     //!< how many of them
     int growths_ = 0;
     KernelTimer timer_;
+    mutable typename Ops::StageTimer stages_{timer_};  //!< after timer_, which it fills
 };
 
 }  // namespace gt
