@@ -30,11 +30,13 @@ struct DetectorRunOptions {
     int threads = 0;
     std::string command_line;
     std::string resume;  //!< a checkpoint to go on from, "auto" (<output>.ckpt if there is one), or empty
-    //! Given primaries instead of the gun's draws (primary i is (*primaries)[i]; the deck's gun.events x
-    //! gun.per_event of them): a beamline's losses (run/BeamDetectorRun.hh)
+    //! Given primaries instead of the gun's draws: a beamline's losses (run/BeamDetectorRun.hh). Those of
+    //! this rank's events only (all of the deck's gun.events x gun.per_event on one process): primary
+    //! first + i is (*primaries)[i], first the first primary of the rank's share (parallel::even_share)
     std::vector<Primary> const* primaries = nullptr;
-    //! Write the detector's tables into this open file (a joined run's), without provenance and without
-    //! committing it; null: the run's own file
+    //! The detector part of a joined run (run/BeamDetectorRun.hh): its tables go into `into`, the joined
+    //! run's open file (rank 0's; null on the other ranks), without provenance and without committing it
+    bool joined = false;
     OutputFile* into = nullptr;
     std::string checkpoint;  //!< where checkpoints go ("": <output>.ckpt)
 };
