@@ -51,9 +51,10 @@ struct DetectorRunResult {
     std::uint64_t iterations = 0;
     int hit_buffer_growths = 0;  //!< times the hit buffer was doubled (hits are never dropped)
     double seconds = 0;          //!< wall time of the stepping loop [s]
-    //! physics.showers: per event, the k_num_energy_categories EnergyCategory sums [MeV]
+    //! physics.showers: per event, the k_num_energy_categories EnergyCategory sums [MeV] (every rank's
+    //! events)
     std::vector<double> event_energy;
-    std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once
+    std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once (of any rank)
     std::string backend;
     KernelTimer timer;
     std::string stopped_by;            //!< the signal that stopped the run early ("": it ran to the end)
