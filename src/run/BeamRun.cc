@@ -515,7 +515,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     if (options.before_commit) {
         stop.reset();  // one StopRequest at a time: the stage may hold its own
         if (int const status =
-                options.before_commit(BeamRunEnd{deck, lattice, kernels, setup->state, out, path}))
+                options.before_commit(BeamRunEnd{deck, lattice, kernels, tracking.particles(), out, path}))
             return status;
     }
     commit_beamline_output(out, checkpoint_path);
