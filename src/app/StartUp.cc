@@ -47,6 +47,8 @@ void DeviceWarmUp::start(int argc, char** argv)
 {
     if (!device::compiled_in() || thread_.joinable() || argc < 2 || std::string_view(argv[1]) != "run")
         return;
+    if (char const* off = std::getenv(k_no_warm_up_variable); off != nullptr && *off != '\0' && *off != '0')
+        return;
     for (int i = 2; i < argc; ++i) {
         std::string_view const a = argv[i];
         if (a == "--backend=cpu" ||

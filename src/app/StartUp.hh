@@ -26,6 +26,10 @@ struct StartUpTimes {
 //! This process's start-up times (main sets them).
 StartUpTimes& start_up_times();
 
+//! A measuring aid: GTRACK_TEST_NO_WARM_UP=1 in the environment creates the context where the run
+//! first needs it, as before (scripts/gpu-check.d/51-mpi-startup.sh compares the two).
+inline constexpr char const* k_no_warm_up_variable = "GTRACK_TEST_NO_WARM_UP";
+
 //! The GPU context of this process, created on a thread of its own.
 class DeviceWarmUp {
   public:
