@@ -7,6 +7,7 @@
 
 #include "app/Commands.hh"
 #include "app/OverrideOptions.hh"
+#include "app/StartUp.hh"
 #include "run/VersionInfo.hh"
 #include "deck/DeckError.hh"
 #include "parallel/Agreement.hh"
@@ -27,7 +28,15 @@ void add_deck_options(CLI::App& cmd, gt::CommandOptions& o)
 
 int main(int argc, char** argv)
 {
+    // The GPU's context is created on a thread of its own while MPI starts and the deck is read.
+    gt::start_up_times().main_entry = gt::StartUpTimes::Clock::now();
+    gt::device_warm_up().start(argc, argv);
+    struct WaitForWarmUp {  // before MPI_Finalize and the runtime's exit handlers, whatever happens
+        ~WaitForWarmUp() { gt::device_warm_up().wait(); }
+    } const wait_for_warm_up;
+    if (gt::started_by_launcher()) gt::start_up_times().mpi_begin = gt::StartUpTimes::Clock::now();
     gt::parallel::Session mpi(argc, argv);
+    if (gt::started_by_launcher()) gt::start_up_times().mpi_end = gt::StartUpTimes::Clock::now();
     gt::parallel::Communicator const& world = gt::parallel::Communicator::world();
     gt::CommandOptions options;
     for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);

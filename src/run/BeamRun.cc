@@ -375,6 +375,7 @@ class BeamlineTracking {
             alive_ = s.alive;
         }
         if (p.phase_space) {
+            TraceScope const writing("phase-space snapshot");  // inside its phase: the trace shows its share
             std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
             parallel::write_phase_space_in_rank_order(
                 setup_.out.get(), snapshots_++, "beam", live_particles(*setup_.kernels, particles_), r, where,
