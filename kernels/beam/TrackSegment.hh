@@ -27,7 +27,7 @@ struct TrackSegment {
         // hoisted pt-only products were spilled to local memory on every element (ptxas -v; the same
         // loads and the same order of elements, so the same bits).
         Element const* e = elements + begin;
-        for (auto left = static_cast<std::uint32_t>(end - begin); left != 0; --left, ++e) {
+        for (auto left = static_cast<std::uint32_t>(end > begin ? end - begin : 0); left != 0; --left, ++e) {
             opaque_in_place(p.pt);
             if (!track_element<Cases>(*e, p)) {
                 particles.lost_element[i] = e->index;
