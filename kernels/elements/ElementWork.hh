@@ -16,10 +16,10 @@ namespace gt::work {
 
 // Shared pieces (PortableMath.hh, MapSupport.hh).
 inline constexpr double k_momentum_squared = 5;  //!< 1 - 2 pt/beta + pt^2
-//! The finiteness check: counted as the six FP64 operations of the sum it was (five adds and sum - sum),
-//! though it is now six integer tests on the exponent bits (MapSupport.hh, issue 29): kept so the
-//! forecast's calibrated FP64 rate per counted operation and the work-count tests stay as they were;
-//! the profile's FP64 rate of a linear lattice is overstated by it (6 of 12-20 per push).
+//! The finiteness check: five adds and the sum - sum test, as the CPU computes it (MapSupport.hh); the
+//! GPU tests the exponent bits with integer operations instead (issue 29), so the profile's FP64 rate of
+//! a GPU run is overstated by these 6 a push (of 12-20 on a linear lattice). Kept so the forecast's
+//! calibrated FP64 rate per counted operation and the work-count tests stay as they were.
 inline constexpr double k_is_finite = 6;
 //! sincos (either form): the inf/NaN test 1, reduce_half_pi 8 (x c, rint, three k pio2_i products and
 //! subtractions), sin_kernel 20 (r^2, 8 Horner steps, r + r (r^2 p)), cos_kernel 22 (r^2, 8 Horner

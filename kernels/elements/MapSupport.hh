@@ -27,19 +27,31 @@ GT_HOST_DEVICE GT_FORCEINLINE std::uint32_t high_word(double v)
 
 //! True when all six coordinates are finite, tested on the exponent bits with integer operations: a
 //! double is NaN or infinite exactly when its 11 exponent bits are all ones, and then (and only then)
-//! adding 1 to the exponent field carries into bit 31. The six carries are or-ed together. This keeps
-//! the check off the FP64 pipe, which bounds the linear-map kernel on the GPU (it was a sum of the six
-//! coordinates and sum - sum == 0: seven FP64 instructions per push, about half of a linear FODO push's).
-//! The same answer as that sum for every particle whose coordinates are not within a factor 6 of
-//! DBL_MAX (there the sum overflowed and marked a particle with finite coordinates lost; now it is lost
-//! where a coordinate itself overflows). Nothing in the regression decks comes near.
-GT_HOST_DEVICE GT_FORCEINLINE bool is_finite(Particle const& p)
+//! adding 1 to the exponent field carries into bit 31. The six carries are or-ed together.
+GT_HOST_DEVICE GT_FORCEINLINE bool exponents_finite(Particle const& p)
 {
     std::uint32_t const exponent = 0x7ff00000u, one = 0x00100000u;
     std::uint32_t const carry = ((high_word(p.x) & exponent) + one) | ((high_word(p.px) & exponent) + one) |
                                 ((high_word(p.y) & exponent) + one) | ((high_word(p.py) & exponent) + one) |
                                 ((high_word(p.t) & exponent) + one) | ((high_word(p.pt) & exponent) + one);
     return (carry & 0x80000000u) == 0;
+}
+
+//! True when all six coordinates are finite: the same answer on both sides, computed as each side does
+//! it cheaply. The GPU tests the exponent bits (exponents_finite: integer operations, off the FP64 pipe
+//! that bounds the linear-map kernel; the sum below was 7 FP64 instructions a push, about half of a
+//! linear FODO push's). The CPU adds the six coordinates (one sum carries any NaN or infinity, inf - inf
+//! being NaN too, so a finite sum means six finite coordinates) and tests the bits only where the sum is
+//! not finite, which also catches finite coordinates whose sum overflows (within a factor 6 of DBL_MAX:
+//! before issue 29 such a particle was marked lost there; now it is lost where a coordinate overflows).
+GT_HOST_DEVICE GT_FORCEINLINE bool is_finite(Particle const& p)
+{
+#if defined(__CUDA_ARCH__)
+    return exponents_finite(p);
+#else
+    double const sum = ((p.x + p.px) + (p.y + p.py)) + (p.t + p.pt);
+    return sum - sum == 0.0 || exponents_finite(p);
+#endif
 }
 
 //! (p / p_ref)^2 = 1 - 2 pt / beta + pt^2 for the ImpactX energy coordinate pt.
