@@ -281,10 +281,12 @@ struct ExactBend {
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
         if (!kicked) return arc(p, whole);
-        for (std::int32_t i = 0; i < steps; ++i) {
-            if (!step(p, step_outer, arc_outer)) return false;
-            if (!step(p, step_middle, arc_middle)) return false;
-            if (!step(p, step_outer, arc_outer)) return false;
+        // The triple jump (outer, middle, outer) of every step as one loop over 3 steps sub-steps: the
+        // same calls in the same order as three written out, with one inlined copy of step() instead of
+        // three (a third of the code in the GPU kernels that hold this case).
+        for (std::int32_t i = 0; i < 3 * steps; ++i) {
+            bool const middle = i % 3 == 1;
+            if (!step(p, middle ? step_middle : step_outer, middle ? arc_middle : arc_outer)) return false;
         }
         return true;
     }
