@@ -167,6 +167,7 @@ DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& o
         setup.tables.gun.first_primary = events.first * per_event;
         setup.tables.gun.primaries = (events.first + events.count) * per_event;
         if (options.primaries) setup.tables.primary_list = *options.primaries;
+        setup.tables.track_lengths = options.track_lengths;
         std::size_t const slots = cfg.detector.track_slots;
         kernels->setup(setup.tables, slots, 4 * slots);
         // The loop goes on where the checkpoint left it: this rank's slots, hits, sums and next primary.
@@ -304,6 +305,7 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
     }
     r.hit_buffer_growths = kernels->hit_buffer_growths();
     r.event_energy = kernels->event_energy();
+    r.event_track_length = kernels->event_track_length();
     r.secondary_stack_peak = kernels->secondary_stack_peak();
     if (cfg.detector.strips.enabled) r.strips = strip_stage(cfg, stage.setup.geometry, r);
 }
