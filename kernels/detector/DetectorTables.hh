@@ -37,6 +37,7 @@ struct DetectorTables {
     EmTableData em;                      //!< the shower tables (physics.showers)
     std::uint64_t secondary_buffer = 0;  //!< secondaries an iteration may create; more are held back
     TrackOrder track_order = TrackOrder::slots;
+    bool track_lengths = false;  //!< record per-event track lengths (EventTrackLength.hh; showers only)
 };
 
 }  // namespace gt

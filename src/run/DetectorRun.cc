@@ -172,6 +172,7 @@ DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& o
                                                    options.primaries->size(), events.count));
             setup.tables.primary_list = *options.primaries;
         }
+        setup.tables.track_lengths = options.track_lengths;
         std::size_t const slots = cfg.detector.track_slots;
         kernels->setup(setup.tables, slots, 4 * slots);
         // The loop goes on where the checkpoint left it: this rank's slots, hits, sums and next primary.
@@ -309,6 +310,7 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
     }
     r.hit_buffer_growths = kernels->hit_buffer_growths();
     r.event_energy = kernels->event_energy();
+    r.event_track_length = kernels->event_track_length();
     // Each event ran on one rank; the others hold 0 for it (the backend counts events up to its last):
     // the maximum over ranks is every event's balance on every rank, exactly.
     if (cfg.detector.physics.showers && parallel::Communicator::world().size() > 1) {

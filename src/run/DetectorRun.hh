@@ -39,6 +39,9 @@ struct DetectorRunOptions {
     bool joined = false;
     OutputFile* into = nullptr;
     std::string checkpoint;  //!< where checkpoints go ("": <output>.ckpt)
+    //! Record per event the true path length of charged and neutral shower particles in sensitive
+    //! volumes (DetectorRunResult::event_track_length; physics.showers only; not written to the file)
+    bool track_lengths = false;
 };
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
@@ -54,6 +57,9 @@ struct DetectorRunResult {
     //! physics.showers: per event, the k_num_energy_categories EnergyCategory sums [MeV] (every rank's
     //! events)
     std::vector<double> event_energy;
+    //! with options.track_lengths: per event, charged and neutral true path lengths in sensitive
+    //! volumes [m] (k_num_length_categories per event, kernels/detector/EventTrackLength.hh)
+    std::vector<double> event_track_length;
     std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once (of any rank)
     std::string backend;
     KernelTimer timer;
