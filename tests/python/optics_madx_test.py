@@ -352,7 +352,8 @@ ring: line=(8*cell, rf);
     m.input(light)
     m.use(sequence="ring")
     m.input("twiss, chrom;")
-    t_orbit = float(m.table.summ.orbit5[0])  # MAD-X's T = -c dt of the 6D closed orbit with radiation
+    t_orbit = float(m.table.twiss.t[0])  # MAD-X's T = -c dt of the 6D closed orbit with radiation (summ's
+    # orbit5 holds -T)
     m.input("emit, deltap=0;")
     emit = m.table.emit
     # The row of the partition numbers is spelt "damping_partion" in MAD-X 5.0x.
