@@ -100,7 +100,8 @@ static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the d
 //! - `all`: every kind. The t-code and 3D field-map entries (integrated in time or through a grid) take
 //!   it to 254 registers per thread (sm_90, ptxas -v), one 256-thread block per SM.
 //! - `without_integrators`: all but those two; 128 registers with two blocks per SM (BeamDriver.hh).
-//! - `linear_maps`: markers, monitors, and drifts and quadrupoles of the linear model only (the paraxial
+//! - `linear_maps`: markers, monitors, and drifts and quadrupoles of the linear model without radiation only
+//! (the paraxial
 //!   drift and the thick linear quadrupole, each a few multiply-adds with no square root or division):
 //!   a lattice of first-order maps runs without the registers of the exact maps, bends, RF, multipoles
 //!   and profile elements (launch bound and ptxas numbers in BeamDriver.hh).
@@ -131,7 +132,9 @@ inline bool is_linear_map(Element const& e)
         case ElementKind::drift:
             return e.drift.model == DriftModel::linear;
         case ElementKind::quadrupole:
-            return e.quadrupole.model == QuadrupoleModel::linear;
+            // A radiating quadrupole (SynchrotronRadiation.hh) is not a short first-order map: the
+            // optics_maps switch tracks it, with the radiation (Quadrupole::operator()).
+            return e.quadrupole.model == QuadrupoleModel::linear && e.quadrupole.c_rad == 0.0;
         default:
             return false;
     }
@@ -208,7 +211,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
             drift_linear_table(p, e.drift.length, e.drift.t_per_pt);
             return true;
         case ElementKind::quadrupole:
-            if (e.quadrupole.model != QuadrupoleModel::linear) return false;
+            if (e.quadrupole.model != QuadrupoleModel::linear || e.quadrupole.c_rad != 0.0) return false;
             return e.quadrupole.track_linear(p);
         default:
             return false;

@@ -9,6 +9,7 @@
 #include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/elements/SynchrotronRadiation.hh"
 
 namespace gt {
 
@@ -49,6 +50,7 @@ struct ThickMultipole {
     double inv_beta_gamma2;  //!< [1]
     MultipoleKick kick;
     SplitSteps split;
+    double c_rad;  //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
 
     static ThickMultipole make(double length, std::int32_t order, double kn, double ksn, std::int32_t steps,
                                ReferenceParticle const& ref)
@@ -65,11 +67,18 @@ struct ThickMultipole {
         m.inv_beta_gamma2 = 1.0 / (ref.beta_gamma * ref.beta_gamma);
         m.kick = MultipoleKick{kn / factorial, ksn / factorial, order};
         m.split = SplitSteps::make(length, steps > 0 ? steps : 1);
+        m.c_rad = 0.0;
         return m;
     }
 
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
+        if (c_rad != 0.0) {
+            // Classical radiation at every kick (RadiatingKick); the drifts take the pt each kick leaves.
+            ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
+            return split.integrate(
+                p, drift, RadiatingKick<MultipoleKick>{kick, kick.a, kick.b, kick.order, c_rad, inv_beta});
+        }
         // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
         ExactDriftStep const drift =
             ExactDriftStep::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
