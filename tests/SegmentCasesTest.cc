@@ -276,3 +276,36 @@ TEST_CASE("the linear FODO through the linear-map switch: the bits of the switch
     }
     check_same_bits(reference, picked);
 }
+
+TEST_CASE("with radiation, every switch that takes an entry pushes it to the bits of the switch of all kinds")
+{
+    // tests/data/every_element.toml with 5 GeV electrons radiating (lattice.radiation = "mean"): the
+    // smaller switches call the element maps through their own dispatch (track_optics_map,
+    // track_linear_map), which must keep each map's radiation. The GPU uses them, the CPU's loop not.
+    std::vector<std::string> const radiating = {"beam.particle=\"electron\"", "beam.kinetic_energy=\"5 GeV\"",
+                                                "lattice.radiation=\"mean\""};
+    DeckConfig const deck =
+        read_deck(std::string(GTRACK_SOURCE_DIR) + "/tests/data/every_element.toml", radiating, std::nullopt);
+    std::vector<Element> const table = build_lattice(deck, initial_reference(deck)).elements;
+    Particle const p0{1e-3, 2e-4, -5e-4, 1e-4, 3e-4, 1e-3};
+    int optics = 0, linear = 0;
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        Element const& e = table[i];
+        CAPTURE(i);
+        Particle a = p0;
+        bool const kept = track_element<ElementCases::all>(e, a);
+        if (is_optics_map(e)) {
+            Particle o = p0;
+            CHECK(track_element<ElementCases::optics_maps>(e, o) == kept);
+            CHECK(to_vec(o) == to_vec(a));
+            ++optics;
+        }
+        if (is_linear_map(e)) {
+            Particle l = p0;
+            CHECK(track_element<ElementCases::linear_maps>(e, l) == kept);
+            CHECK(to_vec(l) == to_vec(a));
+            ++linear;
+        }
+    }
+    CHECK(optics > 10);  // the deck's bends, edges, quadrupoles and multipoles went through the optics switch
+}

@@ -179,9 +179,9 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& 
         case ElementKind::sector_bend:
             return e.sector_bend(p);
         case ElementKind::exact_bend:
-            // ExactBend::operator()'s first line, without its split steps (see ElementCases).
+            // ExactBend::operator() without its split steps (see ElementCases); with its radiation.
             if (e.exact_bend.kicked) return false;
-            return e.exact_bend.arc(p, e.exact_bend.whole);
+            return e.exact_bend.uniform(p);
         case ElementKind::dipole_edge:
             return e.dipole_edge(p);
         case ElementKind::multipole:

@@ -298,9 +298,11 @@ struct ExactBend {
         radiate(p, c_rad, inv_beta, bx, by, h, l);
     }
 
-    GT_HOST_DEVICE bool operator()(Particle& p) const
+    //! The bend without gradient or sextupole (not kicked): one arc, or with radiation two half arcs. The
+    //! optics_maps switch calls this alone, without the split steps of the kicked case (Element.hh).
+    GT_HOST_DEVICE GT_FORCEINLINE bool uniform(Particle& p) const
     {
-        if (!kicked && c_rad != 0.0 && inv_h != 0.0) {
+        if (c_rad != 0.0 && inv_h != 0.0) {
             // A uniform field: the loss where the particle is, at the entrance, the middle and the exit with
             // Simpson's weights L/6, 4L/6, L/6 (exact for a path factor (1 + h x) cubic in s). A loss
             // computed from the whole arc's path and applied at one end would not be local: its dependence on
@@ -314,7 +316,12 @@ struct ExactBend {
             radiate(p, c_rad, inv_beta, 0.0, h, h, sixth);
             return true;
         }
-        if (!kicked) return arc(p, whole);
+        return arc(p, whole);
+    }
+
+    GT_HOST_DEVICE bool operator()(Particle& p) const
+    {
+        if (!kicked) return uniform(p);
         // The triple jump (outer, middle, outer) of every step as one loop over 3 steps sub-steps: the
         // same calls in the same order as three written out, with one inlined copy of step() instead of
         // three (a third of the code in the GPU kernels that hold this case).
