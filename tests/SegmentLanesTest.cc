@@ -55,7 +55,7 @@ std::vector<Element> every_kind()
     add(ElementKind::rf_cavity).rf_cavity = RfCavity::make(0.3, 0.0, 352.2e6, -30.0, ref, ref);
     add(ElementKind::kicker).kicker = Kicker::make(1e-4, -2e-4, 0.1, ref);
     add(ElementKind::collimator).collimator =
-        Collimator::make(ApertureShape::rectangle, 4e-3, 3e-3, 0.1, ref);
+        Collimator::make(ApertureShape::rectangle, 2e-2, 1.5e-2, 0.1, ref);
     add(ElementKind::srotation).srotation = SRotation::make(0.3);
     add(ElementKind::thin_solenoid).thin_solenoid = ThinSolenoid::make(0.2, 0.1, ref);
     add(ElementKind::aperture).aperture = Aperture::make(ApertureShape::ellipse, 4e-3, 4e-3);
@@ -94,7 +94,7 @@ ParticleState beam(double scale)
     std::normal_distribution<double> g(0.0, 1.0);
     for (size_type i = 0; i < n; ++i) {
         v.store(i, Particle{scale * 2e-3 * g(rng), scale * 2e-4 * g(rng), scale * 2e-3 * g(rng),
-                            scale * 2e-4 * g(rng), 1e-3 * g(rng), 1e-3 * g(rng)});
+                            scale * 2e-4 * g(rng), 1e-3 * g(rng), scale * 1e-3 * g(rng)});
         v.id[i] = i;
         v.lost_element[i] = -1;
         v.lost_turn[i] = -1;
@@ -105,14 +105,14 @@ ParticleState beam(double scale)
     return s;
 }
 
-//! Three turns over the table in two segments, with the per-particle kernel or the lanes of width W.
+//! `turns` turns over the table in two segments, with the per-particle kernel or the lanes of width W.
 template <int W, ElementCases Cases>
-ParticleState track(std::vector<Element> const& table, double scale)
+ParticleState track(std::vector<Element> const& table, double scale, int turns)
 {
     ParticleState s = beam(scale);
     ParticleView const v = s.view();
     size_type const half = table.size() / 2;
-    for (std::int32_t turn = 0; turn < 3; ++turn)
+    for (std::int32_t turn = 0; turn < turns; ++turn)
         for (auto [begin, end] : {std::pair{size_type(0), half}, std::pair{half, size_type(table.size())}}) {
             if constexpr (W == 1) {
                 cpu::for_each(v.size, TrackSegment<Cases>{v, table.data(), begin, end, turn});
@@ -139,18 +139,17 @@ int differing(ParticleState& a, ParticleState& b)
 
 //! Lanes of 4 and 8 against one particle at a time, with the switch `Cases`; returns the losses.
 template <ElementCases Cases>
-int check_lanes(std::vector<Element> const& table, double scale)
+int check_lanes(std::vector<Element> const& table, double scale, int turns = 3)
 {
-    ParticleState one = track<1, Cases>(table, scale);
-    ParticleState four = track<4, Cases>(table, scale);
-    ParticleState eight = track<8, Cases>(table, scale);
+    ParticleState one = track<1, Cases>(table, scale, turns);
+    ParticleState four = track<4, Cases>(table, scale, turns);
+    ParticleState eight = track<8, Cases>(table, scale, turns);
     CHECK(differing(one, four) == 0);
     CHECK(differing(one, eight) == 0);
     ParticleView const v = one.view();
     int lost = 0;
     for (size_type i = 0; i < v.size; ++i) lost += v.lost_element[i] >= 0;
     CHECK(v.lost_element[17] == 3);  // lost before: left alone
-    CHECK(v.lost_element[500] >= 0);
     return lost;
 }
 
@@ -161,23 +160,26 @@ TEST_CASE("the structure-of-arrays segment kernel gives the per-particle kernel'
     std::vector<Element> const table = every_kind();
     std::set<ElementKind> kinds;
     for (Element const& e : table) kinds.insert(e.kind);
-    // Apertures and the collimator take some particles in every block's neighbourhood (about a third of
-    // 1003 at this spread), the rest survive: both paths of every map run.
-    int const lost = check_lanes<ElementCases::without_integrators>(table, 1.0);
-    CHECK(lost > 100);
+    // At this spread, in one turn, the apertures near the end of the table take about two thirds of the
+    // 1003 particles (most of them after all other entries), the rest go through: both paths of every map
+    // run, and the blocks are mixed.
+    int const lost = check_lanes<ElementCases::without_integrators>(table, 0.3, 1);
+    CHECK(lost > 200);
     CHECK(lost < 900);
-    check_lanes<ElementCases::all>(table, 1.0);
+    check_lanes<ElementCases::all>(table, 0.3, 1);
+    check_lanes<ElementCases::all>(table, 1.0, 3);  // all lost within three turns
 
     // The field-data kinds from the example decks: the 3D map, the on-axis profile and the t-code.
-    for (char const* deck :
-         {"fieldmap3d_linac.toml", "photoinjector.toml", "ion_linac.toml", "fodo_ring.toml"}) {
+    for (char const* deck : {"fieldmap3d_linac.toml", "photoinjector.toml", "photoinjector_cathode.toml",
+                             "ion_linac.toml", "fodo_ring.toml"}) {
         CAPTURE(deck);
         DeckTable const d = deck_table(deck);
         for (Element const& e : d.elements) kinds.insert(e.kind);
         check_lanes<ElementCases::all>(d.elements, 0.5);
     }
     for (int k = 0; k <= static_cast<int>(ElementKind::thin_solenoid); ++k) {
-        CAPTURE(kind_name(ElementKind(k)));
+        std::string const name = kind_name(ElementKind(k));
+        CAPTURE(name);
         CHECK(kinds.count(ElementKind(k)) == 1);
     }
 }
@@ -201,7 +203,7 @@ TEST_CASE("the smaller switches through the lanes: the same bits")
 TEST_CASE("the CPU backend tracks with the lanes: the per-particle kernel's bits")
 {
     std::vector<Element> const table = every_kind();
-    ParticleState one = track<1, ElementCases::without_integrators>(table, 1.0);
+    ParticleState one = track<1, ElementCases::without_integrators>(table, 1.0, 3);
     ParticleState backend = beam(1.0);
     std::unique_ptr<BeamKernels> kernels = make_cpu_beam_kernels();
     kernels->set_elements(table, {});

@@ -18,7 +18,8 @@ namespace gt {
 //! Pushes the lanes of `live` through one entry with the switch `Cases`; returns those not lost there.
 //! The same calls as track_element: misalignment in, the map, misalignment out, the finiteness check.
 template <ElementCases Cases, int W>
-GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes<W>& p, LaneMaskOf<W> live)
+GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes<W>& p,
+                                                 LaneMaskOf<W> const& live)
 {
     using Mask = LaneMaskOf<W>;
     auto const lanes = [&](auto const& map) {
@@ -60,8 +61,8 @@ GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes
         default:
             break;
     }
-    // Per particle: the gradient bends (their focusing branches on the sign of a per-particle K), edges,
-    // linear bends, RF, solenoids, profile and time-code entries, and any entry the switch lacks.
+    // Per particle: the gradient bends (their focusing branches on the sign of a per-particle K), dipole
+    // edges, linear bends, RF, solenoids, profile and time-code entries, and any entry the switch lacks.
     Mask ok = live;
     for (int k = 0; k < W; ++k) {
         if (!live[k]) continue;
