@@ -1,6 +1,7 @@
 // Calibration measurements. The map rate and per-push cost come from two lattices of the same
 // length, one of exact quadrupoles and drifts and one of markers: t = F / rate + P t_push for
-// both, two equations in the two unknowns. Space-charge rates come from kicks of a Gaussian bunch.
+// both, two equations in the two unknowns; each map family's rate (MapFamily) from a lattice of that
+// family's maps alone, with the same t_push. Space-charge rates come from kicks of a Gaussian bunch.
 #include "run/CalibrateMeasure.hh"
 
 #include <algorithm>
@@ -72,6 +73,43 @@ std::vector<Element> calibration_lattice(bool maps, int entries)
     return out;
 }
 
+//! A lattice of one map family's entries (the example decks' usual models): exact drifts, chromatic
+//! quadrupoles of alternating sign, sextupoles by split steps, exact sector bends, and for the other kinds
+//! hard-edge solenoids (tracked per particle on the CPU, as RF cavities, profile and 3D-map entries are).
+std::vector<Element> family_lattice(MapFamily family, int entries)
+{
+    ReferenceParticle const ref = calibration_reference();
+    std::vector<Element> out;
+    for (int i = 0; i < entries; ++i) {
+        Element e = Element::make(ElementKind::marker);
+        switch (family) {
+            case MapFamily::drift:
+                e = Element::make(ElementKind::drift);
+                e.drift = Drift::make(1.0, DriftModel::exact, ref);
+                break;
+            case MapFamily::quadrupole:
+                e = Element::make(ElementKind::quadrupole);
+                e.quadrupole = Quadrupole::make(0.5, i % 2 == 0 ? 1.2 : -1.2, QuadrupoleModel::exact, 0, ref);
+                break;
+            case MapFamily::multipole:
+                e = Element::make(ElementKind::thick_multipole);
+                e.thick_multipole = ThickMultipole::make(0.2, 2, 5.0, 0.0, 4, ref);
+                break;
+            case MapFamily::bend:
+                e = Element::make(ElementKind::exact_bend);
+                e.exact_bend = ExactBend::make(1.0, 0.05, 0.0, 0.0, 0, ref);
+                break;
+            case MapFamily::other:
+                e = Element::make(ElementKind::solenoid);
+                e.solenoid = Solenoid::make(0.5, i % 2 == 0 ? 0.5 : -0.5, ref);
+                break;
+        }
+        e.index = i;
+        out.push_back(e);
+    }
+    return out;
+}
+
 //! Steady-state seconds per call of `kernel` (the first call excluded).
 double steady_seconds(KernelTimer const& timer, char const* kernel)
 {
@@ -120,8 +158,41 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
         flops[maps] = size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(entries));
     }
     double const pushes = size.particles * entries;
-    c.fp64_map = (flops[1] - flops[0]) / std::max(time[1] - time[0], 1e-12);
-    c.push_seconds = std::max(0.0, (time[0] - flops[0] / c.fp64_map) / pushes);
+    // The marker lattice's whole time is the cost of a push beyond its map (load, store, dispatch, the
+    // finiteness check): with maps as vector lanes its few counted FLOPs at a map rate would overstate
+    // it (the two-equation solve then gave t_push = 0).
+    c.push_seconds = time[0] / pushes;
+    c.fp64_map = flops[1] / std::max(time[1] - time[0], 1e-12);
+    // Entries the CPU's lanes track one particle at a time: the cost per push beyond push_seconds, from
+    // first-order dipole edges (a few FLOPs each, so nearly all of it is the per-particle path).
+    {
+        kernels.generate(state.view(), sampler, 0);
+        std::vector<Element> lattice;
+        for (int i = 0; i < entries; ++i) {
+            Element e = Element::make(ElementKind::dipole_edge);
+            e.dipole_edge = DipoleEdge::make(0.05, 0.0, 0.0, 0.0);
+            e.index = i;
+            lattice.push_back(e);
+        }
+        kernels.set_elements(lattice, {});
+        kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
+        double const t =
+            mean_seconds(kernels, "track", 3, [&] { kernels.track(state.view(), 0, size_type(entries), 0); });
+        c.fallback_push_seconds = std::max(0.0, (t - time[0]) / pushes);
+    }
+    // Each family's rate from a lattice of its maps alone, on a fresh beam (the mix's apertures have taken
+    // some particles, and a lost one costs no map).
+    for (std::size_t f = 0; f < c.fp64_map_family.size(); ++f) {
+        kernels.generate(state.view(), sampler, 0);
+        std::vector<Element> const lattice = family_lattice(MapFamily(f), entries);
+        kernels.set_elements(lattice, {});
+        kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
+        double const t =
+            mean_seconds(kernels, "track", 3, [&] { kernels.track(state.view(), 0, size_type(entries), 0); });
+        double const f_flops =
+            size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(entries));
+        c.fp64_map_family[f] = f_flops / std::max(t - pushes * c.push_seconds, 1e-12);
+    }
 
     // A one-entry segment of a marker streams the particles through once (load, store): the
     // bandwidth the per-element kernels reach, a fraction of the copy bandwidth that the forecast
