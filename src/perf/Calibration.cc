@@ -46,6 +46,10 @@ constexpr Field k_fields[] = {
      true},
     {"fallback_push_seconds", &Ceilings::fallback_push_seconds,
      "[s] per push of an entry the CPU tracks particle by particle, beyond push_seconds", true},
+    {"mix_push_seconds", &Ceilings::mix_push_seconds,
+     "[s] per push in a lattice of mixed kinds, beyond each map's rate alone (dispatch, branches)", true},
+    {"call_particle_seconds", &Ceilings::call_particle_seconds,
+     "[s] per particle and call of a segment, added to its maps (CPU: the load into lanes and back)", true},
 };
 
 //! The map rates by family (optional: files written before them have fp64_map only, which the

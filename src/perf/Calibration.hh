@@ -39,12 +39,25 @@ struct Ceilings {
     //! [s] per particle and entry that the CPU's lanes track one particle at a time, beyond push_seconds
     //! (per_particle_in_lanes, SegmentWork.hh; measured on dipole edges). 0: not measured.
     double fallback_push_seconds = 0;
+    //! [s] per particle and entry of a lattice that mixes kinds, beyond its maps priced alone (the above):
+    //! the kind's dispatch and its branches, mispredicted where the kinds change from entry to entry,
+    //! and the element table's cache lines (measured on a shuffled mix of ~200 entries; >= 0). Negative:
+    //! not measured (files written before it; the forecast then runs low on mixed lattices).
+    double mix_push_seconds = -1;
+    //! [s] per particle and call of a segment beyond its pushes, added to the maps' time (the CPU's load into
+    //! vector lanes and store back; a one-entry marker segment). 0 on the GPU, where the bandwidth bounds a
+    //! segment instead, and in files written before it.
+    double call_particle_seconds = 0;
 
     //! [s] a solve (or Green's function) of `points` doubled-grid points, interpolated in N log N
     //! between the measured sizes (extrapolated from the nearest one beyond them).
     double fft_time(std::vector<double> const& seconds, double points) const;
 
     //! [FLOP/s] the rate of map family `family` (MapFamily's order): its own where measured, else fp64_map.
+    //! True when the file predates the map model of the CPU's lanes (family rates and the mix's cost per
+    //! push): the forecast still works, from fp64_map alone, but runs low; `gtrack calibrate` again.
+    bool stale_map_model() const { return mix_push_seconds < 0 || fp64_map_family[0] <= 0; }
+
     double fp64_map_of(int family) const
     {
         bool const own = family < int(fp64_map_family.size()) && fp64_map_family[family] > 0;

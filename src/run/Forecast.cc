@@ -43,6 +43,7 @@ struct CallWork {
     bool waits = false;             //!< ends with a copy back and a host synchronization (a reduction)
     FamilyFlops family_flops{};     //!< Bound::map: `flops` by map family, each at its calibrated rate
     double per_particle_items = 0;  //!< Bound::map: pushes of entries tracked one particle at a time
+    double particles = 0;           //!< Bound::map: particles of the call (each loaded and stored once)
 };
 
 static_assert(std::tuple_size_v<decltype(Ceilings::fp64_map_family)> == k_map_families,
@@ -99,7 +100,9 @@ class ForecastBuilder {
     {
         switch (b) {
             case Bound::map: {
-                double t = w.items * c_.push_seconds + w.per_particle_items * c_.fallback_push_seconds;
+                double t = w.items * (c_.push_seconds + std::max(0.0, c_.mix_push_seconds)) +
+                           w.per_particle_items * c_.fallback_push_seconds +
+                           w.particles * c_.call_particle_seconds;
                 for (int f = 0; f < k_map_families; ++f) t += w.family_flops[f] / c_.fp64_map_of(f);
                 return t;
             }
@@ -147,6 +150,7 @@ class CountingBeamKernels final : public BeamKernels {
         CallWork w{1, n * k_track_bytes_per_particle, n * work_.flops_per_particle(begin, end), pushes, 0};
         w.family_flops = work_.family_flops_per_particle(begin, end);
         w.per_particle_items = n * work_.per_particle_entries(begin, end);
+        w.particles = n;
         for (double& f : w.family_flops) f *= n;
         out_.add("track", Bound::map, w);
     }
