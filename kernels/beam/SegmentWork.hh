@@ -24,7 +24,7 @@ enum class MapFamily : int {
     quadrupole,  //!< quadrupoles of every model
     multipole,   //!< thin and thick multipoles (split steps)
     bend,        //!< sector-bend bodies (either model) and dipole edges
-    other,       //!< every other kind (calibrated on hard-edge solenoids: per-particle maps on the CPU)
+    other,       //!< every other kind (calibrated on solenoids and RF cavities: per-particle maps on the CPU)
 };
 inline constexpr int k_map_families = 5;
 inline constexpr char const* k_map_family_names[k_map_families] = {"drift", "quadrupole", "multipole", "bend",
