@@ -47,6 +47,11 @@ std::vector<Element> every_kind()
     add(ElementKind::exact_bend).exact_bend = ExactBend::make(0.3, 2.0, 0.0, 0.0, 0, ref);   // > 90 deg
     add(ElementKind::sector_bend).sector_bend = SectorBend::make(0.8, 0.1, 0.2, ref);
     add(ElementKind::dipole_edge).dipole_edge = DipoleEdge::make(0.125, 0.05, 0.5, 0.02);
+    // Second order (a deck's sbend edges), entrance and exit: every coefficient non-zero.
+    add(ElementKind::dipole_edge).dipole_edge =
+        DipoleEdge::make_second_order(0.125, 0.05, 0.5, 0.02, 0.3, false);
+    add(ElementKind::dipole_edge).dipole_edge =
+        DipoleEdge::make_second_order(0.125, -0.08, 0.5, 0.02, 0.3, true);
     double const knl[] = {1e-5, 0.02, 0.8, -3.0}, ksl[] = {0.0, 1e-3, 0.1};
     add(ElementKind::multipole).multipole = Multipole::make(knl, 4, ksl, 3);
     add(ElementKind::thick_multipole).thick_multipole = ThickMultipole::make(0.2, 2, 40.0, 5.0, 4, ref);

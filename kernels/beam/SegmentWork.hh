@@ -62,6 +62,7 @@ inline bool per_particle_in_lanes(Element const& e)
         case ElementKind::multipole:
         case ElementKind::thick_multipole:
         case ElementKind::aperture:
+        case ElementKind::dipole_edge:
             return false;
         case ElementKind::exact_bend:
             return e.exact_bend.kicked;

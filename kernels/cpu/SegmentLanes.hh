@@ -1,8 +1,8 @@
 // The CPU's segment kernel over a structure of arrays: W neighbouring particles (one vector register per
 // coordinate, Lanes.hh) pushed through the segment element by element. The maps written for lanes
 // (LaneMask.hh: the exact and linear drift, quadrupoles of every model, thin and thick multipoles,
-// the exact sector bend without gradient, apertures, markers, misalignments) run once for all W lanes,
-// with masks for the particles lost instead of early returns; any other entry falls back to the
+// the exact sector bend without gradient, dipole edges, apertures, markers, misalignments) run once for all W
+// lanes, with masks for the particles lost instead of early returns; any other entry falls back to the
 // per-particle switch (track_element) lane by lane. Each particle sees exactly the operations
 // TrackSegment applies to it, so the bits are TrackSegment's (tests/SegmentLanesTest.cc).
 #pragma once
@@ -54,6 +54,9 @@ GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes
         case ElementKind::aperture:
             if (!linear_only) return lanes([&] { return e.aperture(p, live); });
             break;
+        case ElementKind::dipole_edge:
+            if (!linear_only) return lanes([&] { return e.dipole_edge(p, live); });
+            break;
         case ElementKind::exact_bend:
             if (!linear_only && !e.exact_bend.kicked)
                 return lanes([&] { return e.exact_bend.arc(p, e.exact_bend.whole, live); });
@@ -61,8 +64,8 @@ GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes
         default:
             break;
     }
-    // Per particle: the gradient bends (their focusing branches on the sign of a per-particle K), dipole
-    // edges, linear bends, RF, solenoids, profile and time-code entries, and any entry the switch lacks.
+    // Per particle: the gradient bends (their focusing branches on the sign of a per-particle K), linear
+    // bends, RF, solenoids, profile and time-code entries, and any entry the switch lacks.
     Mask ok = live;
     for (int k = 0; k < W; ++k) {
         if (!live[k]) continue;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 
@@ -70,22 +71,27 @@ struct DipoleEdge {
         return d;
     }
 
-    GT_HOST_DEVICE GT_FORCEINLINE bool operator()(Particle& p) const
+    //! One particle or a block of lanes (LaneMask.hh): kicks the particles of `live` (the same operations
+    //! in the same order for both); none is lost.
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE auto operator()(P& p, M live = true) const
     {
-        if (second_order) return track_second_order(p);
-        p.px += kx * p.x;
-        p.py += ky * p.y;
-        return true;
+        if (second_order) return track_second_order(p, live);
+        where(live, p.px, p.px + kx * p.x);
+        where(live, p.py, p.py + ky * p.y);
+        return live && true;
     }
 
-    GT_HOST_DEVICE bool track_second_order(Particle& p) const
+    template <class P, class M = bool>
+    GT_HOST_DEVICE auto track_second_order(P& p, M live = true) const
     {
-        double const x = p.x, px = p.px, y = p.y, py = p.py;
-        p.x = x + ax * y * y - ay * x * x;
-        p.px = px + kx * x + gt2 * (x * px - y * py) + cxx * x * x + cyy * y * y;
-        p.y = y + gt2 * x * y;
-        p.py = py + ky * y - (gt2 * x * py + gs2 * y * px) + cxy * x * y;
-        return true;
+        using T = coordinate_t<P>;
+        T const x = p.x, px = p.px, y = p.y, py = p.py;
+        where(live, p.x, x + ax * y * y - ay * x * x);
+        where(live, p.px, px + kx * x + gt2 * (x * px - y * py) + cxx * x * x + cyy * y * y);
+        where(live, p.y, y + gt2 * x * y);
+        where(live, p.py, py + ky * y - (gt2 * x * py + gs2 * y * px) + cxy * x * y);
+        return live && true;
     }
 };
 
