@@ -13,6 +13,7 @@
 #include "deck/DeckReader.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
+#include "kernels/cpu/Lanes.hh"
 #include "perf/Calibration.hh"
 
 using namespace gt;
@@ -154,7 +155,10 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
     REQUIRE(read.cpu.has_value());
     CHECK(read.cpu->cores == 1);
     CHECK(read.cpu->copy_bandwidth > 0);
-    CHECK(read.cpu->fp64_peak >= read.cpu->fp64_map);  // the peak bounds the maps' rate
+    // The peak's workload is scalar multiply-add chains (one double an operation); the maps run as vector
+    // lanes (kernels/cpu/Lanes.hh: k_simd_lanes doubles an instruction) and now reach the scalar peak on
+    // this machine (11.0 against 11.3 GFLOP/s): the peak times the lanes bounds them.
+    CHECK(read.cpu->fp64_peak * k_simd_lanes >= read.cpu->fp64_map);
     CHECK(read.cpu->fft_points.size() == 3);
 
     CommandResult const f = run_gtrack("forecast " + input("fodo.toml") + " --calibration " + cal);

@@ -37,7 +37,7 @@ struct Ceilings {
     //! multipole, bend, other). 0: not measured (files written before them): fp64_map stands in.
     std::array<double, 5> fp64_map_family{};
     //! [s] per particle and entry that the CPU's lanes track one particle at a time, beyond push_seconds
-    //! (per_particle_in_lanes, SegmentWork.hh; measured on dipole edges). 0: not measured.
+    //! (per_particle_in_lanes, SegmentWork.hh; measured on thin kickers). 0: not measured.
     double fallback_push_seconds = 0;
     //! [s] per particle and entry of a lattice that mixes kinds, beyond its maps priced alone (the above):
     //! the kind's dispatch and its branches, mispredicted where the kinds change from entry to entry,

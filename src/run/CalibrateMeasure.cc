@@ -234,13 +234,15 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
     c.push_seconds = time[0] / pushes;
     c.fp64_map = flops[1] / std::max(time[1] - time[0], 1e-12);
     // Entries the CPU's lanes track one particle at a time: the cost per push beyond push_seconds, from
-    // first-order dipole edges (a few FLOPs each, so nearly all of it is the per-particle path).
+    // thin kickers (3 FLOPs each, so nearly all of it is the per-particle path; dipole edges, used before,
+    // now run in lanes).
     {
+        ReferenceParticle const ref = calibration_reference();
         kernels.generate(state.view(), sampler, 0);
         std::vector<Element> lattice;
         for (int i = 0; i < entries; ++i) {
-            Element e = Element::make(ElementKind::dipole_edge);
-            e.dipole_edge = DipoleEdge::make(0.05, 0.0, 0.0, 0.0);
+            Element e = Element::make(ElementKind::kicker);
+            e.kicker = Kicker::make(1e-7, -1e-7, 0.0, ref);
             e.index = i;
             lattice.push_back(e);
         }
