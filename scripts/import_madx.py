@@ -383,7 +383,14 @@ def main(argv=None):
             twiss["emittance_x"] = twiss["emittance_y"] = 1e-9
     header = (f"Imported from the MAD-X file {os.path.basename(args.madx)}, sequence {args.sequence},\n"
               f"by scripts/import_madx.py ({len(lattice.line)} elements).")
-    text = deck(header, args.sequence, beam_section(pkeys, float(beam.pc) * 1e3, twiss), lattice, args.turns)
+    # BEAM, RADIATE: the ring radiates (classical mean loss) and its cavities, phased by LAG to replace the
+    # loss, keep the reference at the design energy ([lattice] radiation = "mean", docs/physics.md).
+    radiate = bool(beam.radiate)
+    if radiate:
+        print("import_madx: note: BEAM has RADIATE: the deck gets [lattice] radiation = \"mean\" (the mean "
+              "energy loss; no quantum excitation)", file=sys.stderr)
+    text = deck(header, args.sequence, beam_section(pkeys, float(beam.pc) * 1e3, twiss), lattice, args.turns,
+                radiate)
     write_text(text, args.output)
     return 0
 

@@ -121,7 +121,7 @@ def key(name: str) -> str:
     return name if bare else value(name)
 
 
-def elements_and_line(lattice: Lattice, turns: int = 1) -> str:
+def elements_and_line(lattice: Lattice, turns: int = 1, radiation: bool = False) -> str:
     """The [elements] and [lattice] sections: every element once, then the flat line."""
     used = set(lattice.line)
     missing = used - set(lattice.elements)
@@ -141,14 +141,16 @@ def elements_and_line(lattice: Lattice, turns: int = 1) -> str:
     out.append("line = [\n    " + ",\n    ".join(rows) + ",\n]")
     if turns != 1:
         out.append(f"turns = {turns}")
+    if radiation:
+        out.append('radiation = "mean"')
     return "\n".join(out) + "\n"
 
 
-def deck(header: str, name: str, beam: str, lattice: Lattice, turns: int = 1) -> str:
+def deck(header: str, name: str, beam: str, lattice: Lattice, turns: int = 1, radiation: bool = False) -> str:
     """A whole deck: a comment header, [run], the given [beam] text, elements, line and [output]."""
     comment = "\n".join("# " + line if line else "#" for line in header.splitlines())
     return (f"{comment}\n[run]\nkind = \"beamline\"\nname = {value(name)}\n\n{beam.rstrip()}\n\n"
-            f"{elements_and_line(lattice, turns)}\n[output]\nstats = \"every_element\"\nphase_space = [\"end\"]\n")
+            f"{elements_and_line(lattice, turns, radiation)}\n[output]\nstats = \"every_element\"\nphase_space = [\"end\"]\n")
 
 
 def beam_section(particle_keys: dict, momentum_mev: float, twiss: dict | None, macroparticles: int = 1000) -> str:

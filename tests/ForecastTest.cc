@@ -39,6 +39,8 @@ std::map<std::string, std::string> const k_small_runs = {
     // The collective stages (coll.*) are timed but not forecast: measured_seconds leaves them out.
     {"chicane_csr.toml", "--set beam.macroparticles=20000"},
     {"linac_wake.toml", "--set beam.macroparticles=20000"},
+    // Classical radiation in the bends and quadrupoles (lattice.radiation = "mean"), RF replacing it.
+    {"light_source_ring.toml", "--set beam.macroparticles=5000 --set lattice.turns=10"},
 };
 
 //! Decks whose forecast is known to miss 30%, with the cause; for them the test asks only that the

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "IoTestSupport.hh"
+#include "ParticleSampleSupport.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 #include "io/OpenPmdWriter.hh"
@@ -22,22 +23,8 @@ namespace {
 //! n particles with distinct coordinates; every third lost (at entry i % 4, turn i % 2).
 ParticleState sample_state(size_type n)
 {
-    ParticleState s(n, MemSpace::host);
-    ParticleView v = s.view();
-    for (size_type i = 0; i < n; ++i) {
-        double const a = double(i);
-        v.x[i] = 1e-3 * a + 0.1;
-        v.px[i] = -2e-4 * a;
-        v.y[i] = 3e-3 * a / 7.0;
-        v.py[i] = 1e-8 * a * a;
-        v.t[i] = 0.5 - 1e-3 * a;
-        v.pt[i] = 1e-4 / (a + 1.0);
-        v.id[i] = 1000 + 3 * i;
-        bool const lost = i % 3 == 1;
-        v.lost_element[i] = lost ? std::int32_t(i % 4) : -1;
-        v.lost_turn[i] = lost ? std::int32_t(i % 2) : -1;
-    }
-    return s;
+    return test::sample_state(
+        n, [](size_type i) { return i % 3 == 1; }, 2);
 }
 
 Lattice four_entries()

@@ -38,10 +38,12 @@ Element quadrupole_entry(QuadrupoleModel model)
 }
 
 //! An exact sector-bend body (the default bend model) with a gradient and a sextupole component.
-Element exact_bend_entry()
+//! An exact sector-bend body: a combined-function one (gradient and sextupole: the split steps) by
+//! default, a pure dipole (one arc) with k1 = k2 = 0.
+Element exact_bend_entry(double k1 = 0.3, double k2 = 1.5)
 {
     Element e = Element::make(ElementKind::exact_bend);
-    e.exact_bend = ExactBend::make(0.8, 0.12, 0.3, 1.5, 0, proton(100.0));
+    e.exact_bend = ExactBend::make(0.8, 0.12, k1, k2, 0, proton(100.0));
     return e;
 }
 
@@ -183,8 +185,14 @@ TEST_CASE("the optics-map switch: the magnetic optics, not RF, solenoids, kicker
         CHECK(cases.cases(0, i + 1) == ElementCases::without_integrators);
     }
     CHECK(cases.cases(10, 11) == ElementCases::linear_maps);
-    CHECK(SegmentCaseTable(std::vector<Element>{exact_bend_entry()}).cases(0, 1) ==
+    // The exact bend: a pure dipole in the optics switch, a combined-function one (split steps) not.
+    CHECK(SegmentCaseTable(std::vector<Element>{exact_bend_entry(0.0, 0.0)}).cases(0, 1) ==
           ElementCases::optics_maps);
+    CHECK(SegmentCaseTable(std::vector<Element>{exact_bend_entry()}).cases(0, 1) ==
+          ElementCases::without_integrators);
+    CHECK(
+        SegmentCaseTable(std::vector<Element>{exact_bend_entry(0.0, 0.0), exact_bend_entry()}).cases(0, 2) ==
+        ElementCases::without_integrators);
 }
 
 TEST_CASE("the smaller switches push their entries to the same bits, and refuse the others")
@@ -202,7 +210,7 @@ TEST_CASE("the smaller switches push their entries to the same bits, and refuse 
     Element const exact = drift_entry(DriftModel::exact);
     for (Element const& e :
          {exact, quadrupole_entry(QuadrupoleModel::exact), quadrupole_entry(QuadrupoleModel::kick),
-          drift_entry(DriftModel::linear), exact_bend_entry()}) {
+          drift_entry(DriftModel::linear), exact_bend_entry(0.0, 0.0)}) {
         Particle p = p0, q = p0, o = p0;
         CHECK(track_element<ElementCases::all>(e, p));
         CHECK(track_element<ElementCases::without_integrators>(e, q));
@@ -220,6 +228,14 @@ TEST_CASE("the smaller switches push their entries to the same bits, and refuse 
                              ElementKind::collimator, ElementKind::axial_field_map, ElementKind::time_code}) {
         Particle s = p0;
         CHECK_FALSE(track_element<ElementCases::optics_maps>(Element::make(kind), s));
+    }
+    {
+        // The combined-function exact bend: pushed by the switch without integrators, refused by optics'.
+        Element const gradient_bend = exact_bend_entry();
+        Particle q = p0, s = p0;
+        CHECK(track_element<ElementCases::without_integrators>(gradient_bend, q));
+        CHECK(q.x != p0.x);
+        CHECK_FALSE(track_element<ElementCases::optics_maps>(gradient_bend, s));
     }
     for (Element const& e :
          {exact, quadrupole_entry(QuadrupoleModel::exact), quadrupole_entry(QuadrupoleModel::kick),

@@ -4,6 +4,7 @@
 // one lost before) and a block tail (1003 particles: neither a multiple of 4 nor of 8).
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentCases.hh"
+#include "kernels/beam/SegmentWork.hh"
 #include "kernels/beam/TrackSegment.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/cpu/SegmentLanes.hh"
@@ -176,7 +178,7 @@ TEST_CASE("the structure-of-arrays segment kernel gives the per-particle kernel'
 
     // The field-data kinds from the example decks: the 3D map, the on-axis profile and the t-code.
     for (char const* deck : {"fieldmap3d_linac.toml", "photoinjector.toml", "photoinjector_cathode.toml",
-                             "ion_linac.toml", "fodo_ring.toml"}) {
+                             "ion_linac.toml", "fodo_ring.toml", "light_source_ring.toml"}) {
         CAPTURE(deck);
         DeckTable const d = deck_table(deck);
         for (Element const& e : d.elements) kinds.insert(e.kind);
@@ -218,4 +220,99 @@ TEST_CASE("the CPU backend tracks with the lanes: the per-particle kernel's bits
         kernels->track(backend.view(), half, table.size(), turn);
     }
     CHECK(differing(one, backend) == 0);
+}
+
+//! The lanes' finiteness check against the CPU's is_finite for one particle, lane by lane, for W lanes.
+template <int W>
+void check_finite_lanes()
+{
+    double const inf = std::numeric_limits<double>::infinity();
+    double const nan = std::numeric_limits<double>::quiet_NaN();
+    double const big = std::numeric_limits<double>::max();
+    double const tiny = std::numeric_limits<double>::denorm_min();
+    // Finite particles, one with a non-finite value in each coordinate, and finite ones whose sum
+    // overflows (the lanes' sum is not finite there, the exponent bits are: finite, as for one particle).
+    std::vector<Particle> cases;
+    Particle const base{1e-3, -2e-4, 5e-4, 1e-4, -3e-3, 2e-3};
+    for (int k = 0; k < 6; ++k)
+        for (double value : {inf, -inf, nan, 0.0, tiny, big, -big}) {
+            Particle p = base;
+            double* c[6] = {&p.x, &p.px, &p.y, &p.py, &p.t, &p.pt};
+            *c[k] = value;
+            cases.push_back(p);
+        }
+    cases.push_back(Particle{big, big, big, big, big, big});
+    cases.push_back(Particle{inf, -inf, 0.0, 0.0, 0.0, 0.0});
+    cases.push_back(base);
+    std::mt19937_64 rng(5);
+    int blocks_with_fallback = 0;
+    for (int round = 0; round < 200; ++round) {
+        ParticleLanes<W> p;
+        LaneMaskOf<W> of{};
+        for (int k = 0; k < W; ++k) {
+            p.set_lane(k, cases[rng() % cases.size()]);
+            of.set(k, rng() % 4 != 0);
+        }
+        LaneMaskOf<W> const ok = is_finite(p, of);
+        bool any_sum_not_finite = false;
+        for (int k = 0; k < W; ++k) {
+            Particle const q = p.lane(k);
+            double const sum = ((q.x + q.px) + (q.y + q.py)) + (q.t + q.pt);
+            any_sum_not_finite = any_sum_not_finite || (of[k] && !(sum - sum == 0.0));
+            CAPTURE(round);
+            CAPTURE(k);
+            CHECK(ok[k] == (of[k] && is_finite(q)));
+        }
+        blocks_with_fallback += any_sum_not_finite;
+    }
+    CHECK(blocks_with_fallback > 20);  // the per-lane bit test ran, and not only in a few blocks
+}
+
+TEST_CASE("the lanes' finiteness check: per lane the answer of the CPU's is_finite for one particle")
+{
+    check_finite_lanes<4>();
+    check_finite_lanes<8>();
+}
+
+TEST_CASE("classical radiation in the lanes: entries with radiation on go per particle, the same bits")
+{
+    // Every kind's table with radiation on in every map that has it (a strong constant, so that the loss
+    // shows in every coordinate's bits): the lanes track those entries one particle at a time
+    // (radiates(), per_particle_in_lanes), the others in the vectors.
+    std::vector<Element> table = every_kind();
+    std::vector<Element> const without = table;
+    int radiating = 0;
+    for (Element& e : table) {
+        double const c_rad = 1e-3;
+        switch (e.kind) {
+            case ElementKind::quadrupole:
+                e.quadrupole.c_rad = c_rad;
+                break;
+            case ElementKind::sector_bend:
+                e.sector_bend.c_rad = c_rad;
+                break;
+            case ElementKind::exact_bend:
+                e.exact_bend.c_rad = c_rad;
+                break;
+            case ElementKind::dipole_edge:
+                e.dipole_edge.c_rad = c_rad;
+                break;
+            case ElementKind::thick_multipole:
+                e.thick_multipole.c_rad = c_rad;
+                break;
+            default:
+                continue;
+        }
+        ++radiating;
+        CHECK(radiates(e));
+        CHECK(per_particle_in_lanes(e));
+    }
+    CHECK(radiating == 13);  // 3 quadrupoles, 4 exact bends, 1 sector bend, 3 edges, 2 thick multipoles
+    for (Element const& e : without) CHECK_FALSE(radiates(e));
+    check_lanes<ElementCases::all>(table, 0.3, 1);
+    check_lanes<ElementCases::all>(table, 1.0, 3);
+    // The radiation acted: the table without it gives other bits.
+    ParticleState with_radiation = track<4, ElementCases::all>(table, 0.3, 1);
+    ParticleState no_radiation = track<4, ElementCases::all>(without, 0.3, 1);
+    CHECK(differing(with_radiation, no_radiation) > 100);
 }

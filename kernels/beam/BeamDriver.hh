@@ -28,9 +28,10 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
             Policy::template for_each_resident<5>(particles.size, TrackSegment<ElementCases::linear_maps>{
                                                                       particles, elements, begin, end, turn});
             break;
-        // sm_90, ptxas -v (CUDA 13, with the fused maps): 64 registers and no spills held to four 256-thread
-        // blocks per SM (32 warps); 66 and no spills at two or three blocks. The switch without integrators
-        // takes 128 and spills 44 bytes for the same lattices (80 before the fused maps).
+        // sm_90, ptxas -v (CUDA 13): 64 registers held to four 256-thread blocks per SM (32 warps), an 8-byte
+        // stack (the element loop's count, one 4-byte store and load per element) where it was 520 bytes
+        // (1052 / 1688 bytes of spill stores / loads) with the exact combined-function bend in the switch
+        // (issue 29; docs/performance.md). The switch without integrators takes 128 and an 88-byte stack.
         case ElementCases::optics_maps:
             Policy::template for_each_resident<4>(particles.size, TrackSegment<ElementCases::optics_maps>{
                                                                       particles, elements, begin, end, turn});

@@ -51,9 +51,11 @@ inline MapFamily map_family(ElementKind kind)
 
 //! True for the entries the CPU's lanes (kernels/cpu/SegmentLanes.hh) track one particle at a time: a cost
 //! per push beyond their FP64 work (each lane taken out of the vectors and put back) that the forecast
-//! prices apart (Ceilings::fallback_push_seconds). Keep in step with track_element_lanes's switch.
+//! prices apart (Ceilings::fallback_push_seconds). Keep in step with track_element_lanes's switch; an
+//! entry with classical radiation on (radiates(), Element.hh) is tracked per particle whatever its kind.
 inline bool per_particle_in_lanes(Element const& e)
 {
+    if (radiates(e)) return true;
     switch (e.kind) {
         case ElementKind::marker:
         case ElementKind::monitor:
@@ -71,6 +73,13 @@ inline bool per_particle_in_lanes(Element const& e)
     }
 }
 
+//! The family whose rate prices an entry: its kind's, except an entry with classical radiation on
+//! (radiates(), Element.hh), priced at the `other` family's rate, the one measured on maps run one particle
+//! at a time: the CPU's lanes track it per particle, and its radiation's square roots and divisions run
+//! slower than the vector maps its kind's rate is measured on (light_source_ring, one thread: 3.8 GFLOP/s
+//! in track against 9-19 for the bend and quadrupole families, forecast 0.43x measured at those rates).
+inline MapFamily family_of(Element const& e) { return radiates(e) ? MapFamily::other : map_family(e.kind); }
+
 //! FP64 operations per particle, by map family.
 using FamilyFlops = std::array<double, k_map_families>;
 
@@ -82,7 +91,7 @@ class SegmentWork {
     {
         for (std::size_t i = 0; i < elements.size(); ++i) {
             prefix_[i + 1] = prefix_[i];
-            prefix_[i + 1][int(map_family(elements[i].kind))] += work::element_flops(elements[i]);
+            prefix_[i + 1][int(family_of(elements[i]))] += work::element_flops(elements[i]);
             per_particle_[i + 1] = per_particle_[i] + (per_particle_in_lanes(elements[i]) ? 1.0 : 0.0);
         }
     }

@@ -3,13 +3,14 @@
 #pragma once
 
 #include "kernels/core/Macros.hh"
+#include "kernels/core/Opaque.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/elements/Element.hh"
 
 namespace gt {
 
 //! `Cases`: the element switch compiled into the kernel (SegmentCaseTable picks it per segment).
-template<ElementCases Cases>
+template <ElementCases Cases>
 struct TrackSegment {
     ParticleView particles;
     Element const* elements;  //!< the table in the executor's memory
@@ -21,9 +22,15 @@ struct TrackSegment {
     {
         if (!particles.alive(i)) return;
         Particle p = particles.load(i);
-        for (size_type e = begin; e < end; ++e) {
-            if (!track_element<Cases>(elements[e], p)) {
-                particles.lost_element[i] = elements[e].index;
+        // A pointer and a 32-bit count, and pt made opaque per element (Opaque.hh): the register budget
+        // of the optics switch (64 at four blocks per SM, BeamDriver.hh) held, where a 64-bit index and
+        // hoisted pt-only products were spilled to local memory on every element (ptxas -v; the same
+        // loads and the same order of elements, so the same bits).
+        Element const* e = elements + begin;
+        for (auto left = static_cast<std::uint32_t>(end > begin ? end - begin : 0); left != 0; --left, ++e) {
+            opaque_in_place(p.pt);
+            if (!track_element<Cases>(*e, p)) {
+                particles.lost_element[i] = e->index;
                 particles.lost_turn[i] = turn;
                 break;
             }
@@ -37,7 +44,7 @@ struct TrackSegment {
 //! same bits), but W independent dependency chains (square roots, divisions, polynomial series)
 //! stand side by side in the instruction stream, so an out-of-order core overlaps them instead of
 //! waiting on one particle's chain. Item b covers particles [b W, b W + W).
-template<int W, ElementCases Cases>
+template <int W, ElementCases Cases>
 struct TrackSegmentBlock {
     ParticleView particles;
     Element const* elements;

@@ -12,7 +12,8 @@ namespace gt {
 
 struct TraceEvent {
     std::string name;
-    char const* category;  //!< "phase" (host) or "kernel" (timed device or CPU work)
+    char const* category;  //!< "phase" (host), "kernel" (timed device or CPU work) or "background" (host
+                           //!< work beside the phases: app/StartUp.hh)
     double start;          //!< [s] since the log was enabled
     double duration;       //!< [s]
 };
@@ -21,16 +22,22 @@ class TraceLog {
   public:
     using Clock = std::chrono::steady_clock;
 
-    //! Starts recording (clears earlier events); times are counted from now.
-    void enable()
+    //! Starts recording (clears earlier events); times are counted from `origin` (default: now; the
+    //! process's start, so that the start-up shows: app/StartUp.hh).
+    void enable(Clock::time_point origin = Clock::now())
     {
         events_.clear();
-        origin_ = Clock::now();
+        origin_ = origin;
         enabled_ = true;
     }
     bool enabled() const { return enabled_; }
-    //! [s] since enable().
-    double now() const { return std::chrono::duration<double>(Clock::now() - origin_).count(); }
+    //! [s] since enable()'s origin.
+    double now() const { return seconds_at(Clock::now()); }
+    //! [s] from enable()'s origin to `t`.
+    double seconds_at(Clock::time_point t) const
+    {
+        return std::chrono::duration<double>(t - origin_).count();
+    }
 
     //! An event that ended `ago` seconds before now, after `duration` seconds.
     void ended_now(std::string const& name, char const* category, double duration, double ago = 0)

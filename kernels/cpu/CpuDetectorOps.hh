@@ -10,12 +10,14 @@
 
 #include "kernels/core/Buffer.hh"
 #include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/HostStageTimer.hh"
 #include "kernels/detector/Hit.hh"
 
 namespace gt {
 
 struct CpuDetectorOps {
     static constexpr MemSpace space = MemSpace::host;
+    using StageTimer = cpu::HostStageTimer;
     //! Few slots: one thread (waking a team costs more than the work); many: OpenMP. Each slot's
     //! result is the same either way.
     template <class F>
@@ -68,7 +70,6 @@ struct CpuDetectorOps {
     {
         if (bytes) std::memcpy(dst, src, bytes);
     }
-    static void synchronize() {}
 };
 
 }  // namespace gt

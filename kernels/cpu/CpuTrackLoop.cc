@@ -260,7 +260,7 @@ class CpuTrackLoop final : public DetectorKernels {
         InitializeTracks{params_, t, id, nullptr, 0, 0, counters, energy}(0);
         LimitStep const limit{params_, t};
         Propagate<> const propagate{params_, t, counters};
-        AlongStep const along{params_, t};
+        AlongStep const along{params_, t, {}};  // no per-event track lengths (no showers here)
         ScoreHits score{params_, t, w.hits.data(), w.hits.size(), counters, w.tallies.data(), energy};
         CrossBoundary const cross{params_, t};
         EndStep const end_step{params_, t, counters, energy};

@@ -15,6 +15,22 @@
 
 namespace gt {
 
+//! The particles of `of` whose six coordinates are all finite: per lane the answer of is_finite for one
+//! particle on the CPU (MapSupport.hh), computed as it does: the sum of the six coordinates, and the
+//! exponent-bit test (exponents_finite) one lane at a time only for the lanes of `of` whose sum is not
+//! finite (a NaN or infinity, or finite coordinates whose sum overflows). A lane outside `of` is false.
+template <int W>
+GT_FORCEINLINE LaneMaskOf<W> is_finite(ParticleLanes<W> const& p, LaneMaskOf<W> const& of)
+{
+    LaneDouble<W> const sum = ((p.x + p.px) + (p.y + p.py)) + (p.t + p.pt);
+    LaneMaskOf<W> ok = of && sum - sum == 0.0;
+    LaneMaskOf<W> const check = of && !ok;
+    if (none_left(check)) return ok;
+    for (int k = 0; k < W; ++k)
+        if (check[k]) ok.set(k, exponents_finite(p.lane(k)));
+    return ok;
+}
+
 //! Pushes the lanes of `live` through one entry with the switch `Cases`; returns those not lost there.
 //! The same calls as track_element: misalignment in, the map, misalignment out, the finiteness check.
 template <ElementCases Cases, int W>
@@ -26,46 +42,50 @@ GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes
         if (e.misaligned) e.misalignment.enter(p, live);
         Mask const ok = map();
         if (e.misaligned) e.misalignment.leave(p, live);
-        return ok && is_finite(p);
+        return is_finite(p, ok);
     };
     constexpr bool linear_only = Cases == ElementCases::linear_maps;
-    switch (e.kind) {
-        case ElementKind::marker:
-        case ElementKind::monitor:
-            return lanes([&] { return live; });
-        case ElementKind::drift:
-            if (!linear_only || e.drift.model == DriftModel::linear)
-                return lanes([&] { return e.drift(p, live); });
-            break;
-        case ElementKind::quadrupole:
-            if (e.quadrupole.model == QuadrupoleModel::linear)
-                return lanes([&] { return e.quadrupole.track_linear(p, live); });
-            if (!linear_only && e.quadrupole.model == QuadrupoleModel::kick)
-                return lanes([&] { return e.quadrupole.track_kicks(p, live); });
-            if (!linear_only && e.quadrupole.model == QuadrupoleModel::exact)
-                return lanes([&] { return e.quadrupole.track_chromatic(p, live); });
-            break;
-        case ElementKind::multipole:
-            if (!linear_only) return lanes([&] { return e.multipole(p, live); });
-            break;
-        case ElementKind::thick_multipole:
-            if (!linear_only) return lanes([&] { return e.thick_multipole(p, live); });
-            break;
-        case ElementKind::aperture:
-            if (!linear_only) return lanes([&] { return e.aperture(p, live); });
-            break;
-        case ElementKind::dipole_edge:
-            if (!linear_only) return lanes([&] { return e.dipole_edge(p, live); });
-            break;
-        case ElementKind::exact_bend:
-            if (!linear_only && !e.exact_bend.kicked)
-                return lanes([&] { return e.exact_bend.arc(p, e.exact_bend.whole, live); });
-            break;
-        default:
-            break;
+    // An entry with classical radiation on goes per particle (the radiation is written for one particle).
+    if (!radiates(e)) {
+        switch (e.kind) {
+            case ElementKind::marker:
+            case ElementKind::monitor:
+                return lanes([&] { return live; });
+            case ElementKind::drift:
+                if (!linear_only || e.drift.model == DriftModel::linear)
+                    return lanes([&] { return e.drift(p, live); });
+                break;
+            case ElementKind::quadrupole:
+                if (e.quadrupole.model == QuadrupoleModel::linear)
+                    return lanes([&] { return e.quadrupole.track_linear(p, live); });
+                if (!linear_only && e.quadrupole.model == QuadrupoleModel::kick)
+                    return lanes([&] { return e.quadrupole.track_kicks(p, live); });
+                if (!linear_only && e.quadrupole.model == QuadrupoleModel::exact)
+                    return lanes([&] { return e.quadrupole.track_chromatic(p, live); });
+                break;
+            case ElementKind::multipole:
+                if (!linear_only) return lanes([&] { return e.multipole(p, live); });
+                break;
+            case ElementKind::thick_multipole:
+                if (!linear_only) return lanes([&] { return e.thick_multipole(p, live); });
+                break;
+            case ElementKind::aperture:
+                if (!linear_only) return lanes([&] { return e.aperture(p, live); });
+                break;
+            case ElementKind::dipole_edge:
+                if (!linear_only) return lanes([&] { return e.dipole_edge(p, live); });
+                break;
+            case ElementKind::exact_bend:
+                if (!linear_only && !e.exact_bend.kicked)
+                    return lanes([&] { return e.exact_bend.arc(p, e.exact_bend.whole, live); });
+                break;
+            default:
+                break;
+        }
     }
     // Per particle: the gradient bends (their focusing branches on the sign of a per-particle K), linear
-    // bends, RF, solenoids, profile and time-code entries, and any entry the switch lacks.
+    // bends, RF, solenoids, profile and time-code entries, entries with radiation on, and any entry the
+    // switch lacks.
     Mask ok = live;
     for (int k = 0; k < W; ++k) {
         if (!live[k]) continue;

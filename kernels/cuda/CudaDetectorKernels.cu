@@ -1,15 +1,17 @@
-// The detector stepping loop on the GPU: one kernel per action, thrust scans of vacant slots and of
-// secondaries per slot, the hit sort by thrust (CUB radix/merge sort underneath).
-#include <thrust/copy.h>
+// The detector stepping loop on the GPU: one kernel per action, CUB scans of vacant slots and of
+// secondaries per slot and CUB's stable selection of slots, each with scratch kept between
+// iterations; the hit sort by thrust (CUB radix/merge sort underneath), once a run.
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/scan.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/sort.h>
-#include <thrust/transform_scan.h>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 
 #include <string>
 
 #include "kernels/core/Device.hh"
+#include "kernels/cuda/DeferredTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 #include "kernels/detector/DetectorBackend.hh"
 
@@ -19,6 +21,18 @@ namespace {
 struct IsVacant {
     __host__ __device__ std::uint32_t operator()(std::int32_t s) const { return s == 0 ? 1u : 0u; }
 };
+
+//! Scratch of the scans and selections, kept between calls: thrust::device allocated and freed it in
+//! every call, three times an iteration, and cudaFree waits for the whole device. Grows only, and is
+//! never freed (not at exit either, after the runtime).
+template <class T>
+T* scratch(Buffer<T>& b, std::size_t n)
+{
+    if (b.size() < n) b = Buffer<T>(n, MemSpace::device);
+    return b.data();
+}
+Buffer<char>& g_temp = *new Buffer<char>();
+Buffer<std::uint64_t>& g_selected = *new Buffer<std::uint64_t>();
 
 //! Two device scalars to the host in one round trip.
 template <class A, class B>
@@ -42,6 +56,8 @@ inline constexpr bool k_is_propagation<OnSlots<Propagate<Field>>> = true;
 
 struct CudaDetectorOps {
     static constexpr MemSpace space = MemSpace::device;
+    //! Stages timed by events read at the loop's own waits (the scans), not a wait per action.
+    using StageTimer = cuda::DeferredTimer;
     template <class F>
     static void for_each(std::size_t n, F const& f)
     {
@@ -54,31 +70,40 @@ struct CudaDetectorOps {
     static std::uint64_t scan_vacancies(std::int32_t const* status, std::uint32_t* rank, std::size_t n)
     {
         if (n == 0) return 0;
-        thrust::transform_exclusive_scan(thrust::device, status, status + n, rank, IsVacant{}, 0u,
-                                         thrust::plus<std::uint32_t>{});
+        auto const vacant = thrust::make_transform_iterator(status, IsVacant{});
+        std::size_t bytes = 0;
+        GT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, vacant, rank, n));
+        GT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch(g_temp, bytes), bytes, vacant, rank, n));
         std::uint32_t last_rank = 0;
         std::int32_t last_status = 0;
         copy_last(&last_rank, rank + n - 1, &last_status, status + n - 1);
         return std::uint64_t(last_rank) + (last_status == 0 ? 1 : 0);
     }
-    //! out[i] = in[0] + ... + in[i-1] (CUB's device scan, through thrust); returns the sum of all.
+    //! out[i] = in[0] + ... + in[i-1] (CUB's device scan); returns the sum of all.
     static std::uint64_t exclusive_scan(std::uint32_t const* in, std::uint32_t* out, std::size_t n)
     {
         if (n == 0) return 0;
-        thrust::exclusive_scan(thrust::device, in, in + n, out, 0u);
+        std::size_t bytes = 0;
+        GT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
+        GT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch(g_temp, bytes), bytes, in, out, n));
         std::uint32_t last_offset = 0, last_count = 0;
         copy_last(&last_offset, out + n - 1, &last_count, in + n - 1);
         return std::uint64_t(last_offset) + last_count;
     }
-    //! The slots i < n with select(i), in slot order (thrust's stable copy_if), into out; returns
-    //! their number.
+    //! The slots i < n with select(i), in slot order (CUB's selection keeps the input order), into
+    //! out; returns their number.
     template <class Select>
     static std::uint64_t select_slots(Select const& select, std::uint32_t* out, std::size_t n)
     {
+        if (n == 0) return 0;
         thrust::counting_iterator<std::uint32_t> const first(0);
-        std::uint32_t* const end =
-            thrust::copy_if(thrust::device, first, first + static_cast<std::uint32_t>(n), out, select);
-        return static_cast<std::uint64_t>(end - out);
+        std::uint64_t* const selected = scratch(g_selected, 1);
+        std::size_t bytes = 0;
+        GT_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, first, out, selected, n, select));
+        GT_CUDA_CHECK(cub::DeviceSelect::If(scratch(g_temp, bytes), bytes, first, out, selected, n, select));
+        std::uint64_t count = 0;
+        GT_CUDA_CHECK(cudaMemcpy(&count, selected, sizeof(count), cudaMemcpyDeviceToHost));
+        return count;
     }
     static void sort_hits(Hit* hits, std::size_t n)
     {
@@ -93,7 +118,6 @@ struct CudaDetectorOps {
     {
         if (bytes) GT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
     }
-    static void synchronize() { GT_CUDA_CHECK(cudaDeviceSynchronize()); }
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The detector stepping loop written once over an executor. `Ops` supplies what differs between
 // backends: for_each, the memory space, the scans (vacant slots, secondaries per slot), the hit
-// sort, copies, and a synchronization point for timing.
+// sort, copies, and a stage timer (a GPU stage is timed by events, without a wait of its own).
 //
 // Nothing here depends on the order threads run in, nor on the order slots are visited in
 // (run.track_order): slots take waiting secondaries and primaries by
@@ -10,7 +10,6 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -93,7 +92,9 @@ class DetectorBackend final : public DetectorKernels {
         visit_field_kind(params_.field, [&](auto kind) {
             run("propagate", Propagate<decltype(kind)>{params_, t, counters});
         });
-        run("along_step", AlongStep{params_, t});
+        EventTrackLengthView const lengths{event_lengths_.data(),
+                                           event_lengths_.size() / k_num_length_categories};
+        run("along_step", AlongStep{params_, t, lengths});
         if (params_.physics.showers) interact(t, counters);
         run("score_hits",
             ScoreHits{params_, t, hits_.data(), hits_.size(), counters, tallies_.data(), energy});
@@ -148,6 +149,8 @@ class DetectorBackend final : public DetectorKernels {
         s.arrays.push_back(saved("counters", counters_.data(), counters_.size()));
         s.arrays.push_back(saved("tallies", tallies_.data(), tallies_.size()));
         s.arrays.push_back(saved("event_energy", event_energy_.data(), event_energy_.size()));
+        if (event_lengths_.size() > 0)
+            s.arrays.push_back(saved("event_track_length", event_lengths_.data(), event_lengths_.size()));
         s.arrays.push_back(saved("secondary_stack", stack_.data(), stack_count_));
         s.arrays.push_back(saved("held_interactions", finals_.data(), finals_.size()));
         return s;
@@ -159,6 +162,7 @@ class DetectorBackend final : public DetectorKernels {
         restore_whole(s, "counters", counters_);
         restore_whole(s, "tallies", tallies_);
         restore_whole(s, "event_energy", event_energy_);
+        if (event_lengths_.size() > 0) restore_whole(s, "event_track_length", event_lengths_);
         restore_whole(s, "held_interactions", finals_);
         // The hits and waiting secondaries into buffers with room for them (capacity changes no result).
         std::vector<Hit> const hits = restore_loop_array<Hit>(s, "hits");
@@ -189,7 +193,19 @@ class DetectorBackend final : public DetectorKernels {
         for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<double>(raw[i]) * k_tally_unit;
         return out;
     }
-    KernelTimer const& timer() const override { return timer_; }
+    std::vector<double> event_track_length() override
+    {
+        std::vector<std::uint64_t> raw(event_lengths_.size());
+        Ops::copy_to_host(raw.data(), event_lengths_.data(), raw.size() * sizeof(std::uint64_t));
+        std::vector<double> out(raw.size());
+        for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<double>(raw[i]) * k_length_unit;
+        return out;
+    }
+    KernelTimer const& timer() const override
+    {
+        stages_.settle();
+        return timer_;
+    }
 
   private:
     template <class T>
@@ -231,11 +247,9 @@ class DetectorBackend final : public DetectorKernels {
     std::uint64_t timed(char const* name, F const& f)
     {
         NvtxRange const range(name);
-        auto const start = std::chrono::steady_clock::now();
+        stages_.start();
         std::uint64_t const result = f();
-        Ops::synchronize();
-        double const dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        timer_.add(name, dt, 0.0, static_cast<double>(state_.size()));
+        stages_.stop({name, 0.0, static_cast<double>(state_.size()), 0.0});
         return result;
     }
 
@@ -293,6 +307,8 @@ class DetectorBackend final : public DetectorKernels {
                                          ? params_.gun.primaries / params_.gun.per_event
                                          : 0;
         event_energy_ = Buffer<std::uint64_t>(events * k_num_energy_categories, Ops::space);
+        event_lengths_ =
+            Buffer<std::uint64_t>(tables.track_lengths ? events * k_num_length_categories : 0, Ops::space);
     }
 
     //! The interactions: sampled, their secondaries counted and scanned in slot order, then written
@@ -357,10 +373,11 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<double> em_values_;
     Buffer<EmMaterial> em_materials_;
     Buffer<PhotoelectricInterval> em_photoelectric_;
-    Buffer<Secondary> stack_;             //!< secondaries waiting for a slot
-    Buffer<std::uint64_t> stack_added_;   //!< secondaries added in an iteration that held some back
-    Buffer<EmFinalState> finals_;         //!< per slot: an interaction waiting for stack room
-    Buffer<std::uint64_t> event_energy_;  //!< [event][EnergyCategory] in k_tally_unit
+    Buffer<Secondary> stack_;              //!< secondaries waiting for a slot
+    Buffer<std::uint64_t> stack_added_;    //!< secondaries added in an iteration that held some back
+    Buffer<EmFinalState> finals_;          //!< per slot: an interaction waiting for stack room
+    Buffer<std::uint64_t> event_energy_;   //!< [event][EnergyCategory] in k_tally_unit
+    Buffer<std::uint64_t> event_lengths_;  //!< [event][TrackLengthCategory] in k_length_unit (on request)
     std::uint64_t stack_count_ = 0, stack_limit_ = 0, stack_peak_ = 0;
     std::uint64_t next_primary_ = 0;
     TrackOrder track_order_ = TrackOrder::slots;
@@ -368,6 +385,7 @@ class DetectorBackend final : public DetectorKernels {
     std::uint64_t active_ = 0;     //!< how many of them
     int growths_ = 0;
     KernelTimer timer_;
+    mutable typename Ops::StageTimer stages_{timer_};  //!< after timer_, which it fills
 };
 
 }  // namespace gt

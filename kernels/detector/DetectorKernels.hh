@@ -56,7 +56,7 @@ struct DetectorLoopState {
 
 //! n elements at `data` as a loop-state array; `copy(dst, src, bytes)` brings them to the host (a
 //! device copy on the GPU, memcpy on the CPU).
-template<class T, class Copy>
+template <class T, class Copy>
 LoopStateArray save_loop_array(char const* name, T const* data, std::size_t n, Copy const& copy)
 {
     LoopStateArray a{name, n * sizeof(T), {}};
@@ -67,7 +67,7 @@ LoopStateArray save_loop_array(char const* name, T const* data, std::size_t n, C
 
 //! The array `name` of `s` as elements of T; std::runtime_error when it is missing (the message ends
 //! with `missing_hint`) or does not hold whole elements.
-template<class T>
+template <class T>
 std::vector<T> restore_loop_array(DetectorLoopState const& s, char const* name, char const* missing_hint = "")
 {
     for (LoopStateArray const& a : s.arrays) {
@@ -115,6 +115,9 @@ class DetectorKernels {
     //! Per event, the EnergyCategory sums [MeV] (k_num_energy_categories per event; empty unless
     //! physics.showers).
     virtual std::vector<double> event_energy() = 0;
+    //! Per event, the TrackLengthCategory sums [m] (k_num_length_categories per event; empty unless
+    //! physics.showers and DetectorTables::track_lengths).
+    virtual std::vector<double> event_track_length() { return {}; }
     //! The most secondaries that waited for a slot at once.
     virtual std::uint64_t secondary_stack_peak() const = 0;
     virtual KernelTimer const& timer() const = 0;

@@ -58,8 +58,9 @@ struct GunParams {
     std::uint64_t per_event = 1;
     std::uint64_t primaries = 0;      //!< events x per_event: primaries [first_primary, primaries) run here
     std::uint64_t first_primary = 0;  //!< > 0 under MPI: the first primary of this rank's events
-    //! Given primaries (a beamline's losses, run/BeamDetectorRun.hh): primary i is list[i] as it stands,
-    //! nothing drawn; null: the gun draws them. Set by the backend (DetectorTables::primary_list).
+    //! Given primaries (a beamline's losses, run/BeamDetectorRun.hh): primary first_primary + i is list[i]
+    //! as it stands, nothing drawn (under MPI each rank holds its own); null: the gun draws them. Set by
+    //! the backend (DetectorTables::primary_list).
     Primary const* list = nullptr;
 };
 

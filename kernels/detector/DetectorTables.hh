@@ -30,12 +30,14 @@ struct DetectorTables {
     PropagationParams propagation;
     PhysicsParams physics;
     GunParams gun;
-    std::vector<Primary> primary_list;  //!< given primaries, by primary number (empty: the gun draws them)
+    //! given primaries: gun.first_primary + i is primary_list[i] (empty: the gun draws them)
+    std::vector<Primary> primary_list;
     std::uint64_t seed = 0;
     std::int32_t num_logical = 1;        //!< logical volumes (tally bins), the world included
     EmTableData em;                      //!< the shower tables (physics.showers)
     std::uint64_t secondary_buffer = 0;  //!< secondaries an iteration may create; more are held back
     TrackOrder track_order = TrackOrder::slots;
+    bool track_lengths = false;  //!< record per-event track lengths (EventTrackLength.hh; showers only)
 };
 
 }  // namespace gt

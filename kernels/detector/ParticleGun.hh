@@ -29,7 +29,7 @@ GT_HOST_DEVICE inline Vec3 rotate_to_axis(Vec3 local, Vec3 axis)
 
 GT_HOST_DEVICE inline Primary make_primary(GunParams const& gun, std::uint64_t seed, std::uint64_t id)
 {
-    if (gun.list) return gun.list[id];  // given primaries (DetectorTables::primary_list)
+    if (gun.list) return gun.list[id - gun.first_primary];  // given primaries (DetectorTables::primary_list)
     RandomStream rng(seed, id, k_gun_step);
     Primary p;
     p.event = id / gun.per_event;

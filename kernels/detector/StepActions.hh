@@ -7,6 +7,7 @@
 #include "kernels/detector/Atomic.hh"
 #include "kernels/detector/EmStep.hh"
 #include "kernels/detector/EventEnergy.hh"
+#include "kernels/detector/EventTrackLength.hh"
 #include "kernels/detector/Hit.hh"
 #include "kernels/detector/ParticleGun.hh"
 #include "kernels/detector/Secondary.hh"
@@ -274,6 +275,7 @@ struct Propagate {
 struct AlongStep {
     DetectorParamsView params;
     TrackView t;
+    EventTrackLengthView lengths;  //!< per-event true path lengths in sensitive volumes (null: not recorded)
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
@@ -291,6 +293,8 @@ struct AlongStep {
         double const s =
             msc_path ? msc_true_length(s_geom, highland_lambda1(mat.radiation_length, pt, T)) : s_geom;
         t.time[i] = t.pre_time[i] + s / (beta_of(t.pre_energy[i], pt.mass) * constants::c_light);
+        if (lengths.data && species >= 0 && params.geometry.volumes[t.volume[i]].sensitive)
+            lengths.add(t.event[i], pt.charge != 0 ? k_length_charged : k_length_neutral, s);
         if (species >= 0 && !mat.vacuum() && t.mfp_left[i] >= 0) {
             double const left = t.mfp_left[i] - s * t.xs_used[i];
             t.mfp_left[i] = left > 0 ? left : 0.0;

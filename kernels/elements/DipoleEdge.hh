@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
+#include "kernels/elements/SynchrotronRadiation.hh"
 
 namespace gt {
 
@@ -39,6 +41,9 @@ struct DipoleEdge {
     double gt2;            //!< [1/m] g h t^2
     double gs2;            //!< [1/m] g h s2
     double cxx, cyy, cxy;  //!< [1/m^2]
+    double c_rad;          //!< [m] radiation constant of the bend (SynchrotronRadiation.hh); 0: none
+    double inv_beta;       //!< [1] of the reference (radiation only)
+    double tan_e;          //!< [1] tan(e) (radiation only)
 
     static DipoleEdge make(double h, double e, double fint, double hgap)
     {
@@ -51,6 +56,9 @@ struct DipoleEdge {
         d.ky = -h * std::tan(e - d.psi);
         d.second_order = false;
         d.ax = d.ay = d.gt2 = d.gs2 = d.cxx = d.cyy = d.cxy = 0.0;
+        d.c_rad = 0.0;
+        d.inv_beta = 1.0;
+        d.tan_e = std::tan(e);
         return d;
     }
 
@@ -73,9 +81,17 @@ struct DipoleEdge {
 
     //! One particle or a block of lanes (LaneMask.hh): kicks the particles of `live` (the same operations
     //! in the same order for both); none is lost.
+    //! With classical radiation (one particle only: the CPU's lanes track an edge with c_rad != 0 per
+    //! particle, SegmentLanes.hh): the wedge between the sector's radial face and the rotated pole face. At x
+    //! the magnet is shorter than the sector by x tan(e) (a positive e makes it shorter outside, x > 0), so
+    //! the particle radiates over a path of -x tan(e) in the field h: the edge term -D h^2 tan(e) of I4
+    //! (Helm, Lee and Morton, SLAC-PUB-1193; MAD-X's synch_4). The gradient's share is second order in x.
     template <class P, class M = bool>
     GT_HOST_DEVICE GT_FORCEINLINE auto operator()(P& p, M live = true) const
     {
+        if constexpr (std::is_same_v<P, Particle>) {
+            if (c_rad != 0.0) radiate(p, c_rad, inv_beta, 0.0, h, 0.0, -p.x * tan_e);
+        }
         if (second_order) return track_second_order(p, live);
         where(live, p.px, p.px + kx * p.x);
         where(live, p.py, p.py + ky * p.y);

@@ -100,14 +100,18 @@ static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the d
 //! - `all`: every kind. The t-code and 3D field-map entries (integrated in time or through a grid) take
 //!   it to 254 registers per thread (sm_90, ptxas -v), one 256-thread block per SM.
 //! - `without_integrators`: all but those two; 128 registers with two blocks per SM (BeamDriver.hh).
-//! - `linear_maps`: markers, monitors, and drifts and quadrupoles of the linear model only (the paraxial
+//! - `linear_maps`: markers, monitors, and drifts and quadrupoles of the linear model without radiation only
+//! (the paraxial
 //!   drift and the thick linear quadrupole, each a few multiply-adds with no square root or division):
 //!   a lattice of first-order maps runs without the registers of the exact maps, bends, RF, multipoles
 //!   and profile elements (launch bound and ptxas numbers in BeamDriver.hh).
 //! - `optics_maps`: the magnetic optics of a ring or a transfer line: markers, monitors, drifts and
-//!   quadrupoles of every model, sector bends, dipole edges, thin and thick multipoles, apertures and s
-//!   rotations. Without the RF cavity, solenoid, kicker, collimator and profile (RK4) cases, whose call
-//!   trees set `without_integrators`' registers (BeamDriver.hh).
+//!   quadrupoles of every model, sector bends (the exact body only without gradient or sextupole: one
+//!   arc), dipole edges, thin and thick multipoles, apertures and s rotations. Without the RF cavity,
+//!   solenoid, kicker, collimator and profile (RK4) cases, whose call trees set `without_integrators`'
+//!   registers (BeamDriver.hh), and without the exact combined-function bend, whose split steps (four
+//!   second-order flows with two sets of principal trajectories each, per sub-step) took this kernel
+//!   from 3.2 to 23.5 thousand instructions and a 520-byte stack of spills at its 64 registers.
 enum class ElementCases { linear_maps, optics_maps, without_integrators, all };
 
 //! True for the kinds only the `all` switch tracks.
@@ -128,13 +132,16 @@ inline bool is_linear_map(Element const& e)
         case ElementKind::drift:
             return e.drift.model == DriftModel::linear;
         case ElementKind::quadrupole:
-            return e.quadrupole.model == QuadrupoleModel::linear;
+            // A radiating quadrupole (SynchrotronRadiation.hh) is not a short first-order map: the
+            // optics_maps switch tracks it, with the radiation (Quadrupole::operator()).
+            return e.quadrupole.model == QuadrupoleModel::linear && e.quadrupole.c_rad == 0.0;
         default:
             return false;
     }
 }
 
-//! True for the entries the `optics_maps` switch tracks (its list above). Host: reads the kind only.
+//! True for the entries the `optics_maps` switch tracks (its list above). Host: reads the kind and, for
+//! an exact bend, whether it has a gradient or sextupole.
 inline bool is_optics_map(Element const& e)
 {
     switch (e.kind) {
@@ -143,13 +150,35 @@ inline bool is_optics_map(Element const& e)
         case ElementKind::drift:
         case ElementKind::quadrupole:
         case ElementKind::sector_bend:
-        case ElementKind::exact_bend:
         case ElementKind::dipole_edge:
         case ElementKind::multipole:
         case ElementKind::thick_multipole:
         case ElementKind::aperture:
         case ElementKind::srotation:
             return true;
+        case ElementKind::exact_bend:
+            return !e.exact_bend.kicked;
+        default:
+            return false;
+    }
+}
+
+//! True for an entry whose map radiates (classical radiation on: c_rad != 0, SynchrotronRadiation.hh). The
+//! CPU's lanes track such an entry one particle at a time (kernels/cpu/SegmentLanes.hh): the radiation is
+//! written for one particle only. Host: reads the union member of the entry's kind only.
+inline bool radiates(Element const& e)
+{
+    switch (e.kind) {
+        case ElementKind::quadrupole:
+            return e.quadrupole.c_rad != 0.0;
+        case ElementKind::sector_bend:
+            return e.sector_bend.c_rad != 0.0;
+        case ElementKind::exact_bend:
+            return e.exact_bend.c_rad != 0.0;
+        case ElementKind::dipole_edge:
+            return e.dipole_edge.c_rad != 0.0;
+        case ElementKind::thick_multipole:
+            return e.thick_multipole.c_rad != 0.0;
         default:
             return false;
     }
@@ -171,7 +200,9 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& 
         case ElementKind::sector_bend:
             return e.sector_bend(p);
         case ElementKind::exact_bend:
-            return e.exact_bend(p);
+            // ExactBend::operator()'s first line, without its split steps (see ElementCases).
+            if (e.exact_bend.kicked) return false;
+            return e.exact_bend.arc(p, e.exact_bend.whole);
         case ElementKind::dipole_edge:
             return e.dipole_edge(p);
         case ElementKind::multipole:
@@ -201,7 +232,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
             drift_linear_table(p, e.drift.length, e.drift.t_per_pt);
             return true;
         case ElementKind::quadrupole:
-            if (e.quadrupole.model != QuadrupoleModel::linear) return false;
+            if (e.quadrupole.model != QuadrupoleModel::linear || e.quadrupole.c_rad != 0.0) return false;
             return e.quadrupole.track_linear(p);
         default:
             return false;

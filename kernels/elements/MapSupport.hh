@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
@@ -12,13 +13,46 @@
 
 namespace gt {
 
-//! True when all six coordinates are finite. One sum carries any NaN or infinity (inf - inf is
-//! NaN too); a finite sum overflowing to infinity means coordinates near 1e308, lost anyway.
-template <class P>
-GT_HOST_DEVICE GT_FORCEINLINE auto is_finite(P const& p)
+//! The high 32 bits of a double (sign, 11 exponent bits, 20 of the mantissa): a register move on the
+//! GPU (__double2hiint), a shift on the CPU.
+GT_HOST_DEVICE GT_FORCEINLINE std::uint32_t high_word(double v)
 {
-    coordinate_t<P> const sum = ((p.x + p.px) + (p.y + p.py)) + (p.t + p.pt);
-    return sum - sum == 0.0;
+#if defined(__CUDA_ARCH__)
+    return static_cast<std::uint32_t>(__double2hiint(v));
+#else
+    std::uint64_t u = 0;
+    std::memcpy(&u, &v, sizeof u);
+    return static_cast<std::uint32_t>(u >> 32);
+#endif
+}
+
+//! True when all six coordinates are finite, tested on the exponent bits with integer operations: a
+//! double is NaN or infinite exactly when its 11 exponent bits are all ones, and then (and only then)
+//! adding 1 to the exponent field carries into bit 31. The six carries are or-ed together.
+GT_HOST_DEVICE GT_FORCEINLINE bool exponents_finite(Particle const& p)
+{
+    std::uint32_t const exponent = 0x7ff00000u, one = 0x00100000u;
+    std::uint32_t const carry = ((high_word(p.x) & exponent) + one) | ((high_word(p.px) & exponent) + one) |
+                                ((high_word(p.y) & exponent) + one) | ((high_word(p.py) & exponent) + one) |
+                                ((high_word(p.t) & exponent) + one) | ((high_word(p.pt) & exponent) + one);
+    return (carry & 0x80000000u) == 0;
+}
+
+//! True when all six coordinates are finite: the same answer on both sides, computed as each side does
+//! it cheaply. The GPU tests the exponent bits (exponents_finite: integer operations, off the FP64 pipe
+//! that bounds the linear-map kernel; the sum below was 7 FP64 instructions a push, about half of a
+//! linear FODO push's). The CPU adds the six coordinates (one sum carries any NaN or infinity, inf - inf
+//! being NaN too, so a finite sum means six finite coordinates) and tests the bits only where the sum is
+//! not finite, which also catches finite coordinates whose sum overflows (within a factor 6 of DBL_MAX:
+//! before issue 29 such a particle was marked lost there; now it is lost where a coordinate overflows).
+GT_HOST_DEVICE GT_FORCEINLINE bool is_finite(Particle const& p)
+{
+#if defined(__CUDA_ARCH__)
+    return exponents_finite(p);
+#else
+    double const sum = ((p.x + p.px) + (p.y + p.py)) + (p.t + p.pt);
+    return sum - sum == 0.0 || exponents_finite(p);
+#endif
 }
 
 //! (p / p_ref)^2 = 1 - 2 pt / beta + pt^2 for the ImpactX energy coordinate pt.
@@ -93,12 +127,14 @@ inline Focusing focusing_host(double k, double length)
 //! Fourth-order symplectic splitting of one step h into drift-kick-drift-kick-drift-kick-drift
 //! (Forest & Ruth, Physica D 43 (1990) 105; Yoshida, Phys. Lett. A 150 (1990) 262):
 //! drifts c1 h, c2 h, c2 h, c1 h and kicks w1 h, w0 h, w1 h with w1 = 1 / (2 - 2^(1/3)),
-//! w0 = 1 - 2 w1, c1 = w1 / 2, c2 = (w0 + w1) / 2. Consecutive steps merge their outer drifts.
+//! w0 = 1 - 2 w1, c1 = w1 / 2, c2 = (w0 + w1) / 2. Consecutive steps merge their outer drifts into
+//! one of 2 c1 h = w1 h, the outer kick's length: kick_outer serves as both (the same product w1 h,
+//! the same bits), one coefficient fewer held in registers by the loop (a GPU kernel with this loop
+//! inlined into the element switch runs at 64 registers; BeamDriver.hh).
 struct SplitSteps {
     double drift_outer;  //!< [m] c1 h: first and last drift
     double drift_inner;  //!< [m] c2 h (negative)
-    double drift_join;   //!< [m] 2 c1 h: between two steps
-    double kick_outer;   //!< [m] w1 h: integration length of the outer kicks
+    double kick_outer;   //!< [m] w1 h: integration length of the outer kicks, and the drift between steps
     double kick_middle;  //!< [m] w0 h (negative)
     std::int32_t steps;  //!< number of steps h = L / steps
 
@@ -113,7 +149,6 @@ struct SplitSteps {
         SplitSteps s;
         s.drift_outer = 0.5 * w1 * h;
         s.drift_inner = 0.5 * (w0 + w1) * h;
-        s.drift_join = w1 * h;
         s.kick_outer = w1 * h;
         s.kick_middle = w0 * h;
         s.steps = steps;
@@ -136,7 +171,7 @@ struct SplitSteps {
             ok = drift(p, drift_inner, ok);
             if (none_left(ok)) return ok;
             kick(p, kick_outer, ok);
-            ok = drift(p, i + 1 < steps ? drift_join : drift_outer, ok);
+            ok = drift(p, i + 1 < steps ? kick_outer : drift_outer, ok);
             if (none_left(ok)) return ok;
         }
         return ok;

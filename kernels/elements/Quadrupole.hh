@@ -12,6 +12,7 @@
 #include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/elements/SynchrotronRadiation.hh"
 
 namespace gt {
 
@@ -47,6 +48,7 @@ struct Quadrupole {
     Focusing fx, fy;         //!< linear model: x and y principal trajectories at the design momentum
     SplitSteps split;        //!< kick model
     QuadrupoleModel model;
+    double c_rad;  //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
 
     static Quadrupole make(double length, double k1, QuadrupoleModel model, std::int32_t kicks,
                            ReferenceParticle const& ref)
@@ -65,20 +67,20 @@ struct Quadrupole {
         q.fy = focusing_host(-k1, length);
         q.split = SplitSteps::make(length, kicks > 0 ? kicks : 1);
         q.model = model;
+        q.c_rad = 0.0;
         return q;
     }
 
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
+        if (c_rad != 0.0) return track_radiating(p);
         switch (model) {
             case QuadrupoleModel::linear:
                 return track_linear(p);
             case QuadrupoleModel::exact:
                 return track_chromatic(p);
-            default: {
-                // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
+            default:
                 return track_kicks(p);
-            }
         }
     }
 
@@ -92,6 +94,24 @@ struct Quadrupole {
         auto const ok = live && drift.physical();
         if (none_left(ok)) return ok;
         return split.integrate(p, drift, QuadrupoleKick{k1}, ok);
+    }
+
+    //! With classical radiation (`[lattice] radiation = "mean"`): the field by = k1 x, bx = k1 y radiates
+    //! half its length at each end of the linear and chromatic maps (the trapezoidal rule: its error is
+    //! O(L^2) of the loss's variation along the magnet; slices reduce it) and at every kick of the kick model
+    //! (RadiatingKick; the drifts then take the pt each kick leaves).
+    GT_HOST_DEVICE bool track_radiating(Particle& p) const
+    {
+        if (model == QuadrupoleModel::kick) {
+            ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
+            return split.integrate(
+                p, drift, RadiatingKick<QuadrupoleKick>{QuadrupoleKick{k1}, k1, 0.0, 1, c_rad, inv_beta});
+        }
+        double const half = 0.5 * length;
+        radiate(p, c_rad, inv_beta, k1 * p.y, k1 * p.x, 0.0, half);
+        if (!(model == QuadrupoleModel::linear ? track_linear(p) : track_chromatic(p))) return false;
+        radiate(p, c_rad, inv_beta, k1 * p.y, k1 * p.x, 0.0, half);
+        return true;
     }
 
     //! x'' = -k1 x, y'' = k1 y at the design momentum; t += L pt/(beta gamma)^2

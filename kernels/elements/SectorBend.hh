@@ -8,6 +8,7 @@
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/elements/SynchrotronRadiation.hh"
 
 namespace gt {
 
@@ -30,6 +31,8 @@ struct SectorBend {
     double r11, r12, r16, r21, r22, r26;  //!< horizontal and dispersive terms [1, m, m, 1/m, 1, 1]
     double r33, r34, r43, r44;            //!< vertical [1, m, 1/m, 1]
     double r51, r52, r56;                 //!< path length [1, m, m]
+    double c_rad;                         //!< [m] radiation constant (SynchrotronRadiation.hh); 0: none
+    double inv_beta;                      //!< [1] of the reference (radiation only)
 
     static SectorBend make(double length, double angle, double k1, ReferenceParticle const& ref)
     {
@@ -76,10 +79,25 @@ struct SectorBend {
         b.r51 = hb * fx.s;
         b.r52 = hb * d;
         b.r56 = length / (ref.beta_gamma * ref.beta_gamma) - hb * hb * f;
+        b.c_rad = 0.0;
+        b.inv_beta = inv_beta;
         return b;
     }
 
+    //! With classical radiation: the field by = h + k1 x, bx = k1 y radiates half the slice at each end
+    //! (trapezoidal rule, O(L^2) in the loss's variation along the slice; the exact model integrates it
+    //! within the body).
     GT_HOST_DEVICE bool operator()(Particle& p) const
+    {
+        if (c_rad == 0.0) return track_map(p);
+        double const h = angle / length, half = 0.5 * length;
+        radiate(p, c_rad, inv_beta, k1 * p.y, h + k1 * p.x, h, half);
+        track_map(p);
+        radiate(p, c_rad, inv_beta, k1 * p.y, h + k1 * p.x, h, half);
+        return true;
+    }
+
+    GT_HOST_DEVICE GT_FORCEINLINE bool track_map(Particle& p) const
     {
         double const x = p.x, px = p.px, y = p.y, py = p.py, pt = p.pt;
         p.x = fma_rn(r11, x, fma_rn(r12, px, r16 * pt));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
@@ -9,6 +10,7 @@
 #include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/elements/SynchrotronRadiation.hh"
 
 namespace gt {
 
@@ -51,6 +53,7 @@ struct ThickMultipole {
     double inv_beta_gamma2;  //!< [1]
     MultipoleKick kick;
     SplitSteps split;
+    double c_rad;  //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
 
     static ThickMultipole make(double length, std::int32_t order, double kn, double ksn, std::int32_t steps,
                                ReferenceParticle const& ref)
@@ -67,6 +70,7 @@ struct ThickMultipole {
         m.inv_beta_gamma2 = 1.0 / (ref.beta_gamma * ref.beta_gamma);
         m.kick = MultipoleKick{kn / factorial, ksn / factorial, order};
         m.split = SplitSteps::make(length, steps > 0 ? steps : 1);
+        m.c_rad = 0.0;
         return m;
     }
 
@@ -74,6 +78,17 @@ struct ThickMultipole {
     template <class P, class M = bool>
     GT_HOST_DEVICE auto operator()(P& p, M live = true) const
     {
+        if constexpr (std::is_same_v<P, Particle>) {
+            // Classical radiation at every kick (RadiatingKick); the drifts take the pt each kick leaves.
+            // One particle only: the CPU's lanes track an entry with c_rad != 0 per particle
+            // (SegmentLanes.hh).
+            if (c_rad != 0.0) {
+                ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
+                return split.integrate(
+                    p, drift, RadiatingKick<MultipoleKick>{kick, kick.a, kick.b, kick.order, c_rad, inv_beta},
+                    live);
+            }
+        }
         // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
         auto const drift =
             ExactDriftStepOf<coordinate_t<P>>::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);

@@ -13,7 +13,7 @@
 #     needed), and where ncu works the FP64 instruction mix of the fused exact ring (fused against
 #     unfused FP64 instructions: 158 M fused and 629 M unfused before this change) and its local-memory
 #     spill requests (39 M before).
-# About a minute and a half.
+# About two minutes.
 fma_dir="$out/fma"
 mkdir -p "$fma_dir"
 fma_failed=0 fma_total=0
@@ -64,6 +64,15 @@ if command -v cuobjdump >/dev/null 2>&1; then
     cuobjdump --dump-resource-usage ./"$build"/gtrack 2>/dev/null | c++filt |
         awk '/Function/ { f = $0 } /REG:/ && f ~ /TrackSegment/ { print f; print "   " $0 }' >"$fma_dir/resources.txt"
     grep -c TrackSegment "$fma_dir/resources.txt" >/dev/null && sed 's/^/fma /' "$fma_dir/resources.txt" | head -20
+    # Registers and stack frame of the two switches these rates run (issue 29, branch gpukern): linear_maps
+    # (the linear FODO) and optics_maps (the exact ring). Before gpukern: REG:46 STACK:0 and REG:64
+    # STACK:520; the static counts after it: REG:46 STACK:0 and REG:64 STACK:8 (docs/performance.md).
+    fma_resources() {  # CASES: 0 linear_maps, 1 optics_maps (demangled or mangled kernel name)
+        awk -v a="ElementCases)$1>" -v b="ElementCasesE$1E" \
+            '(index($0, a) || index($0, b)) && /Function/ { getline; print $1, $2; exit }' "$fma_dir/resources.txt"
+    }
+    note "fma: linear_maps switch (cuobjdump)" "$(fma_resources 0)"
+    note "fma: optics_maps switch (cuobjdump)" "$(fma_resources 1)"
 fi
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 if [ -n "$ncu_bin" ]; then
@@ -78,5 +87,18 @@ if [ -n "$ncu_bin" ]; then
         note "fma: ncu fused exact" "ok (fma/ncu-fused-exact.txt)"
     else
         note "fma: ncu fused exact" "ncu failed: $(grep -m1 -iE 'error|fail' "$fma_dir/ncu-fused-exact.txt" | cut -c1-100)"
+    fi
+    # The same counters for the linear FODO (branch gpukern: the finiteness check moved to integer
+    # operations, 7 FP64 instructions fewer per push; expect dadd to fall to about 0 per push).
+    if timeout 110 "$ncu_bin" --clock-control none --kernel-name-base demangled -k regex:TrackSegment \
+        --launch-skip 1 --launch-count 1 --section LaunchStats --section InstructionStats --metrics \
+        smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum \
+        ./"$build"/gtrack run inputs/fodo.toml "${linear_sets[@]}" --backend gpu -q -o /tmp/fma-ncu-linear.h5 \
+        --set beam.macroparticles=1000000 --set lattice.turns=3 --set 'output.phase_space=[]' \
+        --set 'output.stats="turn"' >"$fma_dir/ncu-fused-linear.txt" 2>&1; then
+        grep -E "Registers Per Thread|dfma|dadd|dmul|mem_local" "$fma_dir/ncu-fused-linear.txt" | head -8
+        note "fma: ncu fused linear" "ok (fma/ncu-fused-linear.txt)"
+    else
+        note "fma: ncu fused linear" "ncu failed: $(grep -m1 -iE 'error|fail' "$fma_dir/ncu-fused-linear.txt" | cut -c1-100)"
     fi
 fi

@@ -84,13 +84,13 @@ int optics_command(CommandOptions const& options, OpticsCommandOptions const& op
     if (deck.run.kind == "detector")
         throw std::runtime_error("gtrack optics: a detector deck has no lattice");
     ReferenceParticle const ref = initial_reference(deck);
-    Lattice const lattice = build_lattice(deck, ref);
+    Lattice const lattice = build_lattice(deck, ref, false);  // the optics of the ring without radiation
     optics::OpticsOptions o;
     o.periodic = opt.ring || (!opt.line && deck.lattice.turns > 1);
     if (!o.periodic)
         deck.beam = optics::with_periodic_twiss(deck);  // a line from [beam.twiss] periodic = true
     optics::OpticsResult r = optics::compute_optics(deck, lattice, o);
-    if (r.periodic) r.radiation = optics::radiation_integrals(deck, r, ref);
+    if (r.periodic) r.radiation = optics::radiation_integrals(deck, r, ref, &lattice);
     std::printf("gtrack optics %s: %s (%s)\n", options.deck.c_str(), o.periodic ? "ring" : "line",
                 opt.ring || opt.line ? "as asked" : "lattice.turns; --ring or --line to choose");
     std::fputs(optics::summary(r, static_cast<std::size_t>(opt.rows)).c_str(), stdout);

@@ -1,11 +1,13 @@
 // gtrack run DECK: read and check the deck (one point of its [scan], if it has one), then run it on
 // the chosen backend.
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "app/Commands.hh"
+#include "app/StartUp.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
 #include "kernels/cpu/Stopwatch.hh"
@@ -32,12 +34,14 @@ int run_command(CommandOptions const& options)
     // --trace and --profile record the host phases (the trace log, kept in memory) and print their
     // shares of the wall time; --trace also writes the whole log.
     if (options.trace.empty() && !options.profile) return run_deck(options);
-    trace_log().enable();
-    int status = 0;
-    {
-        TraceScope const whole("gtrack run");
-        status = run_deck(options);
-    }
+    // From main() on, so that MPI's start-up and the wait for the GPU context show (app/StartUp.hh).
+    StartUpTimes const& start = start_up_times();
+    trace_log().enable(start.main_entry);
+    if (start.mpi_begin && start.mpi_end)
+        trace_log().add(TraceEvent{"MPI start-up", "phase", trace_log().seconds_at(*start.mpi_begin),
+                                   std::chrono::duration<double>(*start.mpi_end - *start.mpi_begin).count()});
+    int status = run_deck(options);
+    trace_log().add(TraceEvent{"gtrack run", "phase", 0.0, trace_log().now()});
     auto const& world = parallel::Communicator::world();
     if (!options.quiet && world.is_root())
         std::printf("%s", format_host_phases(host_phases(trace_log())).c_str());
@@ -75,6 +79,8 @@ int run_deck(CommandOptions const& options)
         TraceScope const phase("read deck");
         return read_deck(options.deck, options.overrides, index);
     });
+    // The GPU context started in main() is there before the GPU is bound or used.
+    device_warm_up().wait();
     if (parallel::Communicator::world().size() > 1) parallel::bind_gpu_to_node_rank();
     if (!deck.scan.empty() && !deck.scan_index)
         throw std::runtime_error(fmt::format(

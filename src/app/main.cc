@@ -7,10 +7,11 @@
 
 #include "app/Commands.hh"
 #include "app/OverrideOptions.hh"
+#include "app/StartUp.hh"
+#include "run/VersionInfo.hh"
 #include "deck/DeckError.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"
-#include "run/VersionInfo.hh"
 
 namespace {
 
@@ -27,7 +28,15 @@ void add_deck_options(CLI::App& cmd, gt::CommandOptions& o)
 
 int main(int argc, char** argv)
 {
+    // The GPU's context is created on a thread of its own while MPI starts and the deck is read.
+    gt::start_up_times().main_entry = gt::StartUpTimes::Clock::now();
+    gt::device_warm_up().start(argc, argv);
+    struct WaitForWarmUp {  // before MPI_Finalize and the runtime's exit handlers, whatever happens
+        ~WaitForWarmUp() { gt::device_warm_up().wait(); }
+    } const wait_for_warm_up;
+    if (gt::started_by_launcher()) gt::start_up_times().mpi_begin = gt::StartUpTimes::Clock::now();
     gt::parallel::Session mpi(argc, argv);
+    if (gt::started_by_launcher()) gt::start_up_times().mpi_end = gt::StartUpTimes::Clock::now();
     gt::parallel::Communicator const& world = gt::parallel::Communicator::world();
     gt::CommandOptions options;
     for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
@@ -45,13 +54,11 @@ int main(int argc, char** argv)
         ->check(CLI::NonNegativeNumber);
     run->add_flag("-q,--quiet", options.quiet, "no progress line and no summary; errors only");
     run->add_flag("--timing", options.timing, "print per-kernel times, bytes and work items at the end");
-    run->add_flag(
-        "--profile", options.profile,
-        "per kernel: time, bytes, FP64 operations, GB/s, GFLOP/s against the calibrated ceilings, and "
-        "the forecast against the measured time; also written as /profile");
-    run->add_option(
-        "--trace", options.trace,
-        "write a Chrome/Perfetto trace (trace-event JSON) of host phases and kernels to this file");
+    run->add_flag("--profile", options.profile,
+                  "per kernel: time, bytes, FP64 operations, GB/s, GFLOP/s against the calibrated ceilings, and "
+                  "the forecast against the measured time; also written as /profile");
+    run->add_option("--trace", options.trace,
+                    "write a Chrome/Perfetto trace (trace-event JSON) of host phases and kernels to this file");
     run->add_option("--clock", options.clock,
                     "CPU kernel timers: wall (default), or cpu: process CPU time / threads, for a machine "
                     "shared with other jobs")
@@ -149,16 +156,13 @@ int main(int argc, char** argv)
 
     gt::CalibrateOptions calibrate_options;
     CLI::App* calibrate = app.add_subcommand(
-        "calibrate",
-        "measure this machine's ceilings (bandwidth, FP64 rate, launch latency, FFT times) for "
-        "--profile and forecast");
-    calibrate->add_option(
-        "--out", calibrate_options.out,
-        "calibration file (default: ~/.cache/gtrack/calibration.toml, or $GTRACK_CALIBRATION)");
+        "calibrate", "measure this machine's ceilings (bandwidth, FP64 rate, launch latency, FFT times) for "
+                     "--profile and forecast");
+    calibrate->add_option("--out", calibrate_options.out,
+                          "calibration file (default: ~/.cache/gtrack/calibration.toml, or $GTRACK_CALIBRATION)");
     calibrate->add_option("--threads", calibrate_options.threads, "CPU threads (default: all cores)")
         ->check(CLI::NonNegativeNumber);
-    calibrate->add_flag("--quick", calibrate_options.quick,
-                        "small sizes: seconds instead of a minute, less exact");
+    calibrate->add_flag("--quick", calibrate_options.quick, "small sizes: seconds instead of a minute, less exact");
     calibrate->add_option("--clock", calibrate_options.clock, "CPU timers: wall (default) or cpu, as for run")
         ->check(CLI::IsMember({"wall", "cpu"}));
     calibrate->add_flag("--cpu-only", calibrate_options.cpu_only, "do not measure the GPU");
@@ -166,8 +170,7 @@ int main(int argc, char** argv)
     CLI::App* forecast = app.add_subcommand(
         "forecast", "predict the deck's run time on the calibrated CPU and GPU from its counted work");
     forecast->add_option("deck", options.deck, "the TOML input deck")->required();
-    gt::add_override_options(*forecast, options.overrides, options.unset_keys,
-                             "override a deck key (repeatable)");
+    gt::add_override_options(*forecast, options.overrides, options.unset_keys, "override a deck key (repeatable)");
     forecast->add_option("--calibration", options.calibration,
                          "calibration file (default: ~/.cache/gtrack/calibration.toml)");
     forecast->add_option("--scan-index", options.scan_index, "the point of the deck's [scan] to forecast");
@@ -191,8 +194,7 @@ int main(int argc, char** argv)
     gt::OpticsCommandOptions optics_options;
     CLI::App* optics = gt::add_optics_command(app, options, optics_options);
     CLI::App* elements = app.add_subcommand(
-        "elements",
-        "print the element types and their keys: docs/decks.md's tables, or --json for the importers");
+        "elements", "print the element types and their keys: docs/decks.md's tables, or --json for the importers");
     bool elements_json = false, elements_markdown = false;
     elements->add_flag("--markdown", elements_markdown, "docs/decks.md's element tables (the default)");
     elements->add_flag("--json", elements_json, "the registry as JSON (scripts/gtrack_elements.json)");
@@ -212,9 +214,8 @@ int main(int argc, char** argv)
     try {
         if (*run) return gt::run_command(options);
         if (world.size() > 1)
-            throw std::runtime_error(
-                "only 'gtrack run' runs over MPI ranks: start the other commands "
-                "without mpirun/srun");
+            throw std::runtime_error("only 'gtrack run' runs over MPI ranks: start the other commands "
+                                     "without mpirun/srun");
         if (*check) return gt::check_command(options);
         if (*validate) return gt::validate_command(options, validate_options);
         if (*compare) return gt::compare_command(compare_options);

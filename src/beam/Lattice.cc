@@ -26,7 +26,7 @@ bool Lattice::changes_reference_energy() const
     return false;
 }
 
-Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
+Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin, bool radiation_in_magnets)
 {
     // Every element definition, checked at once.
     std::vector<Diagnostic> problems;
@@ -52,6 +52,8 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
     TableBuilder table(begin);
     TrackingContext tracking;
     tracking.mode = deck.run.tracking;
+    tracking.radiation = lc.radiation == "mean";
+    tracking.radiation_in_magnets = radiation_in_magnets;
     tracking.sigma_t =
         deck.beam.sigma_matrix ? std::sqrt((*deck.beam.sigma_matrix)[4 * 6 + 4]) : deck.beam.sigma_t;
     if (deck.beam.distribution == "cathode") {  // the rms emission time, for the `auto` rule after the gun
@@ -100,11 +102,14 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin)
         auto const it = lc.line_where.find("turns");
         throw DeckError(
             it != lc.line_where.end() ? it->second : SourceLocation{deck.path, 0, 0}, "lattice.turns",
-            fmt::format("turns = {} but the lattice changes the reference energy ({:.9g} MeV -> {:.9g} MeV "
-                        "kinetic, RF cavities off the zero crossing): the element table is built for one "
-                        "pass at the design energies, so a second turn would track with the wrong "
-                        "reference. Use turns = 1, or RF phases of +-90 deg in a ring",
-                        lc.turns, lattice.reference_begin.kinetic_mev, lattice.reference_end().kinetic_mev));
+            fmt::format(
+                "turns = {} but the lattice changes the reference energy ({:.9g} MeV -> {:.9g} MeV "
+                "kinetic, RF cavities off the zero crossing): the element table is built for one "
+                "pass at the design energies, so a second turn would track with the wrong "
+                "reference. Use turns = 1, or RF phases of +-90 deg in a ring, or, for a ring whose RF "
+                "replaces the synchrotron-radiation loss, radiation = \"mean\" in [lattice] (the "
+                "reference then stays at the design energy)",
+                lc.turns, lattice.reference_begin.kinetic_mev, lattice.reference_end().kinetic_mev));
     }
     return lattice;
 }

@@ -21,7 +21,7 @@ struct ElementInfo {
     int slice = 0;       //!< 0 ... slices-1 within one occurrence of the deck element
     int slices = 1;      //!< entries this occurrence made (a bend: n body slices + 2 edges)
     bool is_monitor = false;
-    int deck_index = -1;  //!< index into DeckConfig::elements (-1: global aperture)
+    int deck_index = -1;   //!< index into DeckConfig::elements (-1: global aperture)
     std::string tracking;  //!< the t-code/z-code choice and why, when the deck asked for t or auto
 };
 
@@ -51,7 +51,10 @@ std::vector<std::string> expand_use_line(DeckConfig const& deck);
 //! Builds the element table for one pass from the reference particle `begin` at the entrance.
 //! Every deck element is validated (all problems reported at once, each with its key and line);
 //! a lattice that changes the reference energy with lattice.turns > 1 is an error.
-Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin);
+//! `radiation_in_magnets = false` builds the table of a `[lattice] radiation = "mean"` deck without the
+//! magnets' radiation (its cavities still keep the reference energy): the optics' maps.
+Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin,
+                      bool radiation_in_magnets = true);
 
 //! A readable table of the lattice (index, name, kind, s, length, main parameters) for `gtrack check`.
 std::string describe(Lattice const& lattice);

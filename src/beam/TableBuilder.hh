@@ -16,8 +16,10 @@ namespace gt {
 
 //! What the lattice needs to resolve `tracking`: the [run] default and the bunch length.
 struct TrackingContext {
-    std::string mode = "z";  //!< [run] tracking
-    double sigma_t = 0;      //!< [m] rms of c (t - t_ref) of the beam at the start (0: unknown)
+    std::string mode = "z";            //!< [run] tracking
+    double sigma_t = 0;                //!< [m] rms of c (t - t_ref) of the beam at the start (0: unknown)
+    bool radiation = false;            //!< [lattice] radiation = "mean" (ElementBuild::radiation)
+    bool radiation_in_magnets = true;  //!< false: the optics' table (ElementBuild::radiation_in_magnets)
 };
 
 class TableBuilder {
@@ -62,6 +64,11 @@ class OccurrenceBuilder final : public ElementBuild {
                       TrackingContext const& tracking);
 
     ReferenceParticle const& reference() const override { return table_.reference(); }
+    bool radiation() const override { return tracking_.radiation; }
+    bool radiation_in_magnets() const override
+    {
+        return tracking_.radiation && tracking_.radiation_in_magnets;
+    }
     void add(Element const& e, int slice, int slices, double length) override;
     void add_with_reference(Element const& e, int slice, int slices, ReferenceParticle const& after) override;
     bool add_if_tracked_in_time(TimeField field, double length, double k1, double ks) override;

@@ -31,9 +31,9 @@ struct RunConfig {
 
 //! Particle species: a named one, or an ion.
 struct SpeciesConfig {
-    std::string name;           //!< "proton", ..., or "ion"
-    double mass_mev = 0;        //!< rest energy [MeV]
-    double charge_e = 0;        //!< charge in units of the elementary charge (signed)
+    std::string name;     //!< "proton", ..., or "ion"
+    double mass_mev = 0;  //!< rest energy [MeV]
+    double charge_e = 0;  //!< charge in units of the elementary charge (signed)
 };
 
 struct TwissPlane {
@@ -46,12 +46,12 @@ struct TwissPlane {
 //! "Beams emitted from a cathode"). The reference energy is then the normalization m c (kinetic
 //! (sqrt 2 - 1) m c^2), set by the reader.
 struct CathodeConfig {
-    std::string spot = "uniform";       //!< uniform (a disk) | gaussian
-    double spot_rms = 0;                //!< [m] rms of x and of y on the cathode
-    std::string emission = "flattop";   //!< flattop | gaussian
-    double emission_length = 0;         //!< [s] flattop: full length at half height; gaussian: rms
-    double emission_rise = 0;           //!< [s] flattop: the linear rise (and fall) time, <= length
-    double mte = 0;                     //!< [MeV] mean transverse energy of the emitted electrons
+    std::string spot = "uniform";      //!< uniform (a disk) | gaussian
+    double spot_rms = 0;               //!< [m] rms of x and of y on the cathode
+    std::string emission = "flattop";  //!< flattop | gaussian
+    double emission_length = 0;        //!< [s] flattop: full length at half height; gaussian: rms
+    double emission_rise = 0;          //!< [s] flattop: the linear rise (and fall) time, <= length
+    double mte = 0;                    //!< [MeV] mean transverse energy of the emitted electrons
 };
 
 struct BeamConfig {
@@ -60,20 +60,21 @@ struct BeamConfig {
     double kinetic_energy_mev = 0;  //!< [MeV]
     double bunch_charge = 0;        //!< [C], >= 0 (its sign follows the species)
     std::uint64_t macroparticles = 0;
-    std::string distribution = "gaussian";  //!< gaussian | kv | waterbag | semigaussian | kurth | file | cathode
+    std::string distribution =
+        "gaussian";  //!< gaussian | kv | waterbag | semigaussian | kurth | file | cathode
     TwissPlane x, y;
     //! [beam.twiss] periodic = true: beta and alpha of x and y (and, where the ring has dispersion at
     //! the start, the 6x6 moments) come from the ring's periodic solution, found where the beam is made
     //! (optics::with_periodic_twiss); x.beta, y.beta, alpha and sigma_matrix are unset until then.
     bool periodic = false;
-    double sigma_t = 0;    //!< [m] rms of c (t - t_ref)
-    double sigma_pt = 0;   //!< [1] rms of pt
-    double chirp = 0;      //!< [1/m] d<pt>/dt correlation: <t pt> = chirp sigma_t^2
+    double sigma_t = 0;   //!< [m] rms of c (t - t_ref)
+    double sigma_pt = 0;  //!< [1] rms of pt
+    double chirp = 0;     //!< [1/m] d<pt>/dt correlation: <t pt> = chirp sigma_t^2
     //! Full 6x6 second-moment matrix of (x, px, y, py, t, pt), row-major; replaces twiss when set.
     std::optional<std::array<double, 36>> sigma_matrix;
-    double truncate = 0;   //!< cut Gaussian tails at this many sigma (0: no cut)
-    std::string file;      //!< openPMD HDF5 file for distribution = "file"
-    CathodeConfig cathode; //!< distribution = "cathode": emission from rest ([beam.cathode])
+    double truncate = 0;    //!< cut Gaussian tails at this many sigma (0: no cut)
+    std::string file;       //!< openPMD HDF5 file for distribution = "file"
+    CathodeConfig cathode;  //!< distribution = "cathode": emission from rest ([beam.cathode])
     SourceLocation where;
 };
 
@@ -81,10 +82,10 @@ struct BeamConfig {
 //! stored: element_value() (deck/ElementRegistry.hh) supplies the registry's defaults.
 struct ElementConfig {
     std::string name;
-    std::string type;  //!< a type of the element registry (deck/ElementRegistry.hh)
-    std::map<std::string, double> values;              //!< numeric parameters [SI]
-    std::map<std::string, std::string> strings;        //!< e.g. shape, model
-    std::map<std::string, std::vector<double>> arrays; //!< knl, ksl
+    std::string type;                            //!< a type of the element registry (deck/ElementRegistry.hh)
+    std::map<std::string, double> values;        //!< numeric parameters [SI]
+    std::map<std::string, std::string> strings;  //!< e.g. shape, model
+    std::map<std::string, std::vector<double>> arrays;  //!< knl, ksl
     SourceLocation where;
 
     double get(std::string const& key, double fallback) const
@@ -109,30 +110,34 @@ struct LatticeConfig {
     double global_half_x = 0;  //!< [m]
     double global_half_y = 0;  //!< [m]
     std::string global_shape = "rectangle";
+    //! Classical synchrotron radiation: "off" or "mean" (the magnets radiate, the RF cavities keep the
+    //! reference energy; kernels/elements/SynchrotronRadiation.hh).
+    std::string radiation = "off";
 };
 
 struct SpaceChargeConfig {
     bool enabled = false;
     std::array<int, 3> grid = {64, 64, 64};
-    double kicks_per_meter = 10;          //!< [1/m] kicks per metre of lattice
-    std::int64_t kicks_per_element = 0;   //!< > 0: this many kicks in every element with a length instead
-    std::string solver = "3d";            //!< 3d | 2.5d (long bunches: transverse field x line density)
+    double kicks_per_meter = 10;         //!< [1/m] kicks per metre of lattice
+    std::int64_t kicks_per_element = 0;  //!< > 0: this many kicks in every element with a length instead
+    std::string solver = "3d";           //!< 3d | 2.5d (long bunches: transverse field x line density)
     std::string deposition = "deterministic";  //!< deterministic | atomic | aggregated
-    std::string shape = "cic";            //!< cic | tsc
-    std::int64_t sort_every = 4;          //!< sort particles by cell every N kicks (0: never)
-    double margin = 0.05;                 //!< [1] empty space around the bunch, fraction of its extent
-    double truncate_sigma = 0;            //!< [1] > 0: the grid spans +- this many rms; particles beyond feel a point charge
+    std::string shape = "cic";                 //!< cic | tsc
+    std::int64_t sort_every = 4;               //!< sort particles by cell every N kicks (0: never)
+    double margin = 0.05;                      //!< [1] empty space around the bunch, fraction of its extent
+    double truncate_sigma =
+        0;  //!< [1] > 0: the grid spans +- this many rms; particles beyond feel a point charge
     SourceLocation where;
 };
 
 //! [collective]: the longitudinal grid shared by wakes, LSC and CSR (docs/physics.md §9).
 struct CollectiveConfig {
-    std::int64_t bins = 1000;                  //!< nodes of the longitudinal histogram
-    std::string histogram = "deterministic";   //!< deterministic | per_block
-    std::int64_t smoothing = 2;                //!< Savitzky-Golay half-width before LSC and CSR (0: none)
-    double lsc_cutoff = 0.5;                   //!< LSC low-pass: zero at this fraction of the Nyquist wavenumber
-    bool csr_transient = false;                //!< CSR bends: the entrance transient (false: steady state from the edge)
-    double csr_drift = 0;                      //!< [m] the CSR wake goes on this far after each CSR bend's exit
+    std::int64_t bins = 1000;                 //!< nodes of the longitudinal histogram
+    std::string histogram = "deterministic";  //!< deterministic | per_block
+    std::int64_t smoothing = 2;               //!< Savitzky-Golay half-width before LSC and CSR (0: none)
+    double lsc_cutoff = 0.5;     //!< LSC low-pass: zero at this fraction of the Nyquist wavenumber
+    bool csr_transient = false;  //!< CSR bends: the entrance transient (false: steady state from the edge)
+    double csr_drift = 0;        //!< [m] the CSR wake goes on this far after each CSR bend's exit
     SourceLocation where;
 };
 
@@ -161,12 +166,12 @@ struct OutputConfig {
     StatsWhere stats = StatsWhere::every_element;
     CheckpointEvery checkpoint_every;  //!< none by default (docs/checkpoint.md)
     bool checksums = true;  //!< Fletcher-32 on the output's datasets (checkpoints: always; io/H5Access.hh)
-    SourceLocation where;  //!< output.file (else [output], else the deck): for errors about the name
+    SourceLocation where;   //!< output.file (else [output], else the deck): for errors about the name
 };
 
 struct DeckConfig {
-    std::string path;       //!< the deck file
-    std::string text;       //!< the deck as read (for provenance)
+    std::string path;                    //!< the deck file
+    std::string text;                    //!< the deck as read (for provenance)
     std::vector<std::string> overrides;  //!< --set KEY=VALUE and --unset KEY (as "--unset KEY"), in order
     RunConfig run;
     BeamConfig beam;
@@ -175,7 +180,7 @@ struct DeckConfig {
     SpaceChargeConfig space_charge;
     CollectiveConfig collective;
     OutputConfig output;
-    DetectorConfig detector;  //!< kind = "detector" decks
+    DetectorConfig detector;                  //!< kind = "detector" decks
     ScanConfig scan;                          //!< empty without a [scan] table
     std::optional<std::uint64_t> scan_index;  //!< the point read (its values applied); none: point 0's
                                               //!< values were applied for checking only

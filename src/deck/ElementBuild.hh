@@ -13,6 +13,7 @@
 #include "deck/ElementRegistry.hh"
 #include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Element.hh"
+#include "kernels/elements/SynchrotronRadiation.hh"
 
 namespace gt {
 
@@ -84,6 +85,20 @@ class ElementBuild : public ElementKeys {
     virtual void add_profile_map() = 0;
     //! A 3D field map (`file`): reads and checks it, appends its slices, or one t-code entry.
     virtual void add_field_map() = 0;
+
+    //! `[lattice] radiation = "mean"`: the magnets radiate (their maps get radiation_constant() of the
+    //! reference, kernels/elements/SynchrotronRadiation.hh) and the RF cavities keep the reference energy
+    //! (the design energy of a light-source ring, whose RF replaces the loss).
+    virtual bool radiation() const { return false; }
+    //! Whether the magnets' maps radiate: radiation(), unless the table is built for the optics (whose maps
+    //! are those of the ring without radiation, as MAD-X's TWISS).
+    virtual bool radiation_in_magnets() const { return radiation(); }
+    //! The radiation constant for the next entry: radiation_constant(reference()) when the magnets radiate,
+    //! else 0.
+    double radiation_constant_here() const
+    {
+        return radiation_in_magnets() ? radiation_constant(reference()) : 0.0;
+    }
 
     //! A problem found while building (the reference decelerated below rest, ...): throws DeckError.
     [[noreturn]] void fail(std::string const& key, std::string const& message) const

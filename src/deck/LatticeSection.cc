@@ -44,7 +44,7 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
     LatticeConfig& lat = cfg.lattice;
     std::string const path = "lattice";
     std::size_t const errors_before = ctx.error_count();
-    static std::vector<std::string> const settings = {"use", "turns", "aperture"};
+    static std::vector<std::string> const settings = {"use", "turns", "aperture", "radiation"};
     struct Entry {
         std::string name;
         toml::node const* node;
@@ -131,6 +131,8 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
     if (toml::node const* n = t.get("turns")) {
         if (auto turns = ctx.integer_of(*n, "lattice.turns", Bound::at_least_one)) lat.turns = *turns;
     }
+    if (auto radiation = ctx.choice_at(t, path, "radiation", {"off", "mean"}, false))
+        lat.radiation = *radiation;
     if (auto const* ap = ctx.table_at(t, path, "aperture", false)) {
         std::string const ap_path = "lattice.aperture";
         ctx.check_keys(*ap, ap_path, {"shape", "half_x", "half_y"});

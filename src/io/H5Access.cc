@@ -5,8 +5,11 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "io/ChecksummedChunks.hh"
 
 namespace gt::h5 {
 namespace {
@@ -80,6 +83,38 @@ Dataspace simple_space(std::size_t n, hid_t loc, std::string const& name)
     return Dataspace(check(H5Screate_simple(1, dims, nullptr), "H5Screate_simple", loc, name));
 }
 
+//! Values [offset, offset + values.size()) of a one-dimensional dataset, through HDF5's hyperslab
+//! write (and its filters).
+template <class T>
+void write_hyperslab(hid_t dataset, std::size_t offset, std::span<T const> values)
+{
+    if (values.empty()) return;
+    Dataspace file_space(check(H5Dget_space(dataset), "H5Dget_space", dataset, ""));
+    hsize_t const start[1] = {static_cast<hsize_t>(offset)};
+    hsize_t const count[1] = {static_cast<hsize_t>(values.size())};
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr),
+          "H5Sselect_hyperslab", dataset, "");
+    Dataspace memory_space(check(H5Screate_simple(1, count, nullptr), "H5Screate_simple", dataset, ""));
+    check(H5Dwrite(dataset, TypeOf<T>::memory(), memory_space, file_space, H5P_DEFAULT, values.data()),
+          "H5Dwrite", dataset, "");
+}
+
+//! A checksummed dataset's whole chunks go to disk directly, checksummed by a few threads
+//! (ChecksummedChunks.hh); the partial chunks at either end of the values, and other datasets, through
+//! HDF5's hyperslab write.
+template <class T>
+void write_slab_of(hid_t dataset, std::size_t offset, std::span<T const> values)
+{
+    if (values.empty()) return;
+    std::optional<ChecksummedLayout> const layout = checksummed_layout(dataset, TypeOf<T>::memory());
+    if (!layout) return write_hyperslab(dataset, offset, values);
+    auto const [first, last] = layout->whole_chunks(offset, values.size());
+    write_hyperslab(dataset, offset, values.first(first - offset));
+    write_checksummed_chunks(dataset, *layout, first,
+                             std::as_bytes(values.subspan(first - offset, last - first)));
+    write_hyperslab(dataset, last, values.subspan(last - offset));
+}
+
 template <class T>
 void write_1d(hid_t loc, std::string const& name, std::span<T const> values)
 {
@@ -89,9 +124,7 @@ void write_1d(hid_t loc, std::string const& name, std::span<T const> values)
     PropertyList const dcpl = creation_properties(1, dims, loc, name);
     Dataset ds(check(H5Dcreate2(loc, name.c_str(), TypeOf<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
                      "H5Dcreate2", loc, name));
-    if (!values.empty())
-        check(H5Dwrite(ds, TypeOf<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dwrite",
-              loc, name);
+    write_slab_of(ds.get(), 0, values);
 }
 
 //! Opens `path` as a dataset of numbers and returns its element count; rank must be `rank`.
@@ -294,20 +327,6 @@ Dataset create_1d(hid_t loc, std::string const& name, std::size_t size)
     return Dataset(
         check(H5Dcreate2(loc, name.c_str(), TypeOf<T>::file(), space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
               "H5Dcreate2", loc, name));
-}
-
-template <class T>
-void write_slab_of(hid_t dataset, std::size_t offset, std::span<T const> values)
-{
-    if (values.empty()) return;
-    Dataspace file_space(check(H5Dget_space(dataset), "H5Dget_space", dataset, ""));
-    hsize_t const start[1] = {static_cast<hsize_t>(offset)};
-    hsize_t const count[1] = {static_cast<hsize_t>(values.size())};
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr),
-          "H5Sselect_hyperslab", dataset, "");
-    Dataspace memory_space(check(H5Screate_simple(1, count, nullptr), "H5Screate_simple", dataset, ""));
-    check(H5Dwrite(dataset, TypeOf<T>::memory(), memory_space, file_space, H5P_DEFAULT, values.data()),
-          "H5Dwrite", dataset, "");
 }
 
 Dataset create_dataset_1d(hid_t loc, std::string const& name, std::size_t size, double)

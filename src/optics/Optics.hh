@@ -53,9 +53,15 @@ struct LayoutRow {
 //! (RadiationIntegrals.hh).
 struct RadiationIntegrals {
     double i1 = 0, i2 = 0, i3 = 0, i4 = 0, i5 = 0;
-    double u0_ev = 0;      //!< [eV] energy radiated per turn, q^2 beta^3 gamma^4 I2 / (6 pi eps0)
-    double j_x = 0;        //!< horizontal damping partition 1 - I4/I2
-    double emittance = 0;  //!< [m] natural horizontal emittance Cq gamma^2 I5 / (Jx I2)
+    double u0_ev = 0;  //!< [eV] energy radiated per turn, q^2 beta^3 gamma^4 I2 / (6 pi eps0)
+    double j_x = 0;    //!< horizontal damping partition 1 - I4/I2
+    double j_y = 0;    //!< vertical damping partition: 1 (no vertical bends)
+    double j_e = 0;    //!< longitudinal damping partition 2 + I4/I2
+    double tau_x = 0, tau_y = 0, tau_e = 0;  //!< [s] amplitude damping times 2 E0 T0 / (J U0) (0: no loss)
+    double emittance = 0;                    //!< [m] natural horizontal emittance Cq gamma^2 I5 / (Jx I2)
+    double energy_spread = 0;                //!< [1] natural rms sigma_E/E = sqrt(Cq gamma^2 I3 / (Je I2))
+    double rf_voltage = 0;                   //!< [V] sum of the cavities' voltages (0: none)
+    double synchronous_phase = 0;  //!< [rad] acos(U0 / (|q| V)) in gtrack's convention (NaN: V too low)
 };
 
 struct OpticsResult {

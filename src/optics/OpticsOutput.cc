@@ -11,6 +11,7 @@
 
 #include "io/H5Access.hh"
 #include "io/OutputFile.hh"
+#include "kernels/core/Types.hh"
 
 namespace gt::optics {
 
@@ -95,6 +96,19 @@ std::string summary(OpticsResult const& r, std::size_t rows)
             t +=
                 fmt::format("energy loss U0 = {:.6g} keV/turn   Jx = {:.6g}   natural emittance = {:.6g} m\n",
                             w.u0_ev * 1e-3, w.j_x, w.emittance);
+            t += fmt::format(
+                "damping partition Jx, Jy, Je = {:.6g}, {:.6g}, {:.6g}   damping times tau_x, tau_y, "
+                "tau_e = {:.6g}, {:.6g}, {:.6g} ms   natural energy spread = {:.6g}\n",
+                w.j_x, w.j_y, w.j_e, w.tau_x * 1e3, w.tau_y * 1e3, w.tau_e * 1e3, w.energy_spread);
+            if (w.rf_voltage > 0.0)
+                t += std::isnan(w.synchronous_phase)
+                         ? fmt::format("RF: |q| V = {:.6g} keV is below U0: no synchronous phase\n",
+                                       w.rf_voltage * 1e-3)
+                         : fmt::format(
+                               "synchronous phase acos(U0 / |q| V) = {:.6g} deg (gtrack's phase; V = {:.6g} "
+                               "kV in "
+                               "all cavities)\n",
+                               w.synchronous_phase * 180.0 / constants::pi, w.rf_voltage * 1e-3);
         }
         Vec6 const& z = r.closed_orbit;
         t += fmt::format(
@@ -159,6 +173,13 @@ void write_hdf5(OpticsResult const& r, std::string const& path, std::string cons
         h5::write_attribute(g, "U0", w.u0_ev);
         h5::write_attribute(g, "damping_partition_x", w.j_x);
         h5::write_attribute(g, "natural_emittance_x", w.emittance);
+        h5::write_attribute(g, "damping_partition_y", w.j_y);
+        h5::write_attribute(g, "damping_partition_e", w.j_e);
+        h5::write_attribute(g, "damping_time_x", w.tau_x);
+        h5::write_attribute(g, "damping_time_y", w.tau_y);
+        h5::write_attribute(g, "damping_time_e", w.tau_e);
+        h5::write_attribute(g, "natural_energy_spread", w.energy_spread);
+        if (w.rf_voltage > 0.0) h5::write_attribute(g, "synchronous_phase", w.synchronous_phase);
     }
     h5::write_attribute(g, "deck", std::string_view(deck));
 

@@ -17,7 +17,7 @@ BeamConfig with_periodic_twiss(DeckConfig const& deck)
     if (!beam.periodic || deck.run.kind == "detector") return beam;
     OpticsResult r;
     try {
-        Lattice const lattice = build_lattice(deck, initial_reference(deck));
+        Lattice const lattice = build_lattice(deck, initial_reference(deck), false);
         OpticsOptions o;
         o.periodic = true;
         r = compute_optics(deck, lattice, o);

@@ -5,6 +5,7 @@
 #include "optics/RadiationIntegrals.hh"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "kernels/core/Types.hh"
@@ -24,7 +25,7 @@ ElementConfig const& config_of(DeckConfig const& deck, std::string const& name)
 }  // namespace
 
 RadiationIntegrals radiation_integrals(DeckConfig const& deck, OpticsResult const& r,
-                                       ReferenceParticle const& ref)
+                                       ReferenceParticle const& ref, Lattice const* lattice)
 {
     RadiationIntegrals out;
     int const intervals = 64;  // even: Simpson
@@ -74,6 +75,29 @@ RadiationIntegrals radiation_integrals(DeckConfig const& deck, OpticsResult cons
     double const cq = 55.0 * 197.3269804e-15 / (32.0 * std::sqrt(3.0) * deck.beam.species.mass_mev);
     out.emittance =
         out.i2 != 0.0 && out.j_x != 0.0 ? cq * ref.gamma * ref.gamma * out.i5 / (out.j_x * out.i2) : 0.0;
+    // Damping (Sands, SLAC-121, eqs. 5.26-5.35; Wolski, Beam Dynamics, sec. 7.2): J_y = 1, J_e = 2 + I4/I2
+    // (Robinson: J_x + J_y + J_e = 4), amplitude damping times tau_i = 2 E0 T0 / (J_i U0).
+    out.j_y = out.i2 != 0.0 ? 1.0 : 0.0;
+    out.j_e = out.i2 != 0.0 ? 2.0 + out.i4 / out.i2 : 0.0;
+    double const e0_ev = ref.total_energy_mev() * 1e6;
+    double const t0 = r.length / (ref.beta * constants::c_light);
+    auto tau = [&](double j) {
+        return out.u0_ev > 0.0 && j != 0.0 ? 2.0 * e0_ev * t0 / (j * out.u0_ev) : 0.0;
+    };
+    out.tau_x = tau(out.j_x);
+    out.tau_y = tau(out.j_y);
+    out.tau_e = tau(out.j_e);
+    // Natural energy spread sigma_E/E = sqrt(Cq gamma^2 I3 / (Je I2)) (Sands eq. 5.43 with Cq as above).
+    out.energy_spread = out.i2 != 0.0 && out.j_e > 0.0
+                            ? std::sqrt(cq * ref.gamma * ref.gamma * out.i3 / (out.j_e * out.i2))
+                            : 0.0;
+    if (lattice) {
+        for (Element const& e : lattice->elements)
+            if (e.kind == ElementKind::rf_cavity) out.rf_voltage += e.rf_cavity.voltage;
+        double const gain = q * out.rf_voltage;  // [eV] |q| V
+        out.synchronous_phase = gain > 0.0 && out.u0_ev <= gain ? std::acos(out.u0_ev / gain)
+                                                                : std::numeric_limits<double>::quiet_NaN();
+    }
     return out;
 }
 

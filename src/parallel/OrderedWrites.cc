@@ -110,4 +110,29 @@ void write_table_in_rank_order(OutputFile* out, std::string const& group_path, T
                           });
 }
 
+void write_table_parts_in_rank_order(OutputFile* out, std::string const& group_path,
+                                     std::span<Table const> parts)
+{
+    Communicator const& w = Communicator::world();
+    std::uint64_t mine = 0;
+    for (Table const& t : parts) mine += t.rows();
+    std::uint64_t const rows = w.sum(mine);
+    if (!w.is_root()) {
+        // Messages between two ranks arrive in the order sent: rank 0 takes part k of this rank after part
+        // k - 1, with the other ranks' parts between.
+        for (Table const& t : parts) send_table(w, t);
+        return;
+    }
+    if (out == nullptr) throw std::logic_error("rank 0 writes the output but holds no file");
+    std::size_t const ranks = std::size_t(w.size());
+    Table other;
+    write_table_in_pieces(*out, group_path, rows, parts.size() * ranks,
+                          [&](std::size_t piece) -> Table const& {
+                              std::size_t const part = piece / ranks, rank = piece % ranks;
+                              if (rank == 0) return parts[part];
+                              other = receive_table(w, int(rank), parts[part]);
+                              return other;
+                          });
+}
+
 }  // namespace gt::parallel

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "io/OpenPmdWriter.hh"
@@ -38,5 +39,11 @@ void write_phase_space_in_rank_order(OutputFile* out, std::int64_t iteration, st
 //! Collective: the rows of every rank's `mine` (same columns on every rank), in rank order, as one
 //! table at `group_path` of rank 0's `out`.
 void write_table_in_rank_order(OutputFile* out, std::string const& group_path, Table const& mine);
+
+//! Collective: a table whose rows come in parts (the same number on every rank, each part with the same
+//! columns on every rank): part 0 of every rank in rank order, then part 1 of every rank, and so on (a
+//! joined run's /primaries: every rank's lost particles, then every rank's extracted ones).
+void write_table_parts_in_rank_order(OutputFile* out, std::string const& group_path,
+                                     std::span<Table const> parts);
 
 }  // namespace gt::parallel

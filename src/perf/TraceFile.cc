@@ -31,7 +31,8 @@ void write_trace(std::string const& path, TraceLog const& log)
 {
     std::ofstream f(path);
     if (!f) throw std::runtime_error(fmt::format("--trace: cannot write '{}'", path));
-    // Thread 1: host phases; thread 2: kernels (timed with CUDA events on the GPU).
+    // Thread 1: host phases; thread 2: kernels (timed with CUDA events on the GPU); thread 3: host work
+    // beside the phases (the GPU context created during the start-up, app/StartUp.hh).
     f << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
     f << R"({"name": "process_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "gtrack"}},)"
       << "\n";
@@ -39,12 +40,15 @@ void write_trace(std::string const& path, TraceLog const& log)
       << "\n";
     f << fmt::format(R"({{"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {{"name": {}}}}})",
                      json_string("kernels: " + log.device()));
+    f << ",\n"
+      << R"({"name": "thread_name", "ph": "M", "pid": 1, "tid": 3, "args": {"name": "background"}})";
     for (TraceEvent const& e : log.events()) {
-        bool const kernel = std::string(e.category) == "kernel";
+        std::string const category = e.category;
+        int const track = category == "kernel" ? 2 : category == "background" ? 3 : 1;
         f << fmt::format(
             ",\n{{\"name\": {}, \"cat\": \"{}\", \"ph\": \"X\", \"pid\": 1, \"tid\": {}, "
             "\"ts\": {:.3f}, \"dur\": {:.3f}}}",
-            json_string(e.name), e.category, kernel ? 2 : 1, e.start * 1e6, e.duration * 1e6);
+            json_string(e.name), e.category, track, e.start * 1e6, e.duration * 1e6);
     }
     f << "\n]}\n";
     if (!f) throw std::runtime_error(fmt::format("--trace: error writing '{}'", path));

@@ -16,6 +16,7 @@
 #include "kernels/cpu/Executor.hh"
 #include "kernels/detector/EventEnergy.hh"
 #include "parallel/Communicator.hh"
+#include "parallel/OrderedWrites.hh"
 #include "run/CheckpointHeader.hh"
 #include "run/StopRequest.hh"
 
@@ -81,8 +82,10 @@ BeamEnergyBalance beam_energy_balance(BeamPrimaries const& primaries, DetectorRu
     BeamEnergyBalance b;
     b.lost = primaries.lost_energy;
     b.extracted = primaries.extracted_energy;
+    // Every event's balance is on every rank (run/DetectorRun.cc), the beam's energies of this rank's
+    // events only: the sums run over every event in order, the worst event is the largest over ranks.
     std::size_t const events = detector.event_energy.size() / k_num_energy_categories;
-    b.recorded = events == primaries.primaries.size() && events > 0;
+    b.recorded = events == primaries.events && events > 0;
     if (!b.recorded) return b;
     for (std::size_t e = 0; e < events; ++e) {
         double const* c = &detector.event_energy[e * k_num_energy_categories];
@@ -91,22 +94,30 @@ BeamEnergyBalance beam_energy_balance(BeamPrimaries const& primaries, DetectorRu
         b.below_cut += c[k_energy_below_cut];
         b.escaped += c[k_energy_escaped];
         b.step_limit += c[k_energy_lost];
+    }
+    for (std::size_t i = 0; i < primaries.primaries.size(); ++i) {
+        double const* c = &detector.event_energy[(primaries.first_event + i) * k_num_energy_categories];
         double const out =
             c[k_energy_deposited] + c[k_energy_below_cut] + c[k_energy_escaped] + c[k_energy_lost];
-        b.worst_event = std::max(b.worst_event, std::abs(primaries.energy[e] - out));
+        b.worst_event = std::max(b.worst_event, std::abs(primaries.primaries[i].energy - out));
     }
+    parallel::Communicator::world().max_in_place(std::span<double>(&b.worst_event, 1));
     return b;
 }
 
 namespace {
 
-void write_joined_part(OutputFile& out, DeckConfig const& deck, BeamDetectorResult const& r)
+//! /primaries (collective: every rank's rows, rank 0 writes them in the global order) and /beam_detector.
+//! `file` is rank 0's, null elsewhere.
+void write_joined_part(OutputFile* file, DeckConfig const& deck, BeamDetectorResult const& r)
 {
-    write_table(out, "primaries", r.primaries.table);
+    Table const parts[2] = {r.primaries.lost_rows, r.primaries.extracted_rows};
+    parallel::write_table_parts_in_rank_order(file, "primaries", parts);
+    if (!file) return;
+    OutputFile& out = *file;
     out.create_group("beam_detector");
     out.set_attribute("beam_detector", "lost", r.primaries.lost);
-    out.set_attribute("beam_detector", "extracted",
-                      std::uint64_t(r.primaries.primaries.size() - r.primaries.lost));
+    out.set_attribute("beam_detector", "extracted", r.primaries.events - r.primaries.lost);
     out.set_attribute("beam_detector", "weight", r.primaries.weight);
     out.set_attribute("beam_detector", "lost_energy", r.primaries.lost_energy);
     out.set_attribute("beam_detector", "extracted_energy", r.primaries.extracted_energy);
@@ -120,11 +131,10 @@ void print_balance(BeamDetectorResult const& r)
         "beam into detector: %llu lost (%.6g MeV) and %llu extracted (%.6g MeV) macroparticles as "
         "primaries, %.6g particles each\n",
         static_cast<unsigned long long>(p.lost), p.lost_energy,
-        static_cast<unsigned long long>(p.primaries.size() - p.lost), p.extracted_energy, p.weight);
+        static_cast<unsigned long long>(p.events - p.lost), p.extracted_energy, p.weight);
     BeamEnergyBalance const& b = r.balance;
     if (!b.recorded) {
-        if (!p.primaries.empty())
-            std::printf("  energy balance: recorded with [physics] showers = true only\n");
+        if (p.events > 0) std::printf("  energy balance: recorded with [physics] showers = true only\n");
         return;
     }
     double const beam = b.lost + b.extracted;
@@ -141,45 +151,47 @@ void print_balance(BeamDetectorResult const& r)
 
 int run_beam_detector(DeckConfig const& deck, RunOptions const& options, BeamDetectorResult* result)
 {
+    // Under MPI every rank runs both parts: the beam part on its share of the particles (as any beamline
+    // run), the detector part on its share of the events (as any detector run), the primaries handed from
+    // one to the other by beam_primaries. Rank 0 alone prints and holds the file.
     parallel::Communicator const& world = parallel::Communicator::world();
-    if (world.size() > 1)
-        throw std::runtime_error(
-            "a beamline deck with a detector runs on one process (not under mpirun yet)");
+    bool const quiet = options.quiet || !world.is_root();
     std::string const path = options.output.empty() ? deck.output.file : options.output;
     BeamDetectorResult joined;
     bool ran = false;
     RunOptions beam = options;
     beam.before_commit = [&](BeamRunEnd const& end) -> int {
         Survey const survey(end.lattice);
-        joined.primaries = beam_primaries(deck, end.lattice, survey, end.particles, 0);
-        DeckConfig const cfg = detector_part(deck, survey, joined.primaries.primaries.size());
+        joined.primaries = beam_primaries(deck, end.lattice, survey, end.kernels, end.particles, 0);
+        DeckConfig const cfg = detector_part(deck, survey, joined.primaries.events);
         DetectorRunOptions det;
         det.backend = end.kernels.memory() == MemSpace::device ? "gpu" : "cpu";
         det.output = end.path;
-        det.quiet = options.quiet;
+        det.quiet = quiet;
         det.threads = options.threads;
         det.profile = false;  // --profile: the beam part's /profile (one group of that name per file)
         det.command_line = options.command_line;
         det.resume = options.resume.empty() ? "" : "auto";
         det.primaries = &joined.primaries.primaries;
+        det.joined = true;
         det.into = end.out;
         det.checkpoint = detector_checkpoint_path(path);
         joined.detector = run_detector_deck(cfg, det);
         if (!joined.detector.stopped_by.empty()) {
-            std::fprintf(
-                stderr,
-                "gtrack: stopped by %s in the detector part after %llu step iterations; %s was not "
-                "written. Checkpoint: %s. Resume with the same command and --resume auto (exit status "
-                "%d)\n",
-                joined.detector.stopped_by.c_str(),
-                static_cast<unsigned long long>(joined.detector.iterations), path.c_str(),
-                joined.detector.checkpoint.c_str(), k_exit_stopped);
+            if (world.is_root())
+                std::fprintf(stderr,
+                             "gtrack: stopped by %s in the detector part after %llu step iterations; %s was "
+                             "not written. Checkpoint: %s. Resume with the same command and --resume auto "
+                             "(exit status %d)\n",
+                             joined.detector.stopped_by.c_str(),
+                             static_cast<unsigned long long>(joined.detector.iterations), path.c_str(),
+                             joined.detector.checkpoint.c_str(), k_exit_stopped);
             return k_exit_stopped;
         }
         joined.balance = beam_energy_balance(joined.primaries, joined.detector);
-        if (end.out) write_joined_part(*end.out, deck, joined);
+        write_joined_part(end.out, deck, joined);
         ran = true;
-        if (!options.quiet) {
+        if (!quiet) {
             print_detector_summary(cfg, joined.detector);
             print_balance(joined);
         }
@@ -191,7 +203,7 @@ int run_beam_detector(DeckConfig const& deck, RunOptions const& options, BeamDet
     int const status = run_beamline(deck, beam);
     if (status != 0 || !ran) return status;
     std::error_code ignored;
-    std::filesystem::remove(detector_checkpoint_path(path), ignored);
+    if (world.is_root()) std::filesystem::remove(detector_checkpoint_path(path), ignored);
     if (result) *result = std::move(joined);
     return 0;
 }
@@ -206,8 +218,8 @@ int validate_beam_detector(DeckConfig const& deck, std::string const& report_pat
     DeckConfig cfg;
     beam.before_commit = [&](BeamRunEnd const& end) -> int {
         Survey const survey(end.lattice);
-        primaries = beam_primaries(deck, end.lattice, survey, end.particles, 0);
-        cfg = detector_part(deck, survey, primaries.primaries.size());
+        primaries = beam_primaries(deck, end.lattice, survey, end.kernels, end.particles, 0);
+        cfg = detector_part(deck, survey, primaries.events);
         return 1;  // nothing is written
     };
     std::string const scratch = (std::filesystem::temp_directory_path() /

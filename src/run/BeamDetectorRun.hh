@@ -43,7 +43,8 @@ std::string detector_checkpoint_path(std::string const& output_path);
 //! `gtrack run` for a beamline deck with a detector: the beam part (run_beamline's stages), the detector
 //! part before the file is committed, the summary with the energy balance. Resuming (options.resume) goes
 //! on with the beam part from its checkpoint, or (once the beam part is done) with the detector part from
-//! its own, the beam part being tracked again (the same bits). Returns the exit status.
+//! its own, the beam part being tracked again (the same bits). Under MPI every rank runs it: the beam part on
+//! its particles, the detector part on its events, the file that of one process. Returns the exit status.
 int run_beam_detector(DeckConfig const& deck, RunOptions const& options,
                       BeamDetectorResult* result = nullptr);
 

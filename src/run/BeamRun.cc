@@ -375,6 +375,7 @@ class BeamlineTracking {
             alive_ = s.alive;
         }
         if (p.phase_space) {
+            TraceScope const writing("phase-space snapshot");  // inside its phase: the trace shows its share
             std::string const where = p.end ? std::string("end") : lattice.info[std::size_t(p.entry)].name;
             parallel::write_phase_space_in_rank_order(
                 setup_.out.get(), snapshots_++, "beam", live_particles(*setup_.kernels, particles_), r, where,
@@ -515,7 +516,7 @@ int run_beamline(DeckConfig const& deck, RunOptions const& run_options)
     if (options.before_commit) {
         stop.reset();  // one StopRequest at a time: the stage may hold its own
         if (int const status =
-                options.before_commit(BeamRunEnd{deck, lattice, kernels, setup->state, out, path}))
+                options.before_commit(BeamRunEnd{deck, lattice, kernels, tracking.particles(), out, path}))
             return status;
     }
     commit_beamline_output(out, checkpoint_path);

@@ -24,9 +24,10 @@ struct BeamRunEnd {
     DeckConfig const& deck;
     Lattice const& lattice;
     BeamKernels& kernels;
-    ParticleState const& particles;  //!< the beam after the last entry, lost particles included
-    OutputFile* out;                 //!< rank 0's file, open
-    std::string const& path;         //!< its final name
+    ParticleView
+        particles;    //!< this rank's beam after the last entry (in kernels' memory), lost ones included
+    OutputFile* out;  //!< rank 0's file, open
+    std::string const& path;  //!< its final name
 };
 
 struct RunOptions {

@@ -166,7 +166,13 @@ DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& o
             parallel::even_share(cfg.detector.gun.events, world.rank(), world.size());
         setup.tables.gun.first_primary = events.first * per_event;
         setup.tables.gun.primaries = (events.first + events.count) * per_event;
-        if (options.primaries) setup.tables.primary_list = *options.primaries;
+        if (options.primaries) {
+            if (options.primaries->size() != events.count * per_event)
+                throw std::logic_error(fmt::format("{} given primaries for a share of {} events",
+                                                   options.primaries->size(), events.count));
+            setup.tables.primary_list = *options.primaries;
+        }
+        setup.tables.track_lengths = options.track_lengths;
         std::size_t const slots = cfg.detector.track_slots;
         kernels->setup(setup.tables, slots, 4 * slots);
         // The loop goes on where the checkpoint left it: this rank's slots, hits, sums and next primary.
@@ -304,7 +310,18 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
     }
     r.hit_buffer_growths = kernels->hit_buffer_growths();
     r.event_energy = kernels->event_energy();
-    r.secondary_stack_peak = kernels->secondary_stack_peak();
+    r.event_track_length = kernels->event_track_length();
+    // Each event ran on one rank; the others hold 0 for it (the backend counts events up to its last):
+    // the maximum over ranks is every event's balance on every rank, exactly.
+    if (cfg.detector.physics.showers && parallel::Communicator::world().size() > 1) {
+        r.event_energy.resize(cfg.detector.gun.events * k_num_energy_categories, 0.0);
+        parallel::Communicator::world().max_in_place(r.event_energy);
+    }
+    // A figure of the schedule (each rank's stack its own): under MPI the largest of any rank, as the
+    // iterations are (docs/cluster.md).
+    double peak = double(kernels->secondary_stack_peak());
+    parallel::Communicator::world().max_in_place(std::span<double>(&peak, 1));
+    r.secondary_stack_peak = std::uint64_t(peak);
     if (cfg.detector.strips.enabled) r.strips = strip_stage(cfg, stage.setup.geometry, r);
 }
 
@@ -341,7 +358,7 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
     collect_detector_results(stage, cfg, options, r);
     if (options.write_output) {
         TraceScope const phase("output");
-        if (options.into)
+        if (options.joined)
             write_detector_part(options.into, cfg, r);
         else
             write_output(path, cfg, options, r, start_time);

@@ -30,13 +30,18 @@ struct DetectorRunOptions {
     int threads = 0;
     std::string command_line;
     std::string resume;  //!< a checkpoint to go on from, "auto" (<output>.ckpt if there is one), or empty
-    //! Given primaries instead of the gun's draws (primary i is (*primaries)[i]; the deck's gun.events x
-    //! gun.per_event of them): a beamline's losses (run/BeamDetectorRun.hh)
+    //! Given primaries instead of the gun's draws: a beamline's losses (run/BeamDetectorRun.hh). Those of
+    //! this rank's events only (all of the deck's gun.events x gun.per_event on one process): primary
+    //! first + i is (*primaries)[i], first the first primary of the rank's share (parallel::even_share)
     std::vector<Primary> const* primaries = nullptr;
-    //! Write the detector's tables into this open file (a joined run's), without provenance and without
-    //! committing it; null: the run's own file
+    //! The detector part of a joined run (run/BeamDetectorRun.hh): its tables go into `into`, the joined
+    //! run's open file (rank 0's; null on the other ranks), without provenance and without committing it
+    bool joined = false;
     OutputFile* into = nullptr;
     std::string checkpoint;  //!< where checkpoints go ("": <output>.ckpt)
+    //! Record per event the true path length of charged and neutral shower particles in sensitive
+    //! volumes (DetectorRunResult::event_track_length; physics.showers only; not written to the file)
+    bool track_lengths = false;
 };
 
 //! What a run produced, for callers that look at it (tests, the benchmark).
@@ -49,9 +54,13 @@ struct DetectorRunResult {
     std::uint64_t iterations = 0;
     int hit_buffer_growths = 0;  //!< times the hit buffer was doubled (hits are never dropped)
     double seconds = 0;          //!< wall time of the stepping loop [s]
-    //! physics.showers: per event, the k_num_energy_categories EnergyCategory sums [MeV]
+    //! physics.showers: per event, the k_num_energy_categories EnergyCategory sums [MeV] (every rank's
+    //! events)
     std::vector<double> event_energy;
-    std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once
+    //! with options.track_lengths: per event, charged and neutral true path lengths in sensitive
+    //! volumes [m] (k_num_length_categories per event, kernels/detector/EventTrackLength.hh)
+    std::vector<double> event_track_length;
+    std::uint64_t secondary_stack_peak = 0;  //!< most secondaries waiting for a slot at once (of any rank)
     std::string backend;
     KernelTimer timer;
     std::string stopped_by;            //!< the signal that stopped the run early ("": it ran to the end)

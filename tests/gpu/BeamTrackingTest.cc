@@ -88,11 +88,12 @@ TEST_CASE("example decks: the same bits on the GPU and the CPU")
     check_deck("inputs/solenoid_linac.toml", {"beam.macroparticles=100000"});
 }
 
-TEST_CASE("the linear FODO (linear-map switch, a misaligned quadrupole): the same bits on the GPU and the CPU")
+TEST_CASE(
+    "the linear FODO (linear-map switch, a misaligned quadrupole): the same bits on the GPU and the CPU")
 {
-    check_deck("inputs/fodo.toml", {"beam.macroparticles=100000", "elements.QFH.model=\"linear\"",
-                                    "elements.QD.model=\"linear\"", "elements.D.model=\"linear\"",
-                                    "elements.QD.dx=\"0.2 mm\"", "elements.QD.tilt=\"3 mrad\""});
+    check_deck("inputs/fodo.toml",
+               {"beam.macroparticles=100000", "elements.QFH.model=\"linear\"", "elements.QD.model=\"linear\"",
+                "elements.D.model=\"linear\"", "elements.QD.dx=\"0.2 mm\"", "elements.QD.tilt=\"3 mrad\""});
 }
 
 TEST_CASE("on-axis field maps (profile solenoids and cavities): the same bits on the GPU and the CPU")
@@ -150,4 +151,17 @@ TEST_CASE("one-pass moments: the same bits on the GPU, centroid far off zero, lo
         compare(a.max_abs, b.max_abs, 4, d);
         CHECK(d.differing == 0);
     }
+}
+
+TEST_CASE(
+    "classical synchrotron radiation (every magnet model radiating, fixed-reference cavities): the same "
+    "bits on the GPU and the CPU")
+{
+    // 5 GeV electrons through every element type with [lattice] radiation = "mean": the radiating exact,
+    // linear and combined-function bends, the three quadrupole models and the thick multipoles (the
+    // optics_maps and all switches; a radiating linear quadrupole leaves the linear_maps switch).
+    check_deck("tests/data/every_element.toml",
+               {"beam.macroparticles=100000", "beam.particle=\"electron\"", "beam.kinetic_energy=\"5 GeV\"",
+                "lattice.radiation=\"mean\""});
+    check_deck("inputs/light_source_ring.toml", {"beam.macroparticles=20000", "lattice.turns=50"});
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../ParticleSampleSupport.hh"
 #include "kernels/beam/BeamKernels.hh"
 
 using namespace gt;
@@ -14,22 +15,8 @@ namespace {
 
 ParticleState sample_state(size_type n)
 {
-    ParticleState s(n, MemSpace::host);
-    ParticleView v = s.view();
-    for (size_type i = 0; i < n; ++i) {
-        double const a = double(i);
-        v.x[i] = 1e-3 * a + 0.1;
-        v.px[i] = -2e-4 * a;
-        v.y[i] = 3e-3 * a / 7.0;
-        v.py[i] = 1e-8 * a * a;
-        v.t[i] = 0.5 - 1e-3 * a;
-        v.pt[i] = 1e-4 / (a + 1.0);
-        v.id[i] = 1000 + 3 * i;
-        bool const lost = (i * 7919) % 5 == 1;
-        v.lost_element[i] = lost ? std::int32_t(i % 4) : -1;
-        v.lost_turn[i] = lost ? std::int32_t(i % 3) : -1;
-    }
-    return s;
+    return test::sample_state(
+        n, [](size_type i) { return (i * 7919) % 5 == 1; }, 3);
 }
 
 //! The selected particles of view `v`, field by field, as bytes.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/detector/EventTrackLength.hh"
 #include "tests/gpu/DeckRun.hh"
 
 using namespace gt;
@@ -39,4 +40,32 @@ TEST_CASE("CPU and GPU give identical electromagnetic showers")
             static_cast<unsigned long long>(cpu.iterations), static_cast<unsigned long long>(gpu.iterations),
             differing_hits(cpu.hits, gpu.hits) == 0 ? "yes" : "NO");
     }
+}
+
+TEST_CASE("CPU and GPU give identical TestEm2 showers and per-event track lengths")
+{
+    // inputs/testem2.toml (PbWO4, 5 GeV e-, e+- tracked to 1 keV), 3 events, with the track-length tally on
+    auto run_on = [](std::string const& backend) {
+        DeckConfig const cfg = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/testem2.toml",
+                                         {"gun.events=3", "run.track_slots=65536"});
+        DetectorRunOptions opt;
+        opt.backend = backend;
+        opt.write_output = false;
+        opt.quiet = true;
+        opt.track_lengths = true;
+        return run_detector_deck(cfg, opt);
+    };
+    auto const cpu = run_on("cpu");
+    auto const gpu = run_on("gpu");
+    REQUIRE(cpu.event_track_length.size() == 3 * k_num_length_categories);
+    CHECK(differing_hits(cpu.hits, gpu.hits) == 0);
+    CHECK(cpu.tallies == gpu.tallies);
+    CHECK(cpu.event_energy == gpu.event_energy);
+    CHECK(cpu.event_track_length == gpu.event_track_length);
+    std::printf(
+        "testem2 3 events: %zu hits, charged / neutral track length of event 0: %.6f / %.6f m, identical: "
+        "%s\n",
+        cpu.hits.size(), cpu.event_track_length[0], cpu.event_track_length[1],
+        cpu.event_track_length == gpu.event_track_length && differing_hits(cpu.hits, gpu.hits) == 0 ? "yes"
+                                                                                                    : "NO");
 }

@@ -291,6 +291,34 @@ ring: line=(8*cell);
     check("radiation: I3 (relative)", a["I3"] / summ.synch_3[0], 1.0, 1e-12)
     check("radiation: I5 (relative)", a["I5"] / summ.synch_5[0], 1.0, 1e-7)
     print(f"     I4: gtrack {a['I4']:.8g}, MAD-X synch_4 {summ.synch_4[0]:.8g} (with the gradient bend)")
+    # Why they differ: MAD-X's synch_4 (and synch_1, synch_5) propagates the dispersion through a bend with
+    # the focusing K = h^2 + 2 k1 (src/twiss.f90, calcsyncint: "k2 = rhoinv*rhoinv + 2*k1"), where the bend's
+    # horizontal focusing, its own transport map's, is K = h^2 + k1. The closed form of Helm, Lee and Morton
+    # (SLAC-PUB-1193) from MAD-X's Twiss at each bend's entrance gives MAD-X's synch_4 with 2 k1 and gtrack's
+    # I4 with k1.
+    tw = m.table.twiss
+    beta_rel = m.sequence.ring.beam.beta
+
+    def i4_closed_form(focus):
+        total = 0.0
+        for i in range(1, len(tw.s)):
+            ang, length = float(tw.angle[i]), float(tw.l[i])
+            if ang == 0 or length == 0:
+                continue
+            h, k1, e1, e2 = ang / length, float(tw.k1l[i]) / length, float(tw.e1[i]), float(tw.e2[i])
+            dx, dpx = beta_rel * float(tw.dx[i - 1]), beta_rel * float(tw.dpx[i - 1])
+            dpx += dx * h * np.tan(e1)
+            k = np.sqrt(complex(h * h + focus * k1))
+            kl = k * length
+            avg = (dx * np.sin(kl) / kl + dpx * (1 - np.cos(kl)) / (k * kl) + h * (kl - np.sin(kl)) / (k * k * kl)).real
+            dx2 = (dx * np.cos(kl) + dpx * np.sin(kl) / k + h * (1 - np.cos(kl)) / (k * k)).real
+            total += avg * h * (h * h + 2 * k1) * length - h * h * (dx * np.tan(e1) + dx2 * np.tan(e2))
+        return total
+
+    check("radiation: MAD-X's synch_4 = the closed form with K = h^2 + 2 k1 (relative)",
+          i4_closed_form(2.0) / summ.synch_4[0], 1.0, 1e-9)
+    check("radiation: gtrack's I4 = the closed form with K = h^2 + k1 (relative)", a["I4"] / i4_closed_form(1.0),
+          1.0, 1e-7)
     # I4 with its edge terms where the bends have no gradient: MAD-X's synch_4 (measured 2e-10).
     m2 = Madx(stdout=False)
     m2.input(rad.replace(", k1=-0.05", ""))
@@ -305,6 +333,57 @@ ring: line=(8*cell);
     energy = m.sequence.ring.beam.energy
     check("radiation: U0 = C_gamma E^4 I2 / 2 pi [eV] (relative)", a["U0"] / (8.8463e-5 * energy**4 * a["I2"] / (2 * np.pi) * 1e9),
           1.0, 1e-4)
+
+    # ---- a light source: BEAM, RADIATE and a cavity at LAG away from the zero crossing (issue 31) ---------
+    # A 3 GeV electron ring with combined-function bends. MAD-X's EMIT takes the damping partition numbers
+    # and U0 from the one-turn map with radiation (independent of its radiation integrals).
+    light = """
+beam, particle=electron, energy=3.0, radiate;
+qf: quadrupole, l=0.3, k1=1.6;
+qd: quadrupole, l=0.3, k1=-1.6;
+b: sbend, l=1.5, angle=0.39269908169872414, k1=-0.02, e1=0.05, e2=0.05;
+d: drift, l=0.4;
+sx: sextupole, l=0.1, k2=2.0;
+rf: rfcavity, l=0, volt=3.0, harmon=40, lag=0.4;
+cell: line=(qf, d, b, d, sx, qd, d, b, d);
+ring: line=(8*cell, rf);
+"""
+    m = Madx(stdout=False)
+    m.input(light)
+    m.use(sequence="ring")
+    m.input("twiss, chrom;")
+    t_orbit = float(m.table.twiss.t[0])  # MAD-X's T = -c dt of the 6D closed orbit with radiation (summ's
+    # orbit5 holds -T)
+    m.input("emit, deltap=0;")
+    emit = m.table.emit
+    # The row of the partition numbers is spelt "damping_partion" in MAD-X 5.0x.
+    rows = [i for i, p in enumerate(emit.parameter) if str(p).strip().lower().startswith("damping_parti")]
+    j_madx = [float(emit[c][rows[0]]) for c in ("mode1", "mode2", "mode3")] if rows else None
+    u0_madx = float(m.table.emitsumm.u0[0]) * 1e9  # [eV]
+    h5, _ = gtrack_optics(tmp, light, "light_source")
+    with open(os.path.join(tmp, "light_source.toml")) as f:
+        light_deck = f.read()
+    check("light source: the importer maps BEAM, RADIATE to radiation = \"mean\"",
+          0 if 'radiation = "mean"' in light_deck else 1, 0, 0)
+    with h5py.File(h5, "r") as f:
+        a = dict(f["optics"].attrs)
+    # U0: the same I2; MAD-X's constants differ in the fifth digit.
+    check("light source: U0 against MAD-X's EMIT (relative)", a["U0"] / u0_madx, 1.0, 1e-4)
+    if j_madx is None:
+        print("     (MAD-X's emit table has no damping partition row)")
+    else:
+        # Jy = 1 and Robinson's sum hold in both; Jx, Je of these gradient bends differ (gtrack's integrals
+        # 0.9158, EMIT 0.8856: not settled, docs/optics.md): printed, not asserted.
+        check("light source: Jy against MAD-X's EMIT", a["damping_partition_y"], j_madx[1], 2e-3)
+        check("light source: Jx + Je against MAD-X's EMIT", a["damping_partition_x"] + a["damping_partition_e"],
+              j_madx[0] + j_madx[2], 2e-3)
+        print(f"     Jx: gtrack {a['damping_partition_x']:.6f}, MAD-X EMIT {j_madx[0]:.6f}")
+    # The synchronous phase the optics prints: acos(U0 / V) (gtrack's convention), MAD-X's
+    # 2 pi lag - omega T - 90 deg at its closed orbit with radiation (T = -c dt, gtrack's t = -T).
+    omega_c = 2 * np.pi * 40 / m.table.summ.length[0]  # [1/m] h 2 pi / C (beta = 1 - 1.5e-8)
+    phase_madx = 2 * np.pi * 0.4 - omega_c * t_orbit - np.pi / 2
+    check("light source: synchronous phase acos(U0/V) against MAD-X's closed orbit [rad]",
+          a["synchronous_phase"], phase_madx, 2e-3)
 
     # ---- a coupled ring: a skew quadrupole (K1S) and a tilted one --------------------------------
     # The importer makes both tilted quadrupoles; MAD-X's Q1, Q2 are then eigen-tunes, as gtrack's.

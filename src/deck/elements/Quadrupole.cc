@@ -21,6 +21,7 @@ void build(ElementBuild& b)
     for (int i = 0; i < n; ++i) {
         Element e = b.entry(ElementKind::quadrupole);
         e.quadrupole = Quadrupole::make(dl, k1, model, steps, b.reference());
+        if (k1 != 0.0) e.quadrupole.c_rad = b.radiation_constant_here();
         b.add(e, i, n, dl);
     }
 }

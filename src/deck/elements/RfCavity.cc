@@ -30,7 +30,11 @@ void build(ElementBuild& b)
     double const dv = b.value_or_zero("voltage") / n;
     for (int i = 0; i < n; ++i) {
         ReferenceParticle const before = b.reference();
-        double const gain = RfCavity::reference_gain_mev(dv, phase, before);
+        // With radiation (a light-source ring) the reference stays at the design energy: the particles gain
+        // |q| V cos(phase + k t) here and lose it in the magnets, and the synchronous particle sits where
+        // the two balance (phase: the synchronous phase, cos = U0 / (|q| V) on the reference).
+        bool const keeps_reference = b.radiation();
+        double const gain = keeps_reference ? 0.0 : RfCavity::reference_gain_mev(dv, phase, before);
         double const kinetic = before.kinetic_mev + gain;
         if (!(kinetic > 0.0))
             b.fail("voltage",
@@ -46,6 +50,7 @@ void build(ElementBuild& b)
                   0.5 * dl / (after.beta * constants::c_light);
         Element e = b.entry(ElementKind::rf_cavity);
         e.rf_cavity = RfCavity::make(dl, dv, frequency, phase, before, after);
+        if (keeps_reference) e.rf_cavity.cos_phase = 0.0;  // the whole gain goes to the particle
         b.add_with_reference(e, i, n, after);
     }
 }

@@ -35,15 +35,19 @@ void build(ElementBuild& b)
     Element in = b.entry(ElementKind::dipole_edge);
     in.dipole_edge = exact ? DipoleEdge::make_second_order(h, b.value("e1"), b.value("fint"), hgap, k1, false)
                            : DipoleEdge::make(h, b.value("e1"), b.value("fint"), hgap);
+    in.dipole_edge.c_rad = b.radiation_constant_here();
+    in.dipole_edge.inv_beta = 1.0 / b.reference().beta;
     b.add(in, 0, n + 2, 0.0);
     for (int i = 0; i < n; ++i) {
         if (exact) {
             Element e = b.entry(ElementKind::exact_bend);
             e.exact_bend = ExactBend::make(dl, angle / n, k1, k2, steps, b.reference());
+            e.exact_bend.c_rad = b.radiation_constant_here();
             b.add(e, i + 1, n + 2, dl);
         } else {
             Element e = b.entry(ElementKind::sector_bend);
             e.sector_bend = SectorBend::make(dl, angle / n, k1, b.reference());
+            e.sector_bend.c_rad = b.radiation_constant_here();
             b.add(e, i + 1, n + 2, dl);
         }
     }
@@ -51,6 +55,8 @@ void build(ElementBuild& b)
     out.dipole_edge = exact
                           ? DipoleEdge::make_second_order(h, b.value("e2"), b.value("fintx"), hgap, k1, true)
                           : DipoleEdge::make(h, b.value("e2"), b.value("fintx"), hgap);
+    out.dipole_edge.c_rad = b.radiation_constant_here();
+    out.dipole_edge.inv_beta = 1.0 / b.reference().beta;
     b.add(out, n + 1, n + 2, 0.0);
 }
 

@@ -19,6 +19,7 @@ void build(ElementBuild& b)
     for (int i = 0; i < n; ++i) {
         Element e = b.entry(ElementKind::thick_multipole);
         e.thick_multipole = ThickMultipole::make(dl, sext ? 2 : 3, k, ks, steps, b.reference());
+        if (k != 0.0 || ks != 0.0) e.thick_multipole.c_rad = b.radiation_constant_here();
         b.add(e, i, n, dl);
     }
 }
