@@ -64,6 +64,27 @@ TEST_CASE("forecast: streaming at the one-entry bandwidth, a moments pass at its
     CHECK(f.kernels.count("sc.solve") == 0);
 }
 
+TEST_CASE("forecast: the CPU's costs per push of a mixed lattice and per particle and call add to the maps")
+{
+    double const n = 1000;
+    DeckConfig const deck =
+        read_deck(input("fodo_ring.toml"), {"beam.macroparticles=1000", "lattice.turns=3"});
+    Ceilings c = made_up();
+    c.track_bandwidth = c.copy_bandwidth = 1e30;  // no bound by the bytes
+    c.fp64_map = 1e300;                           // the maps' FLOPs cost nothing (no family rates: this one)
+    c.mix_push_seconds = 1e-9;
+    c.call_particle_seconds = 1e-6;
+    RunForecast const f = forecast_run(deck, c);
+    KernelForecast const& track = f.kernels.at("track");
+    double const entries = 208, pushes = n * entries * 3;  // fodo_ring: 208 entries, stats every turn
+    CHECK(track.calls == 3);
+    CHECK(near(track.seconds,
+               3 * c.launch_latency + pushes * c.mix_push_seconds + 3 * n * c.call_particle_seconds));
+    c.mix_push_seconds = -1;  // not measured (an older file): no cost
+    c.call_particle_seconds = 0;
+    CHECK(near(forecast_run(deck, c).kernels.at("track").seconds, 3 * c.launch_latency));
+}
+
 TEST_CASE("forecast: the Green's function at its own calibrated time per size, the FFT plans in the warm-up")
 {
     DeckConfig const deck = read_deck(input("fodo_space_charge.toml"), {"beam.macroparticles=1000"});

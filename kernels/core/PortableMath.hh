@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
@@ -88,8 +89,8 @@ GT_HOST_DEVICE inline double exp(double x)
 
 namespace detail {
 //! a * b + c: one rounding (Fused, gt::fma_rn) or two (as written).
-template <bool Fused>
-GT_HOST_DEVICE GT_FORCEINLINE double mul_add(double a, double b, double c)
+template <bool Fused, class A, class B, class C>
+GT_HOST_DEVICE GT_FORCEINLINE auto mul_add(A a, B b, C c)
 {
     if constexpr (Fused)
         return fma_rn(a, b, c);
@@ -98,11 +99,11 @@ GT_HOST_DEVICE GT_FORCEINLINE double mul_add(double a, double b, double c)
 }
 
 //! sin(r) for |r| <= pi/4 (Taylor series to r^19: truncation below 1e-21).
-template <bool Fused = false>
-GT_HOST_DEVICE GT_FORCEINLINE double sin_kernel(double r)
+template <bool Fused = false, class T = double>
+GT_HOST_DEVICE GT_FORCEINLINE T sin_kernel(T r)
 {
-    double const r2 = r * r;
-    double p = -1.0 / 121645100408832000.0;  // -1/19!
+    T const r2 = r * r;
+    T p = -1.0 / 121645100408832000.0;  // -1/19!
     p = mul_add<Fused>(p, r2, 1.0 / 355687428096000.0);
     p = mul_add<Fused>(p, r2, -1.0 / 1307674368000.0);
     p = mul_add<Fused>(p, r2, 1.0 / 6227020800.0);
@@ -115,11 +116,11 @@ GT_HOST_DEVICE GT_FORCEINLINE double sin_kernel(double r)
 }
 
 //! cos(r) for |r| <= pi/4 (Taylor series to r^20).
-template <bool Fused = false>
-GT_HOST_DEVICE GT_FORCEINLINE double cos_kernel(double r)
+template <bool Fused = false, class T = double>
+GT_HOST_DEVICE GT_FORCEINLINE T cos_kernel(T r)
 {
-    double const r2 = r * r;
-    double p = 1.0 / 2432902008176640000.0;  // 1/20!
+    T const r2 = r * r;
+    T p = 1.0 / 2432902008176640000.0;  // 1/20!
     p = mul_add<Fused>(p, r2, -1.0 / 6402373705728000.0);
     p = mul_add<Fused>(p, r2, 1.0 / 20922789888000.0);
     p = mul_add<Fused>(p, r2, -1.0 / 87178291200.0);
@@ -150,35 +151,53 @@ GT_HOST_DEVICE GT_FORCEINLINE int reduce_half_pi(double x, double& r)
 }
 }  // namespace detail
 
-//! sin and cos of one angle together.
-template <bool Fused = false>
-GT_HOST_DEVICE GT_HOST_FORCEINLINE void sincos(double x, double& s, double& c)
+//! sin and cos of one angle together. `T`: double, or a block of lanes (kernels/cpu/Lanes.hh), whose
+//! quadrant is k - 4 floor(k/4) (exact: the same quadrant as the integer cast or fmod) and whose
+//! quadrant switch and non-finite case are selects: the same operations on every lane.
+template <bool Fused = false, class T>
+GT_HOST_DEVICE GT_HOST_FORCEINLINE void sincos(T x, T& s, T& c)
 {
-    if (!(x - x == 0.0)) {  // inf or nan
-        s = c = NAN;
-        return;
-    }
-    double r = 0.0;
-    int const q = detail::reduce_half_pi<Fused>(x, r);
-    double const sr = detail::sin_kernel<Fused>(r);
-    double const cr = detail::cos_kernel<Fused>(r);
-    switch (q) {
-        case 0:
-            s = sr;
-            c = cr;
-            break;
-        case 1:
-            s = cr;
-            c = -sr;
-            break;
-        case 2:
-            s = -sr;
-            c = -cr;
-            break;
-        default:
-            s = -cr;
-            c = sr;
-            break;
+    if constexpr (std::is_same_v<T, double>) {
+        if (!(x - x == 0.0)) {  // inf or nan
+            s = c = NAN;
+            return;
+        }
+        double r = 0.0;
+        int const q = detail::reduce_half_pi<Fused>(x, r);
+        double const sr = detail::sin_kernel<Fused>(r);
+        double const cr = detail::cos_kernel<Fused>(r);
+        switch (q) {
+            case 0:
+                s = sr;
+                c = cr;
+                break;
+            case 1:
+                s = cr;
+                c = -sr;
+                break;
+            case 2:
+                s = -sr;
+                c = -cr;
+                break;
+            default:
+                s = -cr;
+                c = sr;
+                break;
+        }
+    } else {
+        using detail::mul_add;
+        T const k = lane_rint(x * 6.36619772367581382433e-01);
+        double const pio2_1 = 1.57079632673412561417e+00;
+        double const pio2_2 = 6.07710050630396597660e-11;
+        double const pio2_3 = 2.02226624871116645580e-21;
+        T const r = mul_add<Fused>(-k, pio2_3, mul_add<Fused>(-k, pio2_2, mul_add<Fused>(-k, pio2_1, x)));
+        T const q = k - 4.0 * lane_floor(k * 0.25);
+        T const sr = detail::sin_kernel<Fused>(r);
+        T const cr = detail::cos_kernel<Fused>(r);
+        auto const q0 = q == 0.0, q1 = q == 1.0, q2 = q == 2.0;
+        auto const finite = x - x == 0.0;
+        s = select(finite, select(q0, sr, select(q1, cr, select(q2, -sr, -cr))), T(NAN));
+        c = select(finite, select(q0, cr, select(q1, -sr, select(q2, -cr, sr))), T(NAN));
     }
 }
 
@@ -196,45 +215,68 @@ GT_HOST_DEVICE inline double cos(double x)
     return c;
 }
 
+namespace detail {
+//! The series of sinhcosh (|x| < 1).
+template <bool Fused, class T>
+GT_HOST_DEVICE GT_FORCEINLINE void sinhcosh_series(T x, T& sh, T& ch)
+{
+    T const x2 = x * x;
+    T s = 1.0 / 51090942171709440000.0;                     // 1/21!
+    s = mul_add<Fused>(s, x2, 1.0 / 121645100408832000.0);  // 1/19!
+    s = mul_add<Fused>(s, x2, 1.0 / 355687428096000.0);
+    s = mul_add<Fused>(s, x2, 1.0 / 1307674368000.0);
+    s = mul_add<Fused>(s, x2, 1.0 / 6227020800.0);
+    s = mul_add<Fused>(s, x2, 1.0 / 39916800.0);
+    s = mul_add<Fused>(s, x2, 1.0 / 362880.0);
+    s = mul_add<Fused>(s, x2, 1.0 / 5040.0);
+    s = mul_add<Fused>(s, x2, 1.0 / 120.0);
+    s = mul_add<Fused>(s, x2, 1.0 / 6.0);
+    sh = mul_add<Fused>(x, x2 * s, x);
+    T c = 1.0 / 2432902008176640000.0;  // 1/20!
+    c = mul_add<Fused>(c, x2, 1.0 / 6402373705728000.0);
+    c = mul_add<Fused>(c, x2, 1.0 / 20922789888000.0);
+    c = mul_add<Fused>(c, x2, 1.0 / 87178291200.0);
+    c = mul_add<Fused>(c, x2, 1.0 / 479001600.0);
+    c = mul_add<Fused>(c, x2, 1.0 / 3628800.0);
+    c = mul_add<Fused>(c, x2, 1.0 / 40320.0);
+    c = mul_add<Fused>(c, x2, 1.0 / 720.0);
+    c = mul_add<Fused>(c, x2, 1.0 / 24.0);
+    ch = mul_add<Fused>(x2 * x2, c, 1.0 + 0.5 * x2);
+}
+}  // namespace detail
+
 //! sinh and cosh of one argument together. |x| < 1: Taylor series (sinh to x^21, cosh to x^20,
 //! truncation below 1e-19 relative), so sinh(x)/x stays accurate as x -> 0 where (e^x - e^-x)/2
 //! would cancel; |x| >= 1: from exp(|x|), where e^-|x| <= e^-2 e^|x| costs at most one bit.
 //! Fused: the two series' Horner steps as fused multiply-adds (the exp branch is the same in both forms).
-template <bool Fused = false>
-GT_HOST_DEVICE GT_HOST_FORCEINLINE void sinhcosh(double x, double& sh, double& ch)
+//! `T`: double, or a block of lanes (kernels/cpu/Lanes.hh): the series on every lane, and the lanes at
+//! |x| >= 1 (or NaN) one by one through the double form.
+template <bool Fused = false, class T>
+GT_HOST_DEVICE GT_HOST_FORCEINLINE void sinhcosh(T x, T& sh, T& ch)
 {
-    using detail::mul_add;
-    double const ax = x < 0.0 ? -x : x;
-    if (ax < 1.0) {
-        double const x2 = x * x;
-        double s = 1.0 / 51090942171709440000.0;                // 1/21!
-        s = mul_add<Fused>(s, x2, 1.0 / 121645100408832000.0);  // 1/19!
-        s = mul_add<Fused>(s, x2, 1.0 / 355687428096000.0);
-        s = mul_add<Fused>(s, x2, 1.0 / 1307674368000.0);
-        s = mul_add<Fused>(s, x2, 1.0 / 6227020800.0);
-        s = mul_add<Fused>(s, x2, 1.0 / 39916800.0);
-        s = mul_add<Fused>(s, x2, 1.0 / 362880.0);
-        s = mul_add<Fused>(s, x2, 1.0 / 5040.0);
-        s = mul_add<Fused>(s, x2, 1.0 / 120.0);
-        s = mul_add<Fused>(s, x2, 1.0 / 6.0);
-        sh = mul_add<Fused>(x, x2 * s, x);
-        double c = 1.0 / 2432902008176640000.0;  // 1/20!
-        c = mul_add<Fused>(c, x2, 1.0 / 6402373705728000.0);
-        c = mul_add<Fused>(c, x2, 1.0 / 20922789888000.0);
-        c = mul_add<Fused>(c, x2, 1.0 / 87178291200.0);
-        c = mul_add<Fused>(c, x2, 1.0 / 479001600.0);
-        c = mul_add<Fused>(c, x2, 1.0 / 3628800.0);
-        c = mul_add<Fused>(c, x2, 1.0 / 40320.0);
-        c = mul_add<Fused>(c, x2, 1.0 / 720.0);
-        c = mul_add<Fused>(c, x2, 1.0 / 24.0);
-        ch = mul_add<Fused>(x2 * x2, c, 1.0 + 0.5 * x2);
-        return;
+    if constexpr (std::is_same_v<T, double>) {
+        double const ax = x < 0.0 ? -x : x;
+        if (ax < 1.0) {
+            detail::sinhcosh_series<Fused>(x, sh, ch);
+            return;
+        }
+        double const e = exp(ax);  // nan stays nan, overflow gives inf for both
+        double const inv_e = 1.0 / e;
+        double const s = 0.5 * (e - inv_e);
+        sh = x < 0.0 ? -s : s;
+        ch = 0.5 * (e + inv_e);
+    } else {
+        detail::sinhcosh_series<Fused>(x, sh, ch);
+        auto const large = !(select(x < 0.0, -x, x) < 1.0);
+        if (none_left(large)) return;
+        for (int k = 0; k < T::lanes; ++k) {
+            if (!large[k]) continue;
+            double s = 0.0, c = 0.0;
+            sinhcosh<Fused>(x.v[k], s, c);
+            sh.v[k] = s;
+            ch.v[k] = c;
+        }
     }
-    double const e = exp(ax);  // nan stays nan, overflow gives inf for both
-    double const inv_e = 1.0 / e;
-    double const s = 0.5 * (e - inv_e);
-    sh = x < 0.0 ? -s : s;
-    ch = 0.5 * (e + inv_e);
 }
 
 GT_HOST_DEVICE inline double sinh(double x)

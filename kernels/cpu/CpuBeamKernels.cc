@@ -7,6 +7,7 @@
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/beam/SelectParticles.hh"
 #include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/SegmentLanes.hh"
 #include "kernels/cpu/Stopwatch.hh"
 
 namespace gt {
@@ -41,7 +42,7 @@ class CpuBeamKernels final : public BeamKernels {
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) override
     {
         cpu::Stopwatch w;
-        // Four particles side by side (TrackSegmentBlock): the same bits as TrackSegment.
+        // k_simd_lanes particles as a structure of arrays (TrackSegmentLanes): the same bits as TrackSegment.
         switch (cases_.cases(begin, end)) {
             case ElementCases::linear_maps:
                 track_blocks<ElementCases::linear_maps>(particles, begin, end, turn);
@@ -150,7 +151,7 @@ class CpuBeamKernels final : public BeamKernels {
     template <ElementCases Cases>
     void track_blocks(ParticleView particles, size_type begin, size_type end, std::int32_t turn) const
     {
-        using Block = TrackSegmentBlock<4, Cases>;
+        using Block = TrackSegmentLanes<k_simd_lanes, Cases>;
         cpu::for_each(Block::blocks(particles.size), Block{particles, elements_.data(), begin, end, turn});
     }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 
@@ -24,13 +25,15 @@ struct Aperture {
         return Aperture{half_x, half_y, 1.0 / half_x, 1.0 / half_y, shape};
     }
 
-    GT_HOST_DEVICE GT_FORCEINLINE bool operator()(Particle& p) const
+    //! One particle or a block of lanes (LaneMask.hh): returns the particles of `live` inside.
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE auto operator()(P& p, M live = true) const
     {
         if (shape == ApertureShape::rectangle)
-            return p.x <= half_x && p.x >= -half_x && p.y <= half_y && p.y >= -half_y;  // NaN: false
-        double const u = p.x * inv_half_x;
-        double const v = p.y * inv_half_y;
-        return u * u + v * v <= 1.0;
+            return live && p.x <= half_x && p.x >= -half_x && p.y <= half_y && p.y >= -half_y;  // NaN: false
+        coordinate_t<P> const u = p.x * inv_half_x;
+        coordinate_t<P> const v = p.y * inv_half_y;
+        return live && u * u + v * v <= 1.0;
     }
 };
 

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
+#include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/elements/SynchrotronRadiation.hh"
@@ -77,27 +79,35 @@ struct DipoleEdge {
         return d;
     }
 
-    //! With classical radiation: the wedge between the sector's radial face and the rotated pole face. At x
+    //! One particle or a block of lanes (LaneMask.hh): kicks the particles of `live` (the same operations
+    //! in the same order for both); none is lost.
+    //! With classical radiation (one particle only: the CPU's lanes track an edge with c_rad != 0 per
+    //! particle, SegmentLanes.hh): the wedge between the sector's radial face and the rotated pole face. At x
     //! the magnet is shorter than the sector by x tan(e) (a positive e makes it shorter outside, x > 0), so
     //! the particle radiates over a path of -x tan(e) in the field h: the edge term -D h^2 tan(e) of I4
     //! (Helm, Lee and Morton, SLAC-PUB-1193; MAD-X's synch_4). The gradient's share is second order in x.
-    GT_HOST_DEVICE GT_FORCEINLINE bool operator()(Particle& p) const
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE auto operator()(P& p, M live = true) const
     {
-        if (c_rad != 0.0) radiate(p, c_rad, inv_beta, 0.0, h, 0.0, -p.x * tan_e);
-        if (second_order) return track_second_order(p);
-        p.px += kx * p.x;
-        p.py += ky * p.y;
-        return true;
+        if constexpr (std::is_same_v<P, Particle>) {
+            if (c_rad != 0.0) radiate(p, c_rad, inv_beta, 0.0, h, 0.0, -p.x * tan_e);
+        }
+        if (second_order) return track_second_order(p, live);
+        where(live, p.px, p.px + kx * p.x);
+        where(live, p.py, p.py + ky * p.y);
+        return live && true;
     }
 
-    GT_HOST_DEVICE bool track_second_order(Particle& p) const
+    template <class P, class M = bool>
+    GT_HOST_DEVICE auto track_second_order(P& p, M live = true) const
     {
-        double const x = p.x, px = p.px, y = p.y, py = p.py;
-        p.x = x + ax * y * y - ay * x * x;
-        p.px = px + kx * x + gt2 * (x * px - y * py) + cxx * x * x + cyy * y * y;
-        p.y = y + gt2 * x * y;
-        p.py = py + ky * y - (gt2 * x * py + gs2 * y * px) + cxy * x * y;
-        return true;
+        using T = coordinate_t<P>;
+        T const x = p.x, px = p.px, y = p.y, py = p.py;
+        where(live, p.x, x + ax * y * y - ay * x * x);
+        where(live, p.px, px + kx * x + gt2 * (x * px - y * py) + cxx * x * x + cyy * y * y);
+        where(live, p.y, y + gt2 * x * y);
+        where(live, p.py, py + ky * y - (gt2 * x * py + gs2 * y * px) + cxy * x * y);
+        return live && true;
     }
 };
 

@@ -163,6 +163,27 @@ inline bool is_optics_map(Element const& e)
     }
 }
 
+//! True for an entry whose map radiates (classical radiation on: c_rad != 0, SynchrotronRadiation.hh). The
+//! CPU's lanes track such an entry one particle at a time (kernels/cpu/SegmentLanes.hh): the radiation is
+//! written for one particle only. Host: reads the union member of the entry's kind only.
+inline bool radiates(Element const& e)
+{
+    switch (e.kind) {
+        case ElementKind::quadrupole:
+            return e.quadrupole.c_rad != 0.0;
+        case ElementKind::sector_bend:
+            return e.sector_bend.c_rad != 0.0;
+        case ElementKind::exact_bend:
+            return e.exact_bend.c_rad != 0.0;
+        case ElementKind::dipole_edge:
+            return e.dipole_edge.c_rad != 0.0;
+        case ElementKind::thick_multipole:
+            return e.thick_multipole.c_rad != 0.0;
+        default:
+            return false;
+    }
+}
+
 //! The `optics_maps` switch: the same calls as track_element's full switch for those kinds; any other
 //! entry is refused (false: the particle is marked lost), and the host never picks this switch for a
 //! segment that holds one.

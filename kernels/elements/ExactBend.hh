@@ -21,18 +21,18 @@ namespace gt {
 //! half-angle steps atan(u) = 2 atan(u / (1 + sqrt(1 + u^2))) take |u| <= 1 below tan(pi/16) / 2 < 0.1,
 //! where the alternating series to u^19 leaves < 0.1^21 / 21, below half an ulp. |u| > 1 goes through
 //! atan(u) = sign(u) pi/2 - atan(1/u). Accuracy: a few ulp.
-GT_HOST_DEVICE inline double bend_atan(double u)
+template <class T>
+GT_HOST_DEVICE inline T bend_atan(T u)
 {
     double const half_pi = 1.5707963267948966192;
-    bool const inverted = u > 1.0 || u < -1.0;
-    double v = inverted ? 1.0 / u : u;
-    for (int i = 0; i < 3; ++i) v = v / (1.0 + pmath::sqrt(1.0 + v * v));
-    double const v2 = v * v;
-    double sum = 1.0 / 19.0;
+    auto const inverted = u > 1.0 || u < -1.0;
+    T v = select(inverted, 1.0 / u, u);
+    for (int i = 0; i < 3; ++i) v = v / (1.0 + sqrt_rn(1.0 + v * v));
+    T const v2 = v * v;
+    T sum = 1.0 / 19.0;
     for (int n = 17; n >= 1; n -= 2) sum = 1.0 / n - v2 * sum;
-    double const a = 8.0 * v * sum;
-    if (!inverted) return a;
-    return (u > 0.0 ? half_pi : -half_pi) - a;
+    T const a = 8.0 * v * sum;
+    return select(inverted, select(u > 0.0, T(half_pi), T(-half_pi)) - a, a);
 }
 
 //! One arc of the reference orbit through a uniform field: length l, angle theta = h l (either
@@ -75,42 +75,48 @@ struct BendArc {
 //! Lost (false) when pz or pz' is not real (the particle turns back or cannot reach the exit face).
 //! Checked against MAD-X's second-order map (R and T of SBEND without fringe fields) to 1e-9 and
 //! against the first-order model to O(z^2) in tests/ExactBendTest.cc.
-GT_HOST_DEVICE inline bool bend_arc(Particle& p, BendArc const& a, double h, double inv_h, double inv_beta)
+template <class P, class M = bool>
+GT_HOST_DEVICE inline auto bend_arc(P& p, BendArc const& a, double h, double inv_h, double inv_beta,
+                                    M live = true)
 {
-    double const pt = p.pt;
-    double const energy = inv_beta - pt;
-    double const p2 = momentum_squared(pt, inv_beta);
-    double const pxy2 = p2 - p.py * p.py;
-    double const pz2 = pxy2 - p.px * p.px;
-    if (!(pz2 > 0.0) || !(energy > 0.0)) return false;
-    double const x = p.x, px = p.px;
-    double const pz = pmath::sqrt(pz2);
-    double const big_a = px * a.cos_a + pz * a.sin_a;
-    double const big_b = a.sin_a + x * a.h_sin_a;
-    double const pxf = big_a - big_b;
-    double const pzf2 = pxy2 - pxf * pxf;
-    if (!(pzf2 > 0.0)) return false;
-    double const pzf = pmath::sqrt(pzf2);
-    double xf = 0.0;
+    using T = coordinate_t<P>;
+    T const pt = p.pt;
+    T const energy = inv_beta - pt;
+    T const p2 = momentum_squared(pt, inv_beta);
+    T const pxy2 = p2 - p.py * p.py;
+    T const pz2 = pxy2 - p.px * p.px;
+    auto ok = live && pz2 > 0.0 && energy > 0.0;
+    if (none_left(ok)) return ok;
+    T const x = p.x, px = p.px;
+    T const pz = sqrt_rn(pz2);
+    T const big_a = px * a.cos_a + pz * a.sin_a;
+    T const big_b = a.sin_a + x * a.h_sin_a;
+    T const pxf = big_a - big_b;
+    T const pzf2 = pxy2 - pxf * pxf;
+    ok = ok && pzf2 > 0.0;
+    if (none_left(ok)) return ok;
+    T const pzf = sqrt_rn(pzf2);
+    T xf = 0.0;
     if (a.cos_a > 0.0) {
-        double const den = pzf + pz * a.cos_a - px * a.sin_a;
+        T const den = pzf + pz * a.cos_a - px * a.sin_a;
         xf = x * a.cos_a - a.omc_h + (a.sin_a_h + x * a.sin_a) * (2.0 * big_a - big_b) / den;
     } else {
         // Beyond 90 degrees the denominator above can vanish; here the direct form has no cancellation to
         // fear.
         xf = (pzf - 1.0 + px * a.sin_a - (pz - 1.0 - h * x) * a.cos_a) * inv_h;
     }
-    double const num = px * pzf - pxf * pz;
-    double const den = pz * pzf + px * pxf;
+    T const num = px * pzf - pxf * pz;
+    T const den = pz * pzf + px * pxf;
     double const pi = 3.14159265358979323846;
-    double dphi = bend_atan(num / den);
-    if (!(den > 0.0)) dphi += num >= 0.0 ? pi : -pi;  // turned by more than 90 degrees
-    double const dphi_h = dphi * inv_h;
-    p.x = xf;
-    p.px = pxf;
-    p.y += p.py * (a.length + dphi_h);
-    p.t += energy * dphi_h - pt * a.length;
-    return true;
+    T dphi = bend_atan(num / den);
+    // turned by more than 90 degrees
+    dphi = select(!(den > 0.0), dphi + select(num >= 0.0, T(pi), T(-pi)), dphi);
+    T const dphi_h = dphi * inv_h;
+    where(ok, p.x, xf);
+    where(ok, p.px, pxf);
+    where(ok, p.y, p.y + p.py * (a.length + dphi_h));
+    where(ok, p.t, p.t + (energy * dphi_h - pt * a.length));
+    return ok;
 }
 
 //! Exact flow over a length l (either sign) of the transverse expansion of the bend's Hamiltonian to
@@ -264,10 +270,12 @@ struct ExactBend {
     }
 
     //! The dipole's exact map over one arc (an exact drift when the magnet is straight).
-    GT_HOST_DEVICE GT_FORCEINLINE bool arc(Particle& p, BendArc const& a) const
+    //! One particle or the particles of `live` in a block of lanes (LaneMask.hh).
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE auto arc(P& p, BendArc const& a, M live = true) const
     {
-        if (inv_h == 0.0) return drift_exact(p, a.length, inv_beta, inv_beta_gamma2);
-        return bend_arc(p, a, h, inv_h, inv_beta);
+        if (inv_h == 0.0) return drift_exact(p, a.length, inv_beta, inv_beta_gamma2, live);
+        return bend_arc(p, a, h, inv_h, inv_beta, live);
     }
 
     //! One symmetric second-order step of length l (see above).

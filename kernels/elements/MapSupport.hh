@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/PortableMath.hh"
@@ -55,7 +56,8 @@ GT_HOST_DEVICE GT_FORCEINLINE bool is_finite(Particle const& p)
 }
 
 //! (p / p_ref)^2 = 1 - 2 pt / beta + pt^2 for the ImpactX energy coordinate pt.
-GT_HOST_DEVICE GT_FORCEINLINE double momentum_squared(double pt, double inv_beta)
+template <class T>
+GT_HOST_DEVICE GT_FORCEINLINE T momentum_squared(T pt, double inv_beta)
 {
     return 1.0 - 2.0 * pt * inv_beta + pt * pt;
 }
@@ -64,11 +66,13 @@ GT_HOST_DEVICE GT_FORCEINLINE double momentum_squared(double pt, double inv_beta
 //! sine-like S and C' = -K S. Per-particle (pmath, the fused series), for maps whose focusing depends
 //! on the particle's momentum; K = 0 is the drift limit (C = 1, S = L).
 //! Reference: Wiedemann, Particle Accelerator Physics, 4th ed., sec. 7.1 (eq. 7.7-7.10).
-struct Focusing {
-    double c;        //!< [1]
-    double s;        //!< [m]
-    double c_prime;  //!< [1/m]
+template <class T>
+struct FocusingOf {
+    T c;        //!< [1]
+    T s;        //!< [m]
+    T c_prime;  //!< [1/m]
 };
+using Focusing = FocusingOf<double>;
 
 GT_HOST_DEVICE GT_HOST_FORCEINLINE Focusing focusing(double k, double length)
 {
@@ -91,16 +95,18 @@ GT_HOST_DEVICE GT_HOST_FORCEINLINE Focusing focusing(double k, double length)
 //! C' = -w sin wL) and K = -w^2 (hyperbolic: cosh, sinh/w, w sinh), from w > 0 and its inverse, which
 //! the caller has (one square root and no division for both planes, where two focusing() calls take
 //! two of each). The same sine and hyperbolic series as focusing() (pmath, fused).
-GT_HOST_DEVICE GT_HOST_FORCEINLINE void focusing_pair(double w, double inv_w, double length,
-                                                      Focusing& oscillating, Focusing& hyperbolic)
+//! `T`: double, or a block of lanes (LaneMask.hh).
+template <class T>
+GT_HOST_DEVICE GT_HOST_FORCEINLINE void focusing_pair(T w, T inv_w, double length, FocusingOf<T>& oscillating,
+                                                      FocusingOf<T>& hyperbolic)
 {
-    double const phi = w * length;
-    double sn = 0.0, cs = 0.0;
+    T const phi = w * length;
+    T sn = 0.0, cs = 0.0;
     pmath::sincos<true>(phi, sn, cs);
-    oscillating = Focusing{cs, sn * inv_w, -w * sn};
-    double sh = 0.0, ch = 0.0;
+    oscillating = FocusingOf<T>{cs, sn * inv_w, -w * sn};
+    T sh = 0.0, ch = 0.0;
     pmath::sinhcosh<true>(phi, sh, ch);
-    hyperbolic = Focusing{ch, sh * inv_w, w * sh};
+    hyperbolic = FocusingOf<T>{ch, sh * inv_w, w * sh};
 }
 
 //! The same functions on the host (std::), for maps whose coefficients depend only on the element:
@@ -149,21 +155,26 @@ struct SplitSteps {
         return s;
     }
 
-    //! Integrates drift + kick: `drift(p, l)` is an exact drift (false when lost), `kick(p, l)` a
-    //! thin kick integrated over length l.
-    template <class DriftFn, class KickFn>
-    GT_HOST_DEVICE bool integrate(Particle& p, DriftFn const& drift, KickFn const& kick) const
+    //! Integrates drift + kick for the particles of `live`: `drift(p, l, live)` is an exact drift
+    //! (returns those not lost), `kick(p, l, live)` a thin kick integrated over length l. Returns the
+    //! particles not lost; a lost one keeps its coordinates at the loss (LaneMask.hh).
+    template <class P, class DriftFn, class KickFn, class M = bool>
+    GT_HOST_DEVICE auto integrate(P& p, DriftFn const& drift, KickFn const& kick, M live = true) const
     {
-        if (!drift(p, drift_outer)) return false;
+        auto ok = drift(p, drift_outer, live);
+        if (none_left(ok)) return ok;
         for (std::int32_t i = 0; i < steps; ++i) {
-            kick(p, kick_outer);
-            if (!drift(p, drift_inner)) return false;
-            kick(p, kick_middle);
-            if (!drift(p, drift_inner)) return false;
-            kick(p, kick_outer);
-            if (!drift(p, i + 1 < steps ? kick_outer : drift_outer)) return false;
+            kick(p, kick_outer, ok);
+            ok = drift(p, drift_inner, ok);
+            if (none_left(ok)) return ok;
+            kick(p, kick_middle, ok);
+            ok = drift(p, drift_inner, ok);
+            if (none_left(ok)) return ok;
+            kick(p, kick_outer, ok);
+            ok = drift(p, i + 1 < steps ? kick_outer : drift_outer, ok);
+            if (none_left(ok)) return ok;
         }
-        return true;
+        return ok;
     }
 };
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 
@@ -26,23 +27,28 @@ struct Misalignment {
         return Misalignment{dx, dy, tilt, std::cos(tilt), std::sin(tilt)};
     }
 
-    GT_HOST_DEVICE GT_FORCEINLINE void enter(Particle& p) const
+    //! One particle or the particles of `live` in a block of lanes (LaneMask.hh).
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE void enter(P& p, M live = true) const
     {
-        double const x = p.x - dx, y = p.y - dy;
-        double const px = p.px, py = p.py;
-        p.x = cos_tilt * x + sin_tilt * y;
-        p.y = -sin_tilt * x + cos_tilt * y;
-        p.px = cos_tilt * px + sin_tilt * py;
-        p.py = -sin_tilt * px + cos_tilt * py;
+        using T = coordinate_t<P>;
+        T const x = p.x - dx, y = p.y - dy;
+        T const px = p.px, py = p.py;
+        where(live, p.x, cos_tilt * x + sin_tilt * y);
+        where(live, p.y, -sin_tilt * x + cos_tilt * y);
+        where(live, p.px, cos_tilt * px + sin_tilt * py);
+        where(live, p.py, -sin_tilt * px + cos_tilt * py);
     }
 
-    GT_HOST_DEVICE GT_FORCEINLINE void leave(Particle& p) const
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE void leave(P& p, M live = true) const
     {
-        double const x = p.x, y = p.y, px = p.px, py = p.py;
-        p.x = cos_tilt * x - sin_tilt * y + dx;
-        p.y = sin_tilt * x + cos_tilt * y + dy;
-        p.px = cos_tilt * px - sin_tilt * py;
-        p.py = sin_tilt * px + cos_tilt * py;
+        using T = coordinate_t<P>;
+        T const x = p.x, y = p.y, px = p.px, py = p.py;
+        where(live, p.x, cos_tilt * x - sin_tilt * y + dx);
+        where(live, p.y, sin_tilt * x + cos_tilt * y + dy);
+        where(live, p.px, cos_tilt * px - sin_tilt * py);
+        where(live, p.py, sin_tilt * px + cos_tilt * py);
     }
 };
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/core/FusedMultiplyAdd.hh"
+#include "kernels/core/LaneMask.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 
@@ -38,19 +39,22 @@ struct Multipole {
         return m;
     }
 
-    GT_HOST_DEVICE bool operator()(Particle& p) const
+    //! One particle or a block of lanes (LaneMask.hh): kicks the particles of `live`; none is lost.
+    template <class P, class M = bool>
+    GT_HOST_DEVICE auto operator()(P& p, M live = true) const
     {
-        if (terms == 0) return true;
-        double re = normal[terms - 1];
-        double im = skew[terms - 1];
+        using T = coordinate_t<P>;
+        if (terms == 0) return live && true;
+        T re = normal[terms - 1];
+        T im = skew[terms - 1];
         for (int n = terms - 2; n >= 0; --n) {
-            double const r = fma_rn(re, p.x, fma_rn(-im, p.y, normal[n]));
+            T const r = fma_rn(re, p.x, fma_rn(-im, p.y, normal[n]));
             im = fma_rn(re, p.y, fma_rn(im, p.x, skew[n]));
             re = r;
         }
-        p.px -= re;
-        p.py += im;
-        return true;
+        where(live, p.px, p.px - re);
+        where(live, p.py, p.py + im);
+        return live && true;
     }
 };
 

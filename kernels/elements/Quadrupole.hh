@@ -26,11 +26,12 @@ enum class QuadrupoleModel : std::int32_t {
 //! (H contains k1 (x^2 - y^2) / 2; MAD-X sign: k1 > 0 focuses horizontally).
 struct QuadrupoleKick {
     double k1;  //!< [1/m^2]
-    GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l) const
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE void operator()(P& p, double l, M live = true) const
     {
         double const k1l = k1 * l;
-        p.px = fma_rn(-k1l, p.x, p.px);
-        p.py = fma_rn(k1l, p.y, p.py);
+        where(live, p.px, fma_rn(-k1l, p.x, p.px));
+        where(live, p.py, fma_rn(k1l, p.y, p.py));
     }
 };
 
@@ -78,13 +79,21 @@ struct Quadrupole {
                 return track_linear(p);
             case QuadrupoleModel::exact:
                 return track_chromatic(p);
-            default: {
-                // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
-                ExactDriftStep const drift =
-                    ExactDriftStep::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
-                return drift.physical() && split.integrate(p, drift, QuadrupoleKick{k1});
-            }
+            default:
+                return track_kicks(p);
         }
+    }
+
+    //! The kick model for the particles of `live` (one particle or a block of lanes, LaneMask.hh).
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE M track_kicks(P& p, M live = true) const
+    {
+        // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
+        auto const drift =
+            ExactDriftStepOf<coordinate_t<P>>::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
+        auto const ok = live && drift.physical();
+        if (none_left(ok)) return ok;
+        return split.integrate(p, drift, QuadrupoleKick{k1}, ok);
     }
 
     //! With classical radiation (`[lattice] radiation = "mean"`): the field by = k1 x, bx = k1 y radiates
@@ -107,15 +116,17 @@ struct Quadrupole {
 
     //! x'' = -k1 x, y'' = k1 y at the design momentum; t += L pt/(beta gamma)^2
     //! (Wiedemann 4th ed. eq. 7.9; ImpactX Quad; MAD-X first-order map).
-    GT_HOST_DEVICE GT_FORCEINLINE bool track_linear(Particle& p) const
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE M track_linear(P& p, M live = true) const
     {
-        double const x = p.x, px = p.px, y = p.y, py = p.py;
-        p.x = fma_rn(fx.c, x, fx.s * px);
-        p.px = fma_rn(fx.c_prime, x, fx.c * px);
-        p.y = fma_rn(fy.c, y, fy.s * py);
-        p.py = fma_rn(fy.c_prime, y, fy.c * py);
-        p.t = fma_rn(t_per_pt, p.pt, p.t);
-        return true;
+        using T = coordinate_t<P>;
+        T const x = p.x, px = p.px, y = p.y, py = p.py;
+        where(live, p.x, fma_rn(fx.c, x, fx.s * px));
+        where(live, p.px, fma_rn(fx.c_prime, x, fx.c * px));
+        where(live, p.y, fma_rn(fy.c, y, fy.s * py));
+        where(live, p.py, fma_rn(fy.c_prime, y, fy.c * py));
+        where(live, p.t, fma_rn(t_per_pt, p.pt, p.t));
+        return live && true;
     }
 
     //! Exact flow of H = (px^2 + py^2) / (2 P) + k1 (x^2 - y^2) / 2 - P - pt/beta with
@@ -124,41 +135,45 @@ struct Quadrupole {
     //! integrates with int u'^2 ds = (E L + [u u']_0^L)/2, E = u'^2 + K u^2 (conserved), which
     //! follows from d(u u')/ds = u'^2 - K u^2. Both planes share w = sqrt(|k1|/P) (one sine-like and
     //! one hyperbolic plane, focusing_pair) and 1/w = w P / |k1|.
-    GT_HOST_DEVICE bool track_chromatic(Particle& p) const
+    //! One particle or the particles of `live` in a block of lanes (LaneMask.hh).
+    template <class P, class M = bool>
+    GT_HOST_DEVICE M track_chromatic(P& p, M live = true) const
     {
-        double const pt = p.pt;
-        double const energy = inv_beta - pt;
-        double const a = two_inv_beta - pt;
-        double const p2 = fma_rn(-pt, a, 1.0);  // 1 - 2 pt/beta + pt^2
-        if (!(p2 > 0.0) || !(energy > 0.0)) return false;
-        double const pn = pmath::sqrt(p2);
-        double const inv_pn = 1.0 / pn;
-        double const kx = k1 * inv_pn;
-        Focusing gx{1.0, length, 0.0}, gy{1.0, length, 0.0};
+        using T = coordinate_t<P>;
+        T const pt = p.pt;
+        T const energy = inv_beta - pt;
+        T const a = two_inv_beta - pt;
+        T const p2 = fma_rn(-pt, a, 1.0);  // 1 - 2 pt/beta + pt^2
+        M const ok = live && p2 > 0.0 && energy > 0.0;
+        if (none_left(ok)) return ok;
+        T const pn = sqrt_rn(p2);
+        T const inv_pn = 1.0 / pn;
+        T const kx = k1 * inv_pn;
+        FocusingOf<T> gx{1.0, length, 0.0}, gy{1.0, length, 0.0};
         if (k1 != 0.0) {
-            double const w = pmath::sqrt(abs_k1 * inv_pn);
-            Focusing oscillating, hyperbolic;
+            T const w = sqrt_rn(abs_k1 * inv_pn);
+            FocusingOf<T> oscillating, hyperbolic;
             focusing_pair(w, (w * pn) * inv_k1, length, oscillating, hyperbolic);
             gx = k1 > 0.0 ? oscillating : hyperbolic;
             gy = k1 > 0.0 ? hyperbolic : oscillating;
         }
-        double const x0 = p.x, xp0 = p.px * inv_pn;
-        double const y0 = p.y, yp0 = p.py * inv_pn;
-        double const x1 = fma_rn(gx.c, x0, gx.s * xp0);
-        double const xp1 = fma_rn(gx.c_prime, x0, gx.c * xp0);
-        double const y1 = fma_rn(gy.c, y0, gy.s * yp0);
-        double const yp1 = fma_rn(gy.c_prime, y0, gy.c * yp0);
+        T const x0 = p.x, xp0 = p.px * inv_pn;
+        T const y0 = p.y, yp0 = p.py * inv_pn;
+        T const x1 = fma_rn(gx.c, x0, gx.s * xp0);
+        T const xp1 = fma_rn(gx.c_prime, x0, gx.c * xp0);
+        T const y1 = fma_rn(gy.c, y0, gy.s * yp0);
+        T const yp1 = fma_rn(gy.c_prime, y0, gy.c * yp0);
         // 2 ix = (x'0^2 + kx x0^2) L + (x1 x'1 - x0 x'0), 2 iy likewise with -kx.
-        double const ix2 = fma_rn(fma_rn(kx * x0, x0, xp0 * xp0), length, fma_rn(x1, xp1, -(x0 * xp0)));
-        double const iy2 = fma_rn(fma_rn(-kx * y0, y0, yp0 * yp0), length, fma_rn(y1, yp1, -(y0 * yp0)));
+        T const ix2 = fma_rn(fma_rn(kx * x0, x0, xp0 * xp0), length, fma_rn(x1, xp1, -(x0 * xp0)));
+        T const iy2 = fma_rn(fma_rn(-kx * y0, y0, yp0 * yp0), length, fma_rn(y1, yp1, -(y0 * yp0)));
         // (1/beta - pt)/P - 1/beta without cancellation (see ExactDriftStep).
-        double const dt_ds = ((pt * a) * inv_beta_gamma2) / (pn * fma_rn(pn, inv_beta, energy));
-        p.x = x1;
-        p.px = pn * xp1;
-        p.y = y1;
-        p.py = pn * yp1;
-        p.t += fma_rn(length, dt_ds, (energy * inv_pn) * (0.25 * (ix2 + iy2)));
-        return true;
+        T const dt_ds = ((pt * a) * inv_beta_gamma2) / (pn * fma_rn(pn, inv_beta, energy));
+        where(ok, p.x, x1);
+        where(ok, p.px, pn * xp1);
+        where(ok, p.y, y1);
+        where(ok, p.py, pn * yp1);
+        where(ok, p.t, p.t + fma_rn(length, dt_ds, (energy * inv_pn) * (0.25 * (ix2 + iy2))));
+        return ok;
     }
 };
 

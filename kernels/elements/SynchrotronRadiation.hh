@@ -82,14 +82,16 @@ GT_HOST_DEVICE GT_FORCEINLINE void multipole_field(double a, double b, std::int3
 }
 
 //! An exact drift at the particle's own pt, for the split-step integrations with radiation (the kicks
-//! change pt there, so the drifts cannot share one ExactDriftStep as they do without it).
+//! change pt there, so the drifts cannot share one ExactDriftStep as they do without it). One particle
+//! only (radiation is tracked per particle, also in the CPU's lanes: SegmentLanes.hh); `live` is
+//! SplitSteps::integrate's mask, always true here since it returns at the first loss.
 struct ExactDriftAtEachStep {
     double inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2;
-    GT_HOST_DEVICE GT_FORCEINLINE bool operator()(Particle& p, double l) const
+    GT_HOST_DEVICE GT_FORCEINLINE bool operator()(Particle& p, double l, bool live = true) const
     {
         ExactDriftStep const step =
             ExactDriftStep::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
-        return step.physical() && step(p, l);
+        return live && step.physical() && step(p, l);
     }
 };
 
@@ -103,8 +105,9 @@ struct RadiatingKick {
     double a, b;  //!< the field's coefficients (MultipoleKick's normalization)
     std::int32_t order;
     double c_rad, inv_beta;
-    GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l) const
+    GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l, bool live = true) const
     {
+        if (!live) return;
         kick(p, l);
         double bx = 0.0, by = 0.0;
         multipole_field(a, b, order, p.x, p.y, bx, by);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
@@ -22,18 +23,20 @@ struct MultipoleKick {
     std::int32_t order;  //!< n
 
     //! (x + i y)^n by repeated complex products from z = x + i y (n >= 1; z = 1 for n = 0).
-    GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l) const
+    template <class P, class M = bool>
+    GT_HOST_DEVICE GT_FORCEINLINE void operator()(P& p, double l, M live = true) const
     {
-        double zr = order > 0 ? p.x : 1.0;
-        double zi = order > 0 ? p.y : 0.0;
+        using T = coordinate_t<P>;
+        T zr = order > 0 ? p.x : T(1.0);
+        T zi = order > 0 ? p.y : T(0.0);
         for (std::int32_t i = 1; i < order; ++i) {
-            double const r = fma_rn(zr, p.x, -(zi * p.y));
+            T const r = fma_rn(zr, p.x, -(zi * p.y));
             zi = fma_rn(zr, p.y, zi * p.x);
             zr = r;
         }
         double const al = a * l, bl = b * l;
-        p.px = fma_rn(-al, zr, fma_rn(bl, zi, p.px));
-        p.py = fma_rn(al, zi, fma_rn(bl, zr, p.py));
+        where(live, p.px, fma_rn(-al, zr, fma_rn(bl, zi, p.px)));
+        where(live, p.py, fma_rn(al, zi, fma_rn(bl, zr, p.py)));
     }
 };
 
@@ -71,18 +74,27 @@ struct ThickMultipole {
         return m;
     }
 
-    GT_HOST_DEVICE bool operator()(Particle& p) const
+    //! One particle or a block of lanes (LaneMask.hh): returns the particles of `live` not lost.
+    template <class P, class M = bool>
+    GT_HOST_DEVICE auto operator()(P& p, M live = true) const
     {
-        if (c_rad != 0.0) {
+        if constexpr (std::is_same_v<P, Particle>) {
             // Classical radiation at every kick (RadiatingKick); the drifts take the pt each kick leaves.
-            ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
-            return split.integrate(
-                p, drift, RadiatingKick<MultipoleKick>{kick, kick.a, kick.b, kick.order, c_rad, inv_beta});
+            // One particle only: the CPU's lanes track an entry with c_rad != 0 per particle
+            // (SegmentLanes.hh).
+            if (c_rad != 0.0) {
+                ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
+                return split.integrate(
+                    p, drift, RadiatingKick<MultipoleKick>{kick, kick.a, kick.b, kick.order, c_rad, inv_beta},
+                    live);
+            }
         }
         // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
-        ExactDriftStep const drift =
-            ExactDriftStep::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
-        return drift.physical() && split.integrate(p, drift, kick);
+        auto const drift =
+            ExactDriftStepOf<coordinate_t<P>>::at(p.pt, inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2);
+        auto const ok = live && drift.physical();
+        if (none_left(ok)) return ok;
+        return split.integrate(p, drift, kick, ok);
     }
 };
 

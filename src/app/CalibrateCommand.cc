@@ -1,6 +1,7 @@
 // gtrack calibrate: measure this machine's ceilings (CPU, and the GPU when there is one) into the
 // calibration file that --profile and forecast read.
 #include <unistd.h>
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -24,6 +25,13 @@ void print_ceilings(char const* side, Ceilings const& c)
         side, c.cores, std::string(side) == "gpu" ? "SMs" : "threads", c.copy_bandwidth * 1e-9,
         c.fp64_peak * 1e-9, c.fp64_map * 1e-9, c.push_seconds * 1e9, c.fp64_reduce * 1e-9, c.generate_rate,
         c.launch_latency * 1e6);
+    std::printf(
+        "%s maps by family: drift %.3g, quadrupole %.3g, multipole %.3g, bend %.3g, other %.3g GFLOP/s\n",
+        side, c.fp64_map_family[0] * 1e-9, c.fp64_map_family[1] * 1e-9, c.fp64_map_family[2] * 1e-9,
+        c.fp64_map_family[3] * 1e-9, c.fp64_map_family[4] * 1e-9);
+    std::printf(
+        "%s a mixed lattice: %.3g ns per push beyond the family rates; %.3g ns per particle and call\n", side,
+        std::max(0.0, c.mix_push_seconds) * 1e9, c.call_particle_seconds * 1e9);
     std::printf("%s space charge: sort %.3g GB/s, deposit %.3g GB/s, gather %.3g GB/s; solve", side,
                 c.sort_bandwidth * 1e-9, c.deposit_bandwidth * 1e-9, c.gather_bandwidth * 1e-9);
     for (std::size_t i = 0; i < c.fft_points.size(); ++i)

@@ -61,6 +61,13 @@ int forecast_command(CommandOptions const& options)
         std::printf("\n%s (%d %s): %.4g s (best %.4g s, worst %.4g s)\n%s", side, ceilings->cores,
                     std::string(side) == "gpu" ? "SMs" : "threads", f.seconds, f.best, f.worst,
                     format_forecast(f).c_str());
+        if (ceilings->stale_map_model())
+            std::printf(
+                "note: this %s calibration predates the map rates by family and the costs per push of a "
+                "mixed lattice and per particle and call (fp64_map_<family>, mix_push_seconds, "
+                "call_particle_seconds): the element maps are priced as before, which runs low with "
+                "the CPU's vector lanes (measured / forecast up to ~2); run 'gtrack calibrate' again\n",
+                side);
     }
     if (deck.detector.along_beamline)
         std::printf(

@@ -202,9 +202,9 @@ int run_locally(CommandOptions const& options, DeckConfig const& deck, std::vect
         while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
             std::uint64_t const p = todo[next++];
             std::vector<std::string> args = {
-                "run",       options.deck, "--scan-index", fmt::format("{}", p),      "--quiet",
-                "--backend", backend,      "--threads",    fmt::format("{}", threads),
-                "--resume",  "auto"};  // a point stopped earlier goes on from its checkpoint
+                "run",       options.deck, "--scan-index", fmt::format("{}", p),       "--quiet",
+                "--backend", backend,      "--threads",    fmt::format("{}", threads), "--resume",
+                "auto"};  // a point stopped earlier goes on from its checkpoint
             for (auto const& o : options.overrides) {
                 auto const unset_key = unset_key_of(o);
                 args.push_back(unset_key ? "--unset" : "--set");

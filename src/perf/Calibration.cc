@@ -44,7 +44,18 @@ constexpr Field k_fields[] = {
     {"warmup_seconds", &Ceilings::warmup_seconds, "[s] first calls beyond steady ones", true},
     {"sc_warmup_seconds", &Ceilings::sc_warmup_seconds, "[s] first space-charge kick beyond a steady one",
      true},
+    {"fallback_push_seconds", &Ceilings::fallback_push_seconds,
+     "[s] per push of an entry the CPU tracks particle by particle, beyond push_seconds", true},
+    {"mix_push_seconds", &Ceilings::mix_push_seconds,
+     "[s] per push in a lattice of mixed kinds, beyond each map's rate alone (dispatch, branches)", true},
+    {"call_particle_seconds", &Ceilings::call_particle_seconds,
+     "[s] per particle and call of a segment, added to its maps (CPU: the load into lanes and back)", true},
 };
+
+//! The map rates by family (optional: files written before them have fp64_map only, which the
+//! forecast then uses for every family; `gtrack calibrate` writes them).
+constexpr char const* k_family_keys[] = {"fp64_map_drift", "fp64_map_quadrupole", "fp64_map_multipole",
+                                         "fp64_map_bend", "fp64_map_other"};
 
 void write_ceilings(std::ofstream& f, char const* name, Ceilings const& c)
 {
@@ -52,6 +63,9 @@ void write_ceilings(std::ofstream& f, char const* name, Ceilings const& c)
     f << fmt::format("cores = {}\n", c.cores);
     for (Field const& field : k_fields)
         f << fmt::format("{} = {:.6g}  # {}\n", field.key, c.*field.member, field.comment);
+    for (std::size_t i = 0; i < c.fp64_map_family.size(); ++i)
+        f << fmt::format("{} = {:.6g}  # [FLOP/s] a lattice of these maps only\n", k_family_keys[i],
+                         c.fp64_map_family[i]);
     f << fmt::format("fft_points = {}  # real points of the doubled grid\n", format_list(c.fft_points));
     f << fmt::format("fft_seconds = {}  # [s] one field solve (pad, two FFTs, product) per size\n",
                      format_list(c.fft_seconds));
@@ -93,6 +107,8 @@ std::optional<Ceilings> read_ceilings(toml::table const& root, std::string const
     c.cores = int(number(*t, path, section, "cores"));
     for (Field const& field : k_fields)
         if (!field.optional || t->contains(field.key)) c.*field.member = number(*t, path, section, field.key);
+    for (std::size_t i = 0; i < c.fp64_map_family.size(); ++i)
+        if (t->contains(k_family_keys[i])) c.fp64_map_family[i] = number(*t, path, section, k_family_keys[i]);
     c.fft_points = numbers(*t, path, section, "fft_points");
     c.fft_seconds = numbers(*t, path, section, "fft_seconds");
     c.green_seconds = numbers(*t, path, section, "green_seconds");

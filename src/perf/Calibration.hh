@@ -2,6 +2,7 @@
 // against and what the forecast divides counted work by. Stored as a small TOML file.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,14 +11,14 @@ namespace gt {
 
 //! One processor's ceilings, each measured by gtrack itself (src/perf/CalibrateMeasure.cc).
 struct Ceilings {
-    int cores = 0;                 //!< CPU threads used (CPU), streaming multiprocessors (GPU)
-    double copy_bandwidth = 0;     //!< [B/s] bytes read + written by a large array copy
-    double fp64_peak = 0;          //!< [FLOP/s] independent multiplies and adds, every core busy
-    double fp64_map = 0;           //!< [FLOP/s] gtrack's exact element maps (counted work / time)
-    double push_seconds = 0;       //!< [s] per particle and table entry beyond its FP64 work
-    double fp64_reduce = 0;        //!< [FLOP/s] the beam-moments reductions (counted work / time)
-    double generate_rate = 0;      //!< [particles/s] sampling a Gaussian beam
-    double launch_latency = 0;     //!< [s] one empty kernel launch (GPU) or parallel region (CPU)
+    int cores = 0;              //!< CPU threads used (CPU), streaming multiprocessors (GPU)
+    double copy_bandwidth = 0;  //!< [B/s] bytes read + written by a large array copy
+    double fp64_peak = 0;       //!< [FLOP/s] independent multiplies and adds, every core busy
+    double fp64_map = 0;        //!< [FLOP/s] gtrack's exact element maps (counted work / time)
+    double push_seconds = 0;    //!< [s] per particle and table entry beyond its FP64 work
+    double fp64_reduce = 0;     //!< [FLOP/s] the beam-moments reductions (counted work / time)
+    double generate_rate = 0;   //!< [particles/s] sampling a Gaussian beam
+    double launch_latency = 0;  //!< [s] one empty kernel launch (GPU) or parallel region (CPU)
     // Measured since the GPU forecast was compared with runs (0 in older files: not measured).
     double track_bandwidth = 0;    //!< [B/s] counted bytes / time of a one-entry segment (one drift)
     double reduce_latency = 0;     //!< [s] a moments pass over one particle: launch, copy back, wait
@@ -32,10 +33,36 @@ struct Ceilings {
     std::vector<double> fft_seconds;    //!< [s] one solve
     std::vector<double> green_seconds;  //!< [s] the Green's function at the same sizes
     std::vector<double> field_seconds;  //!< [s] E = -grad phi on the grid of the same sizes
+    //! [FLOP/s] the maps of one family each (MapFamily, kernels/beam/SegmentWork.hh: drift, quadrupole,
+    //! multipole, bend, other). 0: not measured (files written before them): fp64_map stands in.
+    std::array<double, 5> fp64_map_family{};
+    //! [s] per particle and entry that the CPU's lanes track one particle at a time, beyond push_seconds
+    //! (per_particle_in_lanes, SegmentWork.hh; measured on thin kickers). 0: not measured.
+    double fallback_push_seconds = 0;
+    //! [s] per particle and entry of a lattice that mixes kinds, beyond its maps priced alone (the above):
+    //! the kind's dispatch and its branches, mispredicted where the kinds change from entry to entry,
+    //! and the element table's cache lines (measured on a shuffled mix of ~200 entries; >= 0). Negative:
+    //! not measured (files written before it; the forecast then runs low on mixed lattices).
+    double mix_push_seconds = -1;
+    //! [s] per particle and call of a segment beyond its pushes, added to the maps' time (the CPU's load into
+    //! vector lanes and store back; a one-entry marker segment). 0 on the GPU, where the bandwidth bounds a
+    //! segment instead, and in files written before it.
+    double call_particle_seconds = 0;
 
     //! [s] a solve (or Green's function) of `points` doubled-grid points, interpolated in N log N
     //! between the measured sizes (extrapolated from the nearest one beyond them).
     double fft_time(std::vector<double> const& seconds, double points) const;
+
+    //! [FLOP/s] the rate of map family `family` (MapFamily's order): its own where measured, else fp64_map.
+    //! True when the file predates the map model of the CPU's lanes (family rates and the mix's cost per
+    //! push): the forecast still works, from fp64_map alone, but runs low; `gtrack calibrate` again.
+    bool stale_map_model() const { return mix_push_seconds < 0 || fp64_map_family[0] <= 0; }
+
+    double fp64_map_of(int family) const
+    {
+        bool const own = family < int(fp64_map_family.size()) && fp64_map_family[family] > 0;
+        return own ? fp64_map_family[family] : fp64_map;
+    }
 };
 
 struct Calibration {

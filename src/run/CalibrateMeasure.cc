@@ -1,11 +1,13 @@
 // Calibration measurements. The map rate and per-push cost come from two lattices of the same
 // length, one of exact quadrupoles and drifts and one of markers: t = F / rate + P t_push for
-// both, two equations in the two unknowns. Space-charge rates come from kicks of a Gaussian bunch.
+// both, two equations in the two unknowns; each map family's rate (MapFamily) from a lattice of that
+// family's maps alone, with the same t_push. Space-charge rates come from kicks of a Gaussian bunch.
 #include "run/CalibrateMeasure.hh"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 
 #include "beam/BeamSetup.hh"
@@ -72,6 +74,112 @@ std::vector<Element> calibration_lattice(bool maps, int entries)
     return out;
 }
 
+//! A lattice of one map family's entries (the example decks' usual models): exact drifts, chromatic
+//! quadrupoles of alternating sign, weak sextupoles by four split steps (at k2 = 5 nearly every particle was
+//! lost, and a lost one costs no map: the rate read 31 instead of 8 GFLOP/s), exact sector bends, and for the
+//! other kinds three hard-edge solenoids to one RF cavity (tracked per particle on the CPU, as profile,
+//! 3D-map and t-code entries are; the cavity's phase, a sine and a cosine a particle, takes the rate from the
+//! solenoids' 7.9 down to 4.7 GFLOP/s on the development VM, where the example decks' field-map and t-code
+//! entries run at 5.5-5.9: solenoids alone priced them 1.45x low, one in two cavities 1.35x high).
+std::vector<Element> family_lattice(MapFamily family, int entries)
+{
+    ReferenceParticle const ref = calibration_reference();
+    std::vector<Element> out;
+    for (int i = 0; i < entries; ++i) {
+        Element e = Element::make(ElementKind::marker);
+        switch (family) {
+            case MapFamily::drift:
+                e = Element::make(ElementKind::drift);
+                e.drift = Drift::make(1.0, DriftModel::exact, ref);
+                break;
+            case MapFamily::quadrupole:
+                e = Element::make(ElementKind::quadrupole);
+                e.quadrupole = Quadrupole::make(0.5, i % 2 == 0 ? 1.2 : -1.2, QuadrupoleModel::exact, 0, ref);
+                break;
+            case MapFamily::multipole:
+                e = Element::make(ElementKind::thick_multipole);
+                e.thick_multipole = ThickMultipole::make(0.2, 2, 0.005, 0.0, 4, ref);
+                break;
+            case MapFamily::bend:
+                e = Element::make(ElementKind::exact_bend);
+                e.exact_bend = ExactBend::make(1.0, 0.05, 0.0, 0.0, 0, ref);
+                break;
+            case MapFamily::other:
+                if (i % 4 != 3) {
+                    e = Element::make(ElementKind::solenoid);
+                    e.solenoid = Solenoid::make(0.5, i % 2 == 0 ? 0.5 : -0.5, ref);
+                } else {  // no voltage: the reference is unchanged, each particle's phase and kick computed
+                    e = Element::make(ElementKind::rf_cavity);
+                    e.rf_cavity = RfCavity::make(0.5, 0.0, 1.3e9, 0.0, ref, ref);
+                }
+                break;
+        }
+        e.index = i;
+        out.push_back(e);
+    }
+    return out;
+}
+
+//! A lattice that mixes the kinds as the example decks do, in an order the branch predictor cannot learn
+//! from a short history: units drawn at random (a fixed LCG) from an exact drift, a chromatic quadrupole of
+//! either sign, a sextupole by four split steps, an exact sector bend between two second-order dipole
+//! edges (a deck's `sbend`) and a monitor, each followed by an aperture half the time (a deck's global
+//! aperture), up to `entries` entries (~200, `fodo_ring`'s table, so that the table's cache footprint is a
+//! real lattice's). The maps are weak and the aperture wide so that no particle is lost (a lost particle
+//! costs no map, and the time would then fall below the model it is compared with).
+std::vector<Element> mix_lattice(int entries)
+{
+    ReferenceParticle const ref = calibration_reference();
+    std::vector<Element> out;
+    std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+    int quads = 0;  // focusing and defocusing in turn: a random run of one sign would blow the beam up
+    auto draw = [&state](int n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return int((state >> 33) % std::uint64_t(n));
+    };
+    auto push = [&out](Element e) {
+        e.index = int(out.size());
+        out.push_back(e);
+    };
+    while (int(out.size()) < entries) {
+        int const unit = draw(5);
+        if (unit == 0) {
+            Element e = Element::make(ElementKind::drift);
+            e.drift = Drift::make(0.2, DriftModel::exact, ref);
+            push(e);
+        } else if (unit == 1) {
+            Element e = Element::make(ElementKind::quadrupole);
+            e.quadrupole =
+                Quadrupole::make(0.25, (quads++ % 2 == 0) ? 0.2 : -0.2, QuadrupoleModel::exact, 0, ref);
+            push(e);
+        } else if (unit == 2) {
+            Element e = Element::make(ElementKind::thick_multipole);
+            e.thick_multipole = ThickMultipole::make(0.2, 2, draw(2) == 0 ? 0.05 : -0.05, 0.0, 4, ref);
+            push(e);
+        } else if (unit == 3) {
+            double const length = 1.0, angle = 0.02;
+            for (int part = 0; part < 3; ++part) {
+                Element e = Element::make(part == 1 ? ElementKind::exact_bend : ElementKind::dipole_edge);
+                if (part == 1)
+                    e.exact_bend = ExactBend::make(length, angle, 0.0, 0.0, 0, ref);
+                else
+                    e.dipole_edge =
+                        DipoleEdge::make_second_order(angle / length, 0.0, 0.0, 0.0, 0.0, part == 2);
+                push(e);
+            }
+        } else {
+            push(Element::make(ElementKind::monitor));
+        }
+        if (draw(2) == 1) {
+            Element a = Element::make(ElementKind::aperture);
+            a.aperture = Aperture::make(ApertureShape::ellipse, 1.0, 1.0);
+            push(a);
+        }
+    }
+    out.resize(std::size_t(entries));
+    return out;
+}
+
 //! Steady-state seconds per call of `kernel` (the first call excluded).
 double steady_seconds(KernelTimer const& timer, char const* kernel)
 {
@@ -120,8 +228,65 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
         flops[maps] = size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(entries));
     }
     double const pushes = size.particles * entries;
-    c.fp64_map = (flops[1] - flops[0]) / std::max(time[1] - time[0], 1e-12);
-    c.push_seconds = std::max(0.0, (time[0] - flops[0] / c.fp64_map) / pushes);
+    // The marker lattice's whole time is the cost of a push beyond its map (load, store, dispatch, the
+    // finiteness check): with maps as vector lanes its few counted FLOPs at a map rate would overstate
+    // it (the two-equation solve then gave t_push = 0).
+    c.push_seconds = time[0] / pushes;
+    c.fp64_map = flops[1] / std::max(time[1] - time[0], 1e-12);
+    // Entries the CPU's lanes track one particle at a time: the cost per push beyond push_seconds, from
+    // thin kickers (3 FLOPs each, so nearly all of it is the per-particle path; dipole edges, used before,
+    // now run in lanes).
+    {
+        ReferenceParticle const ref = calibration_reference();
+        kernels.generate(state.view(), sampler, 0);
+        std::vector<Element> lattice;
+        for (int i = 0; i < entries; ++i) {
+            Element e = Element::make(ElementKind::kicker);
+            e.kicker = Kicker::make(1e-7, -1e-7, 0.0, ref);
+            e.index = i;
+            lattice.push_back(e);
+        }
+        kernels.set_elements(lattice, {});
+        kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
+        double const t =
+            mean_seconds(kernels, "track", 3, [&] { kernels.track(state.view(), 0, size_type(entries), 0); });
+        c.fallback_push_seconds = std::max(0.0, (t - time[0]) / pushes);
+    }
+    // Each family's rate from a lattice of its maps alone, on a fresh beam (the mix's apertures have taken
+    // some particles, and a lost one costs no map).
+    for (std::size_t f = 0; f < c.fp64_map_family.size(); ++f) {
+        kernels.generate(state.view(), sampler, 0);
+        std::vector<Element> const lattice = family_lattice(MapFamily(f), entries);
+        kernels.set_elements(lattice, {});
+        kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
+        double const t =
+            mean_seconds(kernels, "track", 3, [&] { kernels.track(state.view(), 0, size_type(entries), 0); });
+        double const f_flops =
+            size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(entries));
+        c.fp64_map_family[f] = f_flops / std::max(t - pushes * c.push_seconds, 1e-12);
+    }
+    // A lattice that mixes the kinds costs more per push than its maps priced alone (each measured on a
+    // lattice of one kind, whose dispatch the branch predictor learns and whose table fits the L1 cache):
+    // the kind's switch and the maps' branches mispredicted from entry to entry, the table's lines. Their
+    // cost scales with the entries a block of particles passes, not with FLOPs: the mix's time beyond the
+    // model above, per push.
+    {
+        kernels.generate(state.view(), sampler, 0);
+        int const mix_entries = 200;
+        std::vector<Element> const lattice = mix_lattice(mix_entries);
+        kernels.set_elements(lattice, {});
+        kernels.track(state.view(), 0, size_type(mix_entries), 0);  // warm-up
+        double const t = mean_seconds(kernels, "track", 3,
+                                      [&] { kernels.track(state.view(), 0, size_type(mix_entries), 0); });
+        SegmentWork const work(lattice);
+        FamilyFlops const f_flops = work.family_flops_per_particle(0, size_type(mix_entries));
+        double const mix_pushes = size.particles * mix_entries;
+        double model =
+            mix_pushes * c.push_seconds +
+            size.particles * work.per_particle_entries(0, size_type(mix_entries)) * c.fallback_push_seconds;
+        for (int f = 0; f < k_map_families; ++f) model += size.particles * f_flops[f] / c.fp64_map_of(f);
+        c.mix_push_seconds = std::max(0.0, (t - model) / mix_pushes);
+    }
 
     // A one-entry segment of a marker streams the particles through once (load, store): the
     // bandwidth the per-element kernels reach, a fraction of the copy bandwidth that the forecast
@@ -132,6 +297,11 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
         kernels.track(state.view(), 0, 1, 0);
         double const t = mean_seconds(kernels, "track", 5, [&] { kernels.track(state.view(), 0, 1, 0); });
         c.track_bandwidth = size.particles * k_track_bytes_per_particle / t;
+        // On the CPU a segment's particles are loaded into vector lanes and stored back once per call,
+        // not overlapped with the maps as a GPU overlaps its memory traffic: a cost per particle and call
+        // that adds to the maps' time (the marker lattice's push_seconds holds 1/100 of it). The GPU keeps
+        // its bound by the bandwidth (0 here).
+        if (kernels.memory() == MemSpace::host) c.call_particle_seconds = std::max(0.0, t / size.particles);
     }
 
     // Moments: the fixed cost of a pass (launch, copy back, host synchronization) from one particle,

@@ -38,10 +38,16 @@ struct CallWork {
     double launches = 1;  //!< kernel launches (GPU) or parallel regions (CPU)
     double bytes = 0;
     double flops = 0;
-    double items = 0;    //!< particle-element pushes (map) or particles (generate)
-    double seconds = 0;  //!< Bound::fixed: the measured time
-    bool waits = false;  //!< ends with a copy back and a host synchronization (a reduction)
+    double items = 0;               //!< particle-element pushes (map) or particles (generate)
+    double seconds = 0;             //!< Bound::fixed: the measured time
+    bool waits = false;             //!< ends with a copy back and a host synchronization (a reduction)
+    FamilyFlops family_flops{};     //!< Bound::map: `flops` by map family, each at its calibrated rate
+    double per_particle_items = 0;  //!< Bound::map: pushes of entries tracked one particle at a time
+    double particles = 0;           //!< Bound::map: particles of the call (each loaded and stored once)
 };
+
+static_assert(std::tuple_size_v<decltype(Ceilings::fp64_map_family)> == k_map_families,
+              "a calibrated map rate for every family");
 
 class ForecastBuilder {
   public:
@@ -93,8 +99,13 @@ class ForecastBuilder {
     double time_of(Bound b, CallWork const& w) const
     {
         switch (b) {
-            case Bound::map:
-                return w.flops / c_.fp64_map + w.items * c_.push_seconds;
+            case Bound::map: {
+                double t = w.items * (c_.push_seconds + std::max(0.0, c_.mix_push_seconds)) +
+                           w.per_particle_items * c_.fallback_push_seconds +
+                           w.particles * c_.call_particle_seconds;
+                for (int f = 0; f < k_map_families; ++f) t += w.family_flops[f] / c_.fp64_map_of(f);
+                return t;
+            }
             case Bound::reduce:
                 return w.flops / c_.fp64_reduce;
             case Bound::generate:
@@ -136,8 +147,12 @@ class CountingBeamKernels final : public BeamKernels {
     {
         double const n = double(particles.size);
         double const pushes = n * double(end - begin);
-        out_.add("track", Bound::map,
-                 {1, n * k_track_bytes_per_particle, n * work_.flops_per_particle(begin, end), pushes, 0});
+        CallWork w{1, n * k_track_bytes_per_particle, n * work_.flops_per_particle(begin, end), pushes, 0};
+        w.family_flops = work_.family_flops_per_particle(begin, end);
+        w.per_particle_items = n * work_.per_particle_entries(begin, end);
+        w.particles = n;
+        for (double& f : w.family_flops) f *= n;
+        out_.add("track", Bound::map, w);
     }
     // The forecast prices a t-code entry with space charge as track() prices it (the same pushes)
     // and its kicks from the schedule (forecast_run): the bunch steps themselves are not called.
