@@ -259,7 +259,10 @@ TEST_CASE("radiation: damping of the three planes, tau_i = 2 E0 T0 / (J_i U0) fr
 {
     // The default exact bend without gradient (J_x = 0.66 with the edges' share) and combined-function bends
     // (k1 = -0.02: J_x = 0.886, with MAD-X's EMIT: tests/python/optics_madx_test.py).
-    for (auto [k1, edge] : {std::pair{0.0, 0.05}, std::pair{0.0, 0.0}, std::pair{-0.02, 0.05}}) {
+    // (no structured binding: clang refuses one captured by INFO's lambda)
+    for (std::pair<double, double> const& ring :
+         {std::pair{0.0, 0.05}, std::pair{0.0, 0.0}, std::pair{-0.02, 0.05}}) {
+        double const k1 = ring.first, edge = ring.second;
         Ring const r0 = ring_of(ring_deck(k1, "", "mean", edge));
         double const u0 = r0.integrals.u0_ev;
         double const volts = 2.0 * u0;
