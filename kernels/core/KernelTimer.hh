@@ -22,6 +22,15 @@ struct KernelRecord {
     double first_flops = 0;
 };
 
+//! One timed stage as a stage timer records it (KernelTimer::add's arguments but the time): the GPU's
+//! deferred event timer (kernels/cuda/DeferredTimer.cuh) and the CPU's host clock (HostStageTimer.hh).
+struct TimedStage {
+    std::string kernel;
+    double bytes = 0;
+    double items = 0;
+    double flops = 0;
+};
+
 class KernelTimer {
   public:
     //! One call of `kernel` that took `seconds` and ended `ended_ago` seconds before now (a GPU stage

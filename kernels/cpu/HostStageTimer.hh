@@ -4,7 +4,6 @@
 #pragma once
 
 #include <chrono>
-#include <string>
 
 #include "kernels/core/KernelTimer.hh"
 
@@ -12,13 +11,7 @@ namespace gt::cpu {
 
 class HostStageTimer {
   public:
-    //! What a stage is recorded as in the KernelTimer (KernelTimer::add's arguments).
-    struct Stage {
-        std::string kernel;
-        double bytes = 0;
-        double items = 0;
-        double flops = 0;
-    };
+    using Stage = TimedStage;
 
     explicit HostStageTimer(KernelTimer& out) : out_(out) {}
 

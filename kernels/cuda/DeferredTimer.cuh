@@ -20,13 +20,7 @@ namespace gt::cuda {
 
 class DeferredTimer {
   public:
-    //! What a stage is recorded as in the KernelTimer (KernelTimer::add's arguments).
-    struct Stage {
-        std::string kernel;
-        double bytes = 0;
-        double items = 0;
-        double flops = 0;
-    };
+    using Stage = TimedStage;
 
     explicit DeferredTimer(KernelTimer& out) : out_(out) {}
     ~DeferredTimer()
