@@ -55,12 +55,14 @@ expect_failure one_rank_fails "kinetic_energy" "${launch[@]}" -np 1 "$gtrack" ru
 expect_failure per_block_refused "collective.histogram" "${launch[@]}" -np 2 "$gtrack" run inputs/linac_wake.toml \
     --backend cpu --threads 1 -o "$out/per_block.h5" --set 'collective.histogram="per_block"'
 
+# The two runs below must outlast the signal at 2 s: 2e6 particles take ~8 s on one thread of the
+# development VM with the CPU's lane kernel (4e5 finished in 1.9 s there, before the signal).
 # SIGTERM to one rank (a launcher ending the job; SIGUSR1 is the one that stops an MPI run at a safe
 # point, tests/mpi/checkpoint.sh): the job ends at once, non-zero (not 75), with no output and no
 # checkpoint.
 rm -f "$out/stopped.h5" "$out/stopped.h5.ckpt" "$out"/stopped.h5.tmp-*
 timeout 120 "${launch[@]}" -np 2 sh -c '
-    "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
+    "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=2000000 &
     pid=$!
     if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then sleep 2; kill -TERM $pid; fi
     wait $pid' "$gtrack" "$deck" "$out/stopped.h5" > "$out/stopped.stdout" 2> "$out/stopped.stderr"
@@ -78,7 +80,7 @@ echo "stopped: exit $rc, no output or checkpoint ($left temporary file(s) left u
 # A rank killed mid-run: the job ends non-zero and the output never appears under its final name.
 rm -f "$out/killed.h5" "$out"/killed.h5.tmp-*
 timeout 120 "${launch[@]}" -np 2 sh -c '
-    "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=400000 &
+    "$0" run "$1" --backend cpu --threads 1 -q -o "$2" --set beam.macroparticles=2000000 &
     pid=$!
     if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then sleep 2; kill -KILL $pid; fi
     wait $pid' "$gtrack" "$deck" "$out/killed.h5" > "$out/killed.stdout" 2> "$out/killed.stderr"
