@@ -15,6 +15,7 @@
 #include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/TrackSegment.hh"
 #include "kernels/cpu/Executor.hh"
+#include "kernels/cpu/SegmentLanes.hh"
 #include "kernels/elements/Element.hh"
 #include "run/BeamRun.hh"
 
@@ -88,7 +89,7 @@ ParticleState beam()
 }
 
 //! Three turns over the table in two segments, each particle pushed by `F` (TrackSegment or
-//! TrackSegmentBlock) with the switch `Cases`.
+//! the CPU's lanes, TrackSegmentLanes) with the switch `Cases`.
 template <template <ElementCases> class F, ElementCases Cases>
 ParticleState track_forced(std::vector<Element> const& table)
 {
@@ -107,7 +108,7 @@ ParticleState track_forced(std::vector<Element> const& table)
 }
 
 template <ElementCases Cases>
-using Block = TrackSegmentBlock<4, Cases>;
+using Block = TrackSegmentLanes<4, Cases>;
 
 void check_same_bits(ParticleState& a, ParticleState& b)
 {

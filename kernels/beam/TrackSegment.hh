@@ -39,44 +39,4 @@ struct TrackSegment {
     }
 };
 
-//! The CPU's form of TrackSegment: W neighbouring particles pushed through the segment together,
-//! element by element. Each particle sees exactly the operations TrackSegment applies to it (the
-//! same bits), but W independent dependency chains (square roots, divisions, polynomial series)
-//! stand side by side in the instruction stream, so an out-of-order core overlaps them instead of
-//! waiting on one particle's chain. Item b covers particles [b W, b W + W).
-template <int W, ElementCases Cases>
-struct TrackSegmentBlock {
-    ParticleView particles;
-    Element const* elements;
-    size_type begin;
-    size_type end;
-    std::int32_t turn;
-
-    static size_type blocks(size_type n) { return (n + W - 1) / W; }
-
-    void operator()(size_type b) const
-    {
-        size_type const first = b * W;
-        int const count = first + W <= particles.size ? W : int(particles.size - first);
-        Particle p[W];
-        bool live[W], was_live[W];
-        for (int k = 0; k < W; ++k) {
-            live[k] = k < count && particles.alive(first + k);
-            was_live[k] = live[k];
-            if (live[k]) p[k] = particles.load(first + k);
-        }
-        for (size_type e = begin; e < end; ++e) {
-            Element const& element = elements[e];
-            for (int k = 0; k < W; ++k) {
-                if (!live[k] || track_element<Cases>(element, p[k])) continue;
-                particles.lost_element[first + k] = element.index;
-                particles.lost_turn[first + k] = turn;
-                live[k] = false;
-            }
-        }
-        for (int k = 0; k < W; ++k)
-            if (was_live[k]) particles.store(first + k, p[k]);
-    }
-};
-
 }  // namespace gt
