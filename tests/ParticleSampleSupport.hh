@@ -1,5 +1,6 @@
 // A host particle state with distinct coordinates and a chosen loss pattern, shared by the CPU and
-// GPU tests of the particle download (compaction of live and lost particles).
+// GPU tests of the particle download (compaction of live and lost particles), and the bitwise
+// comparison of two states that the segment-kernel tests use.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,17 @@ ParticleState sample_state(size_type n, LostPredicate lost, std::int32_t lost_tu
         v.lost_turn[i] = is_lost ? std::int32_t(i % size_type(lost_turns)) : -1;
     }
     return s;
+}
+
+//! The number of particles whose coordinates or loss record differ in any bit between a and b.
+inline int differing_particles(ParticleView const& u, ParticleView const& v)
+{
+    int n = 0;
+    for (size_type i = 0; i < u.size; ++i)
+        n += u.x[i] != v.x[i] || u.px[i] != v.px[i] || u.y[i] != v.y[i] || u.py[i] != v.py[i] ||
+             u.t[i] != v.t[i] || u.pt[i] != v.pt[i] || u.lost_element[i] != v.lost_element[i] ||
+             u.lost_turn[i] != v.lost_turn[i];
+    return n;
 }
 
 }  // namespace gt::test

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ElementTestSupport.hh"
+#include "ParticleSampleSupport.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
@@ -112,14 +113,8 @@ using Block = TrackSegmentLanes<4, Cases>;
 
 void check_same_bits(ParticleState& a, ParticleState& b)
 {
-    ParticleView const u = a.view(), v = b.view();
-    REQUIRE(u.size == v.size);
-    int differ = 0;
-    for (size_type i = 0; i < u.size; ++i)
-        differ += u.x[i] != v.x[i] || u.px[i] != v.px[i] || u.y[i] != v.y[i] || u.py[i] != v.py[i] ||
-                  u.t[i] != v.t[i] || u.pt[i] != v.pt[i] || u.lost_element[i] != v.lost_element[i] ||
-                  u.lost_turn[i] != v.lost_turn[i];
-    CHECK(differ == 0);
+    REQUIRE(a.size() == b.size());
+    CHECK(test::differing_particles(a.view(), b.view()) == 0);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ElementTestSupport.hh"
+#include "ParticleSampleSupport.hh"
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
@@ -134,14 +135,8 @@ ParticleState track(std::vector<Element> const& table, double scale, int turns)
 //! The number of particles whose coordinates or loss record differ in any bit.
 int differing(ParticleState& a, ParticleState& b)
 {
-    ParticleView const u = a.view(), v = b.view();
-    REQUIRE(u.size == v.size);
-    int n = 0;
-    for (size_type i = 0; i < u.size; ++i)
-        n += u.x[i] != v.x[i] || u.px[i] != v.px[i] || u.y[i] != v.y[i] || u.py[i] != v.py[i] ||
-             u.t[i] != v.t[i] || u.pt[i] != v.pt[i] || u.lost_element[i] != v.lost_element[i] ||
-             u.lost_turn[i] != v.lost_turn[i];
-    return n;
+    REQUIRE(a.size() == b.size());
+    return test::differing_particles(a.view(), b.view());
 }
 
 //! Lanes of 4 and 8 against one particle at a time, with the switch `Cases`; returns the losses.
