@@ -255,61 +255,103 @@ TEST_CASE("radiation: RF phased to replace the loss; the synchronous phase is ho
                          doctest::Contains("changes the reference energy"), DeckError);
 }
 
+//! The partition numbers J of the three eigen-modes of the 6D one-turn map with radiation and a cavity of
+//! harmonic `harmonic` at V = 2 U0 (phi_s = 60 deg), sorted by the modes' tunes: {x, y, longitudinal} where
+//! the tunes are told apart by `x_tune` and `y_tune` (the fractional ones; the longitudinal mode is the
+//! rest).
+struct Partition {
+    double x, y, e;
+};
+Partition map_partition(double k1, double edge, int harmonic, Ring const& r0)
+{
+    double const u0 = r0.integrals.u0_ev;
+    double const volts = 2.0 * u0;
+    double const beta = r0.lattice.reference_begin.beta;
+    double const frequency = harmonic * beta * constants::c_light / r0.lattice.length;
+    std::string const rf = fmt::format(
+        "rf = {{ type = \"rfcavity\", voltage = {}, frequency = {}, phase = 60 }}", volts, frequency);
+    Ring const r = ring_of(ring_deck(k1, rf, "mean", edge));
+    std::array<std::array<double, 6>, 6> m{};
+    fixed_point(r.lattice, Vec6{}, &m);
+    double const e0 = r.lattice.reference_begin.total_energy_mev() * 1e6;
+    // Per turn, |lambda_i| = exp(-J_i U0 / (2 E0)) (T0 = one turn). The modes are identified by their tunes
+    // against those of the ring without RF (4D optics): the one nearest Q_x, the one nearest Q_y, the third.
+    std::vector<std::pair<double, double>> modes;  // (fractional tune in [0, 0.5], J)
+    for (auto const& l : eigenvalues(m))
+        if (l.imag() > 0)
+            modes.emplace_back(std::arg(l) / constants::two_pi, -std::log(std::abs(l)) * 2.0 * e0 / u0);
+    REQUIRE(modes.size() == 3);
+    optics::OpticsOptions o;
+    o.periodic = true;
+    optics::OpticsResult const res =
+        optics::compute_optics(r0.deck, build_lattice(r0.deck, initial_reference(r0.deck), false), o);
+    auto folded = [](double q) {
+        double const f = q - std::floor(q);
+        return std::min(f, 1.0 - f);
+    };
+    auto take = [&](double q) {
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < modes.size(); ++i)
+            if (std::abs(modes[i].first - q) < std::abs(modes[best].first - q)) best = i;
+        double const j = modes[best].second;
+        modes.erase(modes.begin() + static_cast<std::ptrdiff_t>(best));
+        return j;
+    };
+    Partition p{};
+    p.x = take(folded(res.tune_x));
+    p.y = take(folded(res.tune_y));
+    p.e = modes.front().second;
+    return p;
+}
+
 TEST_CASE("radiation: damping of the three planes, tau_i = 2 E0 T0 / (J_i U0) from the radiation integrals")
 {
-    // The default exact bend without gradient (J_x = 0.66 with the edges' share) and combined-function bends
-    // (k1 = -0.02: J_x = 0.886, with MAD-X's EMIT: tests/python/optics_madx_test.py).
+    // The default exact bend without gradient (J_x = 0.66 with the edges' share), without edge angles, and
+    // combined-function bends (k1 = -0.02).
     // (no structured binding: clang refuses one captured by INFO's lambda)
     for (std::pair<double, double> const& ring :
          {std::pair{0.0, 0.05}, std::pair{0.0, 0.0}, std::pair{-0.02, 0.05}}) {
         double const k1 = ring.first, edge = ring.second;
         Ring const r0 = ring_of(ring_deck(k1, "", "mean", edge));
-        double const u0 = r0.integrals.u0_ev;
-        double const volts = 2.0 * u0;
-        double const beta = r0.lattice.reference_begin.beta;
-        double const frequency = 40 * beta * constants::c_light / r0.lattice.length;
-        std::string const rf = fmt::format(
-            "rf = {{ type = \"rfcavity\", voltage = {}, frequency = {}, phase = 60 }}", volts, frequency);
-        Ring const r = ring_of(ring_deck(k1, rf, "mean", edge));
-        std::array<std::array<double, 6>, 6> m{};
-        Vec6 const z = fixed_point(r.lattice, Vec6{}, &m);
-        auto const lambda = eigenvalues(m);
-        // Sort |lambda| into the three pairs by the argument (tunes): x near Q_x, y near Q_y, the synchrotron
-        // one near 0.
-        double const e0 = r.lattice.reference_begin.total_energy_mev() * 1e6;
-        double const i2 = r0.integrals.i2, i4 = r0.integrals.i4;
-        double const jx = 1.0 - i4 / i2, jy = 1.0, je = 2.0 + i4 / i2;
-        // Per turn, |lambda_i| = exp(-J_i U0 / (2 E0)) (T0 = one turn).
-        std::vector<double> rates;
-        for (auto const& l : lambda)
-            if (l.imag() > 0) rates.push_back(-std::log(std::abs(l)) * 2.0 * e0 / u0);
-        REQUIRE(rates.size() == 3);
-        double sum = 0;
-        for (double j : rates) sum += j;
-        INFO("k1 = " << k1 << ", e = " << edge << ": J from the map " << rates[0] << ", " << rates[1] << ", "
-                     << rates[2] << "; from the integrals Jx " << jx << ", Jy 1, Je " << je << "; z_s t "
-                     << z[4]);
-        // Robinson's theorem: J_x + J_y + J_e = 4 (Sands eq. 5.xx). The map's rates carry the second-order
-        // terms of U0/E0 (6e-4) and the RF's own adiabatic damping (|q| V sin(phi_s) / E0 per turn ~ U0/E0 x
-        // the synchrotron-tune terms): 5e-3 of 4.
-        CHECK(sum == doctest::Approx(4.0).epsilon(5e-3));
-        // Identify: J_y = 1 is the one closest to 1 among those not J_x (J_x = 1 too without gradient).
-        auto near = [&](double j) {
-            double best = 1e9;
-            for (double x : rates) best = std::min(best, std::abs(x - j));
-            return best;
-        };
-        // Each partition number within 1e-2 of the integrals' (first order in U0/E0 = 6e-4; the maps'
-        // integration of the loss along the bends: the exact arc's path and the split steps' quadrature).
-        // Gradient bends: the map's Jx is 0.9348 where 1 - I4/I2 = 0.9158 (converged in the bend's kicks: 2
-        // and 8 steps agree to 3e-5); MAD-X's EMIT gives 0.8856 on the same ring. Not resolved: bounded
-        // at 2.5e-2 there (docs/physics.md says so).
-        double const tol = k1 == 0.0 ? 1e-2 : 2.5e-2;
-        CHECK(near(jx) < tol);
-        CHECK(near(jy) < 1e-2);
-        CHECK(near(je) < tol);
+        double const jx = 1.0 - r0.integrals.i4 / r0.integrals.i2,
+                     je = 2.0 + r0.integrals.i4 / r0.integrals.i2;
+        // A cavity of harmonic 4: the synchrotron tune is 0.014, far from the betatron tunes' fractional
+        // parts (0.07-0.08 for x), so the modes do not exchange damping (see the next case).
+        Partition const j = map_partition(k1, edge, 4, r0);
+        INFO("k1 = " << k1 << ", e = " << edge << ": J from the map " << j.x << ", " << j.y << ", " << j.e
+                     << "; from the integrals Jx " << jx << ", Jy 1, Je " << je);
+        // Each partition number within 2e-3 of the integrals' (measured: 7e-4 at most): the map carries the
+        // second-order terms of U0/E0 = 6e-4 (the closed orbit's energy sawtooth, hence its offset in the
+        // quadrupoles, which radiate too) and the RF's adiabatic damping (|q| V sin(phi_s) / E0 per turn);
+        // the loss along the bends is integrated by the maps (the exact arc's path, the split steps'
+        // quadrature), the integrals by Simpson's rule on the first-order transport.
+        CHECK(j.x == doctest::Approx(jx).epsilon(2e-3));
+        CHECK(j.y == doctest::Approx(1.0).epsilon(2e-3));
+        CHECK(j.e == doctest::Approx(je).epsilon(2e-3));
+        // Robinson's theorem: J_x + J_y + J_e = 4 (Sands eq. 5.xx).
+        CHECK(j.x + j.y + j.e == doctest::Approx(4.0).epsilon(1e-3));
         if (edge != 0.0) CHECK(std::abs(jx - 1.0) > 0.08);  // the I4 terms matter here
     }
+}
+
+TEST_CASE(
+    "radiation: a cavity at a dispersive place with a synchrotron tune near Q_x moves damping between "
+    "the x and longitudinal modes")
+{
+    // Harmonic 40 (Q_s = 0.045; Q_x = 1.929, so Q_x + Q_s = 1.974 lies 0.026 from the synchro-betatron
+    // resonance Q_x + Q_s = 2) on the gradient ring: the cavity sits where D = 2.7 m, so the RF couples x to
+    // the energy, and the eigen-modes mix. The map's J_x is then
+    // 0.935 against 1 - I4/I2 = 0.916 (it was the "unresolved 2%" of issue 31's first notes); what x gains
+    // the longitudinal mode loses, and Robinson's sum holds. MAD-X's EMIT shows the same exchange on this
+    // ring (its J_x 0.886 at harmonic 40, 0.878 at harmonic 1 and 4, where its own integrals give 0.916:
+    // EMIT's J_x is 0.037 below its integrals' on this ring with or without gradient, from the edges).
+    Ring const r0 = ring_of(ring_deck(-0.02, "", "mean", 0.05));
+    double const jx = 1.0 - r0.integrals.i4 / r0.integrals.i2, je = 2.0 + r0.integrals.i4 / r0.integrals.i2;
+    Partition const j = map_partition(-0.02, 0.05, 40, r0);
+    INFO("J from the map " << j.x << ", " << j.y << ", " << j.e << "; integrals " << jx << ", 1, " << je);
+    CHECK(j.x - jx > 1e-2);                                      // the exchange is there ...
+    CHECK(j.x + j.e == doctest::Approx(jx + je).epsilon(1e-3));  // ... between x and the energy only
+    CHECK(j.y == doctest::Approx(1.0).epsilon(2e-3));
 }
 
 TEST_CASE("radiation: every element type with radiation = \"mean\" tracks, validates and radiates")

@@ -372,8 +372,9 @@ ring: line=(8*cell, rf);
     if j_madx is None:
         print("     (MAD-X's emit table has no damping partition row)")
     else:
-        # Jy = 1 and Robinson's sum hold in both; Jx, Je of these gradient bends differ (gtrack's integrals
-        # 0.9158, EMIT 0.8856: not settled, docs/optics.md): printed, not asserted.
+        # Jy = 1 and Robinson's sum hold in both. Jx differs (gtrack's integrals 0.9158, EMIT 0.8856): EMIT's
+        # Jx lies 0.037 below MAD-X's own integrals on this ring with or without gradient (its edges), and
+        # its harmonic-40 cavity at D = 2.7 m mixes x with the energy mode (docs/optics.md): printed only.
         check("light source: Jy against MAD-X's EMIT", a["damping_partition_y"], j_madx[1], 2e-3)
         check("light source: Jx + Je against MAD-X's EMIT", a["damping_partition_x"] + a["damping_partition_e"],
               j_madx[0] + j_madx[2], 2e-3)
