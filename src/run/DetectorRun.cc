@@ -291,7 +291,8 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
                               DetectorRunOptions const& options, DetectorRunResult& r)
 {
     DetectorKernels* const kernels = stage.kernels.get();
-    bool const hits_needed = cfg.detector.write_hits || !options.write_output;
+    // [strips] digitizes the hits (steps) whether /hits is written or not.
+    bool const hits_needed = cfg.detector.write_hits || !options.write_output || cfg.detector.strips.enabled;
     if (hits_needed) r.hits = kernels->sorted_hits();
     std::vector<std::uint64_t> tally_counts = kernels->tally_counts();
     std::vector<std::int64_t> sums(tally_counts.begin(), tally_counts.end());
