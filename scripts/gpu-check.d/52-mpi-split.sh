@@ -5,7 +5,8 @@
 #  1. the disk: dd of 2 GiB with direct I/O (the bound of a snapshot, one disk for both ranks);
 #  2. FODO 2x10^8, statistics at the end, no snapshot: 1 and 2 ranks;
 #  3. 3D space charge 10^8 on 128^3 (inputs/fodo_space_charge.toml, default keys: sorting every 4 kicks),
-#     with its snapshot at MON (7.2 GB) and without (output.phase_space = []): 1 and 2 ranks;
+#     with its snapshot at MON (7.2 GB) and without (output.phase_space = []): 1 and 2 ranks; and 2 ranks
+#     with output.checksums = false (rank 0 computes the Fletcher-32 of every rank's chunks);
 #  4. inputs/sts.toml ([strips], 1000 events) on 2 GPUs against 1, bit for bit (run/StripRanks.hh).
 # Reported: each run's command wall time, every rank's phases, and 2 ranks / 1 rank. Passing: every run
 # succeeds and the strips output is identical; the ratios are measurements (target >= 1.8). About 2
@@ -75,6 +76,9 @@ EOF
         ms_run "sc1e8-nosnap-np$np" "$np" "${ms_sc[@]}" --set 'output.phase_space=[]'
         rm -f "$ms_dir/sc1e8-nosnap-np$np.h5"
     done
+    # rank 0 checksums every rank's chunks: the same 2-rank run without checksums says what that costs
+    ms_run "sc1e8-nochecksums-np2" 2 "${ms_sc[@]}" --set output.checksums=false
+    rm -f "$ms_dir/sc1e8-nochecksums-np2.h5"
     ms_ratio "space charge 1e8 with snapshot" sc1e8-np1 sc1e8-np2
     ms_ratio "space charge 1e8 without snapshot" sc1e8-nosnap-np1 sc1e8-nosnap-np2
     # [strips] over 2 GPUs: the stations split over the ranks, the tables of one GPU.
