@@ -264,3 +264,74 @@ TEST_CASE("HDF5 refuses a directly written chunk with a wrong sum or a damaged b
     CHECK_THROWS_AS(h5::read_doubles(f, "a"), ChecksumError);
     CHECK(h5::read_doubles(f, "a", 0, chunk) == std::vector<double>(x.begin(), x.begin() + chunk));
 }
+
+TEST_CASE("reading verifies the chunks with a few threads: the values HDF5 reads, a flipped byte refused")
+{
+    // 40 chunks of 1000 values (the reader's threads take turns: more chunks than two buffers a thread),
+    // written directly; a byte of chunk 29 then flipped in the file, as a failing disk would.
+    TempDir dir;
+    std::string const path = dir.file("verified.h5");
+    std::size_t const chunk = 1000, length = 40 * chunk - 123;  // a shorter last chunk
+    std::vector<double> x(length);
+    std::mt19937_64 rng(7);
+    std::normal_distribution<double> normal;
+    for (double& v : x) v = normal(rng);
+    std::vector<std::int64_t> ids(length);
+    for (std::size_t i = 0; i < length; ++i) ids[i] = std::int64_t(i * i) - 5;
+    haddr_t address = 0;
+    {
+        h5::File f = create_file(path);
+        h5::Dataset a = create_checksummed(f, "a", H5T_IEEE_F64LE, length, chunk);
+        write_in_pieces(a, x, {4321, 999, 17000});
+        h5::Dataset b = create_checksummed(f, "ids", H5T_STD_I64LE, length, chunk);
+        h5::write_slab(b, 0, std::span<std::int64_t const>(ids));
+        // "c": chunk 3 stored with its sum's 16-bit halves byte-swapped, as HDF5 before 1.6.3 wrote it on
+        // little-endian machines; HDF5 reads such a chunk, and so must we.
+        h5::Dataset c = create_checksummed(f, "c", H5T_IEEE_F64LE, length, chunk);
+        h5::write_slab(c, 0, std::span<double const>(x));
+        std::vector<unsigned char> stored = stored_chunk(c, 3 * chunk);
+        std::uint32_t const sum = little_endian_at(stored, 8 * chunk);
+        std::uint32_t const swapped = ((sum & 0x00ff00ffu) << 8) | ((sum >> 8) & 0x00ff00ffu);
+        REQUIRE(swapped != sum);
+        h5::store_fletcher32(swapped, reinterpret_cast<std::byte*>(stored.data() + 8 * chunk));
+        hsize_t const origin[1] = {3 * chunk};
+        REQUIRE(H5Dwrite_chunk(c, H5P_DEFAULT, 0, origin, stored.size(), stored.data()) >= 0);
+        hsize_t const at[1] = {29 * chunk};
+        unsigned mask = 0;
+        hsize_t size = 0;
+        REQUIRE(H5Dget_chunk_info_by_coord(a, at, &mask, &address, &size) >= 0);
+    }
+    // Undamaged: the same values through the threads and through HDF5's filter, whole and in slabs.
+    for (bool filter : {false, true}) {
+        FilterPath const through_hdf5(filter);
+        h5::File f = h5::open_file_readonly(path);
+        CHECK(h5::read_doubles(f, "a") == x);
+        CHECK(h5::read_int64s(f, "ids") == ids);
+        CHECK(h5::read_doubles(f, "c") == x);
+        CHECK(h5::read_doubles(f, "a", 1500, 20000) ==
+              std::vector<double>(x.begin() + 1500, x.begin() + 21500));
+        CHECK(h5::read_doubles(f, "a", length - 10, 10) == std::vector<double>(x.end() - 10, x.end()));
+    }
+    {
+        int const fd = ::open(path.c_str(), O_RDWR);
+        REQUIRE(fd >= 0);
+        unsigned char byte = 0;
+        off_t const at = off_t(address) + 8 * 456 + 5;
+        REQUIRE(::pread(fd, &byte, 1, at) == 1);
+        byte ^= 0x01;
+        REQUIRE(::pwrite(fd, &byte, 1, at) == 1);
+        ::close(fd);
+    }
+    h5::File f = h5::open_file_readonly(path);
+    // The threads name the damaged chunk (HDF5's own error does not).
+    std::string const whole = io_error_of([&] { h5::read_doubles(f, "a"); });
+    CHECK(whole.find("do not match their checksum") != std::string::npos);
+    CHECK(whole.find("the chunk of values 29000 to 29999") != std::string::npos);
+    CHECK_THROWS_AS(h5::read_doubles(f, "a"), ChecksumError);
+    CHECK_THROWS_AS(h5::read_doubles(f, "a", 29990, 20), ChecksumError);  // the damaged chunk's last values
+    CHECK(h5::read_doubles(f, "a", 0, 29000) == std::vector<double>(x.begin(), x.begin() + 29000));
+    CHECK(h5::read_doubles(f, "a", 30000, length - 30000) == std::vector<double>(x.begin() + 30000, x.end()));
+    // HDF5's filter refuses the same chunk.
+    FilterPath const through_hdf5(true);
+    CHECK_THROWS_AS(h5::read_doubles(f, "a"), ChecksumError);
+}

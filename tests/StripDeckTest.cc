@@ -8,13 +8,17 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <variant>
 #include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
-#include "run/DetectorRun.hh"
 #include "detector/StripRun.hh"
 #include "io/TableWriter.hh"
+#include "run/DetectorRun.hh"
 
 using namespace gt;
 
@@ -184,6 +188,33 @@ TEST_CASE("inputs/sts.toml digitizes and reconstructs its stations: efficiency, 
     CHECK(read_table(path, "clusters").rows() == o.reconstruction.clusters.size());
     CHECK(read_table(path, "strip_quality").rows() == 8);
     std::filesystem::remove(path);
+}
+
+TEST_CASE("[strips] digitizes the steps when /hits is not written (output.hits = false)")
+{
+    std::string const dir = std::filesystem::temp_directory_path().string();
+    std::vector<std::string> tables[2];
+    for (int written = 0; written < 2; ++written) {
+        DeckConfig const cfg = read_deck(
+            std::string(GTRACK_SOURCE_DIR) + "/inputs/sts.toml",
+            {"gun.events=4", "run.track_slots=4096", written ? "output.hits=true" : "output.hits=false"});
+        std::string const path = dir + "/gtrack_strip_hits_" + std::to_string(written) + ".h5";
+        DetectorRunOptions opt;
+        opt.backend = "cpu";
+        opt.output = path;
+        opt.quiet = true;
+        DetectorRunResult const r = run_detector_deck(cfg, opt);
+        REQUIRE(r.strips);
+        CHECK(r.strips->digitization.digis.size() > 100);
+        Table const digis = read_table(path, "digis");
+        CHECK(digis.rows() == r.strips->digitization.digis.size());
+        for (auto const& c : digis.columns())
+            std::visit(
+                [&](auto const& v) { tables[written].push_back(fmt::format("{}", fmt::join(v, ","))); },
+                c.values);
+        std::filesystem::remove(path);
+    }
+    CHECK(tables[0] == tables[1]);  // the same digis, their steps the rows of the (unwritten) /hits
 }
 
 TEST_CASE("inputs/sts.toml at low occupancy: every station finds >= 99% of the MIPs, pulls near 1")

@@ -28,6 +28,8 @@ std::shared_ptr<StripOutcome> run_strip_stage(DeckConfig const& cfg, GeometryTab
     o->reconstruction = k->reconstruct(o->digitization.digis, o->digitization.truth);
     o->timer = k->timer();
     strip_quality(*o, geometry, hits);
+    o->totals = StripTotals{o->digitization.signals, o->digitization.pulses, o->digitization.digis.size(),
+                            o->reconstruction.clusters.size(), o->reconstruction.hits.size()};
     return o;
 }
 
@@ -107,8 +109,12 @@ void strip_quality(StripOutcome& o, GeometryTables const& geometry, std::vector<
 
 Table strip_digis_table(StripOutcome const& o)
 {
-    StripParams const& p = o.tables.params;
-    auto const& d = o.digitization.digis;
+    return strip_digis_table(o.tables.params, o.digitization.digis, o.digitization.truth);
+}
+
+Table strip_digis_table(StripParams const& p, std::vector<StripDigi> const& d,
+                        std::vector<std::uint32_t> const& truth)
+{
     std::vector<std::uint64_t> time(d.size());
     std::vector<std::int64_t> sensor(d.size()), side(d.size()), strip(d.size()), adc(d.size()), hit(d.size());
     std::vector<double> charge(d.size());
@@ -120,7 +126,7 @@ Table strip_digis_table(StripOutcome const& o)
         strip[i] = d[i].channel % std::uint32_t(p.strips);
         adc[i] = d[i].adc;
         charge[i] = p.charge_of_adc(d[i].adc);
-        hit[i] = o.digitization.truth[i];
+        hit[i] = truth[i];
     }
     Table t;
     t.add_column("time", "ns", std::move(time));
@@ -165,7 +171,7 @@ Table strip_clusters_table(StripOutcome const& o)
     return t;
 }
 
-Table strip_reco_hits_table(StripOutcome const& o)
+Table strip_reco_hits_table(StripOutcome const& o, std::uint64_t cluster_offset)
 {
     auto const& h = o.reconstruction.hits;
     std::size_t const n = h.size();
@@ -177,8 +183,8 @@ Table strip_reco_hits_table(StripOutcome const& o)
         sensor[i] = h[i].sensor;
         volume[i] = v.logical;
         replica[i] = v.replica;
-        front[i] = h[i].front;
-        back[i] = h[i].back;
+        front[i] = std::int64_t(cluster_offset + h[i].front);
+        back[i] = std::int64_t(cluster_offset + h[i].back);
         hit[i] = o.reconstruction.clusters[h[i].front].truth;
         is_true[i] = i < o.hit_true.size() ? o.hit_true[i] : 0;
         double const values[10] = {h[i].x,      h[i].y,      h[i].z,      h[i].u,    h[i].v,
@@ -251,10 +257,9 @@ void write_strip_tables(OutputFile& out, StripOutcome const& o)
 
 std::string format_strip_summary(StripOutcome const& o)
 {
-    std::string s =
-        fmt::format("  strips on {}: {} signals, {} pulses, {} digis, {} clusters, {} reconstructed hits\n",
-                    o.backend, o.digitization.signals, o.digitization.pulses, o.digitization.digis.size(),
-                    o.reconstruction.clusters.size(), o.reconstruction.hits.size());
+    std::string s = fmt::format(
+        "  strips on {}: {} signals, {} pulses, {} digis, {} clusters, {} reconstructed hits\n", o.backend,
+        o.totals.signals, o.totals.pulses, o.totals.digis, o.totals.clusters, o.totals.hits);
     s += "    station        points  efficiency  reco hits  ghost rate  res u [um]  res v [um]  pull u  pull "
          "v\n";
     for (StripStationQuality const& q : o.quality)

@@ -26,6 +26,11 @@ struct StripStationQuality {
     double ghost_rate() const { return hits ? double(ghosts) / double(hits) : 0.0; }
 };
 
+//! The counts `gtrack run` prints: this process's, or under MPI every rank's summed.
+struct StripTotals {
+    std::uint64_t signals = 0, pulses = 0, digis = 0, clusters = 0, hits = 0;
+};
+
 struct StripOutcome {
     StripTables tables;
     StripDigitization digitization;
@@ -34,6 +39,7 @@ struct StripOutcome {
     std::vector<StripStationQuality> quality;
     std::string backend;
     KernelTimer timer;
+    StripTotals totals;
 };
 
 //! Runs the strip stage on `hits` (sorted as written in /hits) on the CPU or the GPU.
@@ -44,8 +50,13 @@ std::shared_ptr<StripOutcome> run_strip_stage(DeckConfig const& cfg, GeometryTab
 void strip_quality(StripOutcome& o, GeometryTables const& geometry, std::vector<Hit> const& hits);
 
 Table strip_digis_table(StripOutcome const& o);
+//! /digis of `digis` with their steps (rows of /hits).
+Table strip_digis_table(StripParams const& p, std::vector<StripDigi> const& digis,
+                        std::vector<std::uint32_t> const& truth);
 Table strip_clusters_table(StripOutcome const& o);
-Table strip_reco_hits_table(StripOutcome const& o);
+//! /reco_hits; `cluster_offset` is added to the front and back cluster rows (a rank's share of /clusters
+//! begins there).
+Table strip_reco_hits_table(StripOutcome const& o, std::uint64_t cluster_offset = 0);
 Table strip_quality_table(StripOutcome const& o);
 
 class OutputFile;

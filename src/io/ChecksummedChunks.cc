@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "io/Fletcher32.hh"
 
 namespace gt::h5 {
@@ -160,6 +162,145 @@ void write_checksummed_chunks(hid_t dataset, ChecksummedLayout const& layout, st
         throw;
     }
     finish();
+}
+
+namespace {
+
+//! Whether `stored` (the four bytes after a chunk) is the chunk's Fletcher-32, or the same with the bytes
+//! of each 16-bit half swapped (HDF5 before 1.6.3 on little-endian machines; HDF5 accepts both).
+bool checksum_matches(std::byte const* stored, std::uint32_t sum)
+{
+    std::uint32_t value = 0;
+    for (int i = 0; i < 4; ++i) value |= std::uint32_t(std::to_integer<unsigned>(stored[i])) << (8 * i);
+    std::uint32_t const swapped = ((sum & 0x00ff00ffu) << 8) | ((sum >> 8) & 0x00ff00ffu);
+    return value == sum || value == swapped;
+}
+
+}  // namespace
+
+bool read_checksummed_chunks(hid_t dataset, ChecksummedLayout const& layout, std::size_t first,
+                             std::span<std::byte> out, std::string const& object)
+{
+    std::size_t const value_bytes = layout.value_bytes, chunk_bytes = layout.chunk_values * value_bytes;
+    std::size_t const count = out.size() / value_bytes;
+    if (count == 0) return true;
+    std::size_t const first_chunk = first / layout.chunk_values;
+    std::size_t const chunks = (first + count - 1) / layout.chunk_values - first_chunk + 1;
+    auto const origin_of = [&](std::size_t i) { return hsize_t((first_chunk + i) * layout.chunk_values); };
+    // Every chunk of the range stored whole with its checksum, or HDF5 reads the range.
+    for (std::size_t i = 0; i < chunks; ++i) {
+        hsize_t const origin[1] = {origin_of(i)};
+        hsize_t size = 0;
+        if (H5Dget_chunk_storage_size(dataset, origin, &size) < 0) {
+            H5Eclear2(H5E_DEFAULT);
+            return false;
+        }
+        if (size != chunk_bytes + k_checksum_bytes) return false;
+    }
+    // Verifies chunk i (in `bytes`) and copies its values of the range to `out`; false when damaged.
+    auto const take = [&](std::size_t i, std::byte const* bytes) {
+        if (!checksum_matches(bytes + chunk_bytes,
+                              fletcher32(std::span<std::byte const>(bytes, chunk_bytes))))
+            return false;
+        std::size_t const begin = std::max<std::size_t>(origin_of(i), first);
+        std::size_t const end = std::min<std::size_t>(origin_of(i) + layout.chunk_values, first + count);
+        std::memcpy(out.data() + (begin - first) * value_bytes, bytes + (begin - origin_of(i)) * value_bytes,
+                    (end - begin) * value_bytes);
+        return true;
+    };
+    // Reads chunk i into `bytes`; false when a filter was skipped for it (then it holds no checksum).
+    auto const load = [&](std::size_t i, std::byte* bytes) {
+        hsize_t const origin[1] = {origin_of(i)};
+        std::uint32_t mask = 0;
+        check(H5Dread_chunk(dataset, H5P_DEFAULT, origin, &mask, bytes), "H5Dread_chunk", dataset);
+        return mask == 0;
+    };
+    auto const damaged = [&](std::size_t i) {
+        return ChecksumError(
+            fmt::format("the data of {} do not match their checksum (HDF5's Fletcher-32): the "
+                        "file is damaged (the chunk of values {} to {})",
+                        object, origin_of(i), origin_of(i) + layout.chunk_values - 1));
+    };
+    unsigned const cores = std::max(1u, std::thread::hardware_concurrency());
+    unsigned const workers = unsigned(std::min<std::size_t>(
+        {std::size_t(k_max_workers), std::size_t(cores > 2 ? cores - 2 : 1), chunks - 1}));
+    if (workers == 0) {  // one chunk: no thread to start
+        auto buffer = std::make_unique_for_overwrite<std::byte[]>(chunk_bytes + k_checksum_bytes);
+        if (!load(0, buffer.get())) return false;
+        if (!take(0, buffer.get())) throw damaged(0);
+        return true;
+    }
+    // The writer's pipeline run backwards: this thread reads chunk i into buffer (i % W, (i / W) % 2) once
+    // it is free; worker i % W verifies it, copies its values out and frees the buffer.
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool stop = false;
+    std::size_t bad = chunks;  //!< the first damaged chunk (chunks: none)
+    std::vector<ChunkBuffer> buffers(2 * std::size_t(workers));
+    for (auto& b : buffers)
+        b.bytes = std::make_unique_for_overwrite<std::byte[]>(chunk_bytes + k_checksum_bytes);
+    auto const buffer_of = [&](std::size_t i) -> ChunkBuffer& {
+        return buffers[2 * (i % workers) + (i / workers) % 2];
+    };
+    std::vector<std::thread> threads;
+    auto const finish = [&] {
+        {
+            std::lock_guard const lock(mutex);
+            stop = true;
+        }
+        changed.notify_all();
+        for (auto& t : threads) t.join();
+    };
+    bool whole = true;  // every chunk with its checksum
+    try {
+        for (unsigned w = 0; w < workers; ++w)
+            threads.emplace_back([&, w] {
+                for (std::size_t i = w; i < chunks; i += workers) {
+                    ChunkBuffer& b = buffer_of(i);
+                    {
+                        std::unique_lock lock(mutex);
+                        changed.wait(lock, [&] { return stop || b.full; });
+                        if (stop) return;
+                    }
+                    bool const good = take(i, b.bytes.get());
+                    {
+                        std::lock_guard const lock(mutex);
+                        b.full = false;
+                        if (!good) bad = std::min(bad, i);
+                    }
+                    changed.notify_all();
+                }
+            });
+        for (std::size_t i = 0; i < chunks && whole; ++i) {
+            ChunkBuffer& b = buffer_of(i);
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return !b.full; });
+                if (bad < chunks) break;
+            }
+            whole = load(i, b.bytes.get());
+            if (!whole) break;
+            {
+                std::lock_guard const lock(mutex);
+                b.full = true;
+            }
+            changed.notify_all();
+        }
+        // the last chunks verified (or the workers told to stop)
+        if (whole) {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] {
+                return bad < chunks || std::all_of(buffers.begin(), buffers.end(),
+                                                   [](ChunkBuffer const& b) { return !b.full; });
+            });
+        }
+    } catch (...) {
+        finish();
+        throw;
+    }
+    finish();
+    if (bad < chunks) throw damaged(bad);
+    return whole;
 }
 
 }  // namespace gt::h5

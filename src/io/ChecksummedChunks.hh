@@ -8,12 +8,14 @@
 // The chunk on disk is the one the filter would have stored: the values, zero beyond the dataset's
 // end in its last chunk (HDF5's default fill value), then the checksum; every HDF5 reader verifies it
 // as it reads (tests/ChecksummedChunksTest.cc, tests/python/checksummed_chunks_test.py).
-// Host memory: two chunk buffers a thread.
+// Host memory: two chunk buffers a thread. Reading verifies the chunks the same way
+// (read_checksummed_chunks).
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "io/H5Handle.hh"
 
@@ -48,5 +50,16 @@ std::optional<ChecksummedLayout> checksummed_layout(hid_t dataset, hid_t memory_
 //! The calling thread is the only one that enters HDF5. Throws IoError naming the dataset on failure.
 void write_checksummed_chunks(hid_t dataset, ChecksummedLayout const& layout, std::size_t first,
                               std::span<std::byte const> bytes);
+
+//! Reads the values [first, first + count) of a dataset of `layout` into `out` (count values of
+//! layout.value_bytes each) as raw chunks (H5Dread_chunk), each verified against its stored Fletcher-32 by
+//! a few threads, as HDF5's filter does on a read in the one thread that reads (it accepts the sum and the
+//! sum with the bytes of each 16-bit half swapped, written by HDF5 before 1.6.3: H5Zfletcher32.c). The
+//! calling thread is the only one that enters HDF5. Returns false when a chunk of the range is not
+//! stored whole with its checksum (never written, or written without the filter): the caller reads the
+//! range through HDF5 instead (`out` may hold some of it). Throws ChecksumError naming `object` (describe())
+//! when a chunk's checksum does not match, IoError when HDF5 fails.
+bool read_checksummed_chunks(hid_t dataset, ChecksummedLayout const& layout, std::size_t first,
+                             std::span<std::byte> out, std::string const& object);
 
 }  // namespace gt::h5

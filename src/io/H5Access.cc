@@ -144,15 +144,34 @@ Dataset open_numeric(hid_t loc, std::string const& path, int rank, hsize_t* dims
     return ds;
 }
 
+//! Values [offset, offset + values.size()) of `ds` (`path` below `loc`): a checksummed dataset's chunks
+//! read raw and verified by a few threads (ChecksummedChunks.hh), as they were checksummed when written;
+//! other datasets, and chunks stored otherwise, through HDF5's read (which verifies in its one thread).
+template <class T>
+void read_slab_of(hid_t ds, std::size_t offset, std::span<T> values, hid_t loc, std::string const& path)
+{
+    if (values.empty()) return;
+    std::optional<ChecksummedLayout> const layout = checksummed_layout(ds, TypeOf<T>::memory());
+    if (layout &&
+        read_checksummed_chunks(ds, *layout, offset, std::as_writable_bytes(values), describe(loc, path)))
+        return;
+    Dataspace file_space(check(H5Dget_space(ds), "H5Dget_space", loc, path));
+    hsize_t const start[1] = {static_cast<hsize_t>(offset)};
+    hsize_t const n[1] = {static_cast<hsize_t>(values.size())};
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, n, nullptr), "H5Sselect_hyperslab",
+          loc, path);
+    Dataspace memory_space(check(H5Screate_simple(1, n, nullptr), "H5Screate_simple", loc, path));
+    check(H5Dread(ds, TypeOf<T>::memory(), memory_space, file_space, H5P_DEFAULT, values.data()), "H5Dread",
+          loc, path);
+}
+
 template <class T>
 std::vector<T> read_1d(hid_t loc, std::string const& path)
 {
     hsize_t dims[1] = {0};
     Dataset ds = open_numeric(loc, path, 1, dims);
     std::vector<T> values(static_cast<std::size_t>(dims[0]));
-    if (!values.empty())
-        check(H5Dread(ds, TypeOf<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dread", loc,
-              path);
+    read_slab_of(ds.get(), 0, std::span<T>(values), loc, path);
     return values;
 }
 
@@ -165,15 +184,7 @@ std::vector<T> read_1d_slab(hid_t loc, std::string const& path, std::size_t offs
         throw IoError(
             fmt::format("{} has {} values, not {} from {} on", describe(loc, path), dims[0], count, offset));
     std::vector<T> values(count);
-    if (count == 0) return values;
-    Dataspace file_space(check(H5Dget_space(ds), "H5Dget_space", loc, path));
-    hsize_t const start[1] = {static_cast<hsize_t>(offset)};
-    hsize_t const n[1] = {static_cast<hsize_t>(count)};
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, n, nullptr), "H5Sselect_hyperslab",
-          loc, path);
-    Dataspace memory_space(check(H5Screate_simple(1, n, nullptr), "H5Screate_simple", loc, path));
-    check(H5Dread(ds, TypeOf<T>::memory(), memory_space, file_space, H5P_DEFAULT, values.data()), "H5Dread",
-          loc, path);
+    read_slab_of(ds.get(), offset, std::span<T>(values), loc, path);
     return values;
 }
 

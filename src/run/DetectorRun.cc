@@ -39,6 +39,7 @@
 #include "run/RunProvenance.hh"
 #include "run/ShowerOutput.hh"
 #include "run/StopRequest.hh"
+#include "run/StripRanks.hh"
 
 namespace gt {
 
@@ -60,21 +61,9 @@ std::unique_ptr<DetectorKernels> make_backend(DeckConfig const& cfg, DetectorRun
     return make_cpu_detector_kernels();
 }
 
-}  // namespace
-
-void write_detector_part(OutputFile* file, DeckConfig const& cfg, DetectorRunResult const& r)
+//! Rank 0's part of write_detector_part: tallies and figures, the same on every rank.
+void write_detector_figures(OutputFile& out, DeckConfig const& cfg, DetectorRunResult const& r)
 {
-    parallel::Communicator const& world = parallel::Communicator::world();
-    if (cfg.detector.write_hits) {
-        Table const hits = hits_table(r.hits);
-        // Each rank's events follow the previous rank's, so its sorted hits follow too: one sorted table.
-        parallel::write_table_in_rank_order(file, "hits", hits);
-        if (file) file->set_attribute("hits", "volume_names", std::span<std::string const>(r.volume_names));
-    }
-    // Every rank has handed over its hits; the rest is the same on every rank: rank 0 writes it.
-    world.barrier();
-    if (!file) return;
-    OutputFile& out = *file;
     Table tallies;
     std::vector<std::int64_t> ids(r.tallies.size());
     for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i);
@@ -95,7 +84,24 @@ void write_detector_part(OutputFile* file, DeckConfig const& cfg, DetectorRunRes
     if (cfg.detector.physics.showers) write_energy_balance(out, r);
     out.set_attribute("detector", "backend", r.backend);
     if (r.profile) write_profile(out, *r.profile);
-    if (r.strips) write_strip_tables(out, *r.strips);
+}
+
+}  // namespace
+
+void write_detector_part(OutputFile* file, DeckConfig const& cfg, DetectorRunResult const& r)
+{
+    parallel::Communicator const& world = parallel::Communicator::world();
+    if (cfg.detector.write_hits) {
+        Table const hits = hits_table(r.hits);
+        // Each rank's events follow the previous rank's, so its sorted hits follow too: one sorted table.
+        parallel::write_table_in_rank_order(file, "hits", hits);
+        if (file) file->set_attribute("hits", "volume_names", std::span<std::string const>(r.volume_names));
+    }
+    // Every rank has handed over its hits; the rest is the same on every rank: rank 0 writes it.
+    world.barrier();
+    if (file) write_detector_figures(*file, cfg, r);
+    // [strips]: each rank's stations' tables, joined (run/StripRanks.hh)
+    if (r.strips) write_strip_tables_over_ranks(file, *r.strips);
 }
 
 namespace {
@@ -124,15 +130,13 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
     file->commit();
 }
 
-//! [strips]: digitize and reconstruct the run's hits on its backend (one process only).
+//! [strips]: digitize and reconstruct the run's hits on its backend; under MPI each rank takes a share of
+//! the strip volumes (run/StripRanks.hh).
 std::shared_ptr<StripOutcome> strip_stage(DeckConfig const& cfg, GeometryTables const& geometry,
                                           DetectorRunResult const& r)
 {
-    if (parallel::Communicator::world().size() > 1)
-        throw std::runtime_error(
-            "[strips] runs on one process: its digis of neighbouring events overlap in time");
     TraceScope const phase("strips");
-    return run_strip_stage(cfg, geometry, r.hits, r.backend.rfind("gpu", 0) == 0);
+    return run_strip_stage_over_ranks(cfg, geometry, r.hits, r.backend.rfind("gpu", 0) == 0);
 }
 
 }  // namespace
@@ -287,7 +291,8 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
                               DetectorRunOptions const& options, DetectorRunResult& r)
 {
     DetectorKernels* const kernels = stage.kernels.get();
-    bool const hits_needed = cfg.detector.write_hits || !options.write_output;
+    // [strips] digitizes the hits (steps) whether /hits is written or not.
+    bool const hits_needed = cfg.detector.write_hits || !options.write_output || cfg.detector.strips.enabled;
     if (hits_needed) r.hits = kernels->sorted_hits();
     std::vector<std::uint64_t> tally_counts = kernels->tally_counts();
     std::vector<std::int64_t> sums(tally_counts.begin(), tally_counts.end());
