@@ -7,7 +7,7 @@
 // annihilation photons are made instead).
 //
 // Two passes, so that the stack's order and the held-back set follow slot order and never thread
-// order (the same bits on CPU and GPU for any thread count): EmInteract samples every interaction,
+// order (the same bits on CPU and GPU for any thread count): EmInteractOf samples every interaction,
 // commits those without secondaries and leaves the rest's final states in a per-slot buffer with
 // their secondary counts; the backend scans the counts in slot order (exclusive prefix sums); then
 // EmCommit writes slot i's secondaries at its offset and commits it, or, when its offset + count
@@ -29,12 +29,11 @@
 
 namespace gt {
 
-//! Where an iteration's secondaries go: entries [base, base + limit) of the stack.
+//! Where an iteration's secondaries go: entries [*base, *base + limit) of the stack.
 struct SecondaryStackView {
     Secondary* data = nullptr;
-    std::uint64_t base = 0;          //!< entries below wait from earlier iterations
-    std::uint64_t limit = 0;         //!< most secondaries this iteration may add
-    std::uint64_t* added = nullptr;  //!< set to the secondaries added when some are held back
+    std::uint64_t const* base = nullptr;  //!< entries below wait from earlier iterations (the plan's count)
+    std::uint64_t limit = 0;              //!< most secondaries this iteration may add
 };
 
 //! The outcome of one interaction before it is committed.
@@ -48,28 +47,34 @@ struct EmFinalState {
     Vec3 dir;
 };
 
-//! Samples the interactions; t.secondaries[i] receives slot i's number of secondaries (0: committed
-//! already, or no interaction) and finals[i] its final state when there are some.
-struct EmInteract {
+//! Samples the interactions of one kind of particle: photons (Photons = true) or e+- and the
+//! particles without shower physics (false), so that each kernel holds one kind's samplers and the
+//! registers they need, not both (the backend runs the two over the same slots; each slot is one
+//! kind's). t.secondaries[i] receives slot i's number of secondaries (0: committed already, or no
+//! interaction) and finals[i] its final state when there are some.
+template <bool Photons>
+struct EmInteractOf {
     DetectorParamsView params;
     TrackView t;
     EmFinalState* finals;  //!< one per slot
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
+        bool const photon_slot = t.status[i] == 1 && em_species(params, t.particle[i]) == k_em_gamma;
+        if (photon_slot != Photons) return;  // the other kind's kernel takes this slot
         t.secondaries[i] = 0;
         if (t.status[i] != 1 || !t.step_done[i] || !t.interacts[i]) return;
         if (t.interacts[i] == 1 && (t.on_boundary[i] || t.energy[i] <= 0)) {
             t.interacts[i] = 0;  // the geometry or the energy cut ended the step first
             return;
         }
-        int const species = em_species(params, t.particle[i]);
+        int const species = Photons ? k_em_gamma : em_species(params, t.particle[i]);
         std::int32_t const material = params.geometry.volumes[t.volume[i]].material;
         RandomStream rng(params.seed, t.track_id[i] ^ k_interaction_stream, t.step_count[i]);
         EmFinalState f;
         f.energy = t.energy[i];
         f.dir = t.dir[i];
-        if (t.interacts[i] == 2) {
+        if (!Photons && t.interacts[i] == 2) {
             f.survives = false;
             f.energy = 0;
             annihilate_at_rest(i, f, rng);
@@ -83,7 +88,7 @@ struct EmInteract {
                 return;
             }
             double const r = rng.uniform() * xs;
-            if (species == k_em_gamma)
+            if constexpr (Photons)
                 photon(i, material, E, r, f, rng);
             else
                 lepton(i, material, species, E, r, f, rng);
@@ -218,6 +223,9 @@ struct EmInteract {
     }
 };
 
+using EmInteractPhotons = EmInteractOf<true>;
+using EmInteractLeptons = EmInteractOf<false>;
+
 //! Writes the secondaries of the slots that fit in slot order and commits their interactions; holds
 //! the others back. t.secondary_offset holds the exclusive prefix sums of t.secondaries.
 struct EmCommit {
@@ -235,16 +243,16 @@ struct EmCommit {
         t.secondaries[i] = 0;
         std::uint64_t const at = t.secondary_offset[i];
         if (at + n > stack.limit) {
-            // the first slot held back: the ones before it added exactly `at`
-            if (at <= stack.limit) *stack.added = at;
+            // held back, and so is every later slot: those before it add exactly `at`
             t.held[i] = 1;
             atomic_add(counters + k_held, 1);
             return;
         }
         EmFinalState const& f = finals[i];
-        for (std::uint64_t k = 0; k < n; ++k) stack.data[stack.base + at + k] = f.made[k];
+        std::uint64_t const base = *stack.base;
+        for (std::uint64_t k = 0; k < n; ++k) stack.data[base + at + k] = f.made[k];
         atomic_add(counters + k_secondaries, n);
-        EmInteract::commit(t, i, f);
+        EmInteractLeptons::commit(t, i, f);
     }
 };
 

@@ -223,28 +223,35 @@ void step_detector(DetectorStage const& stage, DeckConfig const& cfg, StopReques
     if (stop && !several)
         kernels->set_stop_poll(
             [&](std::uint64_t tracked) { return stop->stop_within(std::int64_t(tracked)) || time_due(); });
+    // Several iterations a call where nothing needs them one by one (a GPU backend then reads its
+    // counts once per batch): not under MPI, whose ranks agree after each, nor with checkpoints
+    // every N events, which follow the iteration their N-th event starts in.
+    std::uint64_t const most = several || per_checkpoint > 0 ? 1 : std::uint64_t(-1);
     bool done = false;
     for (;;) {
         bool ran = false;
         IterationResult it;
         if (!done) {
-            it = kernels->iterate();
+            it = kernels->iterate(most);
             done = it.finished;
             ran = !it.finished;
-            if (ran && !it.interrupted && ((iterations + 1) & 63) == 0)
+            if (ran && !it.interrupted && (iterations + it.iterations) / 64 > iterations / 64)
                 progress.update(static_cast<double>(kernels->primaries_started()),
                                 static_cast<double>(primaries), fmt::format("{} tracks in flight", it.alive));
         }
         if (!several && !ran) break;
         // an interrupted iteration is not over: the hooks of stop_here count whole ones
         bool const asked =
-            stop && (it.interrupted ? stop->requested() : stop->stop_here(std::int64_t(iterations + 1)));
+            stop &&
+            (it.interrupted ? stop->requested()
+                            : stop->stop_here(std::int64_t(iterations + (several ? 1 : it.iterations))));
         // ran, asked to stop, a wall-time checkpoint due (clocks differ between ranks), primaries started
         std::array<std::int64_t, 4> agreed = {ran, asked, time_due(),
                                               std::int64_t(kernels->primaries_started())};
         if (several) world.sum_in_place(agreed);
         if (agreed[0] == 0) break;  // every rank is done
-        if (!it.interrupted) ++iterations;
+        // under MPI one iteration a pass, run by at least one rank
+        if (!it.interrupted) iterations += several ? 1 : it.iterations;
         bool const stopping = agreed[1] > 0;
         // every N events: after the iteration in which the primaries of the N-th, 2N-th, ... event started
         std::uint64_t const passed = per_checkpoint > 0 ? std::uint64_t(agreed[3]) / per_checkpoint : 0;
