@@ -8,6 +8,7 @@
 #include <thrust/sort.h>
 #include <cub/device/device_scan.cuh>
 
+#include <cstdlib>
 #include <string>
 
 #include "kernels/core/Device.hh"
@@ -29,20 +30,38 @@ T* scratch(Buffer<T>& b, std::size_t n)
 }
 Buffer<char>& g_temp = *new Buffer<char>();
 
-//! Field propagation (Propagate, also over the live slots): the one step action whose registers the
-//! file's cap of 96 (CMakeLists.txt) spills heavily (ptxas -v, sm_90: 560-640 bytes of stack, 0.8 kB
-//! of spill stores). At 256 threads a block, 96 and 128 registers both leave 2 blocks resident per
-//! SM (65536 / (256 x 96) = 2.7): 128 spills less at the same occupancy.
+//! Blocks of 256 threads each step action asks to keep resident per SM (its register bound: 65536 /
+//! (256 x blocks)); 0: none but the file's cap of 96 (CMakeLists.txt).
+//! - Field propagation: 2. Its registers the cap of 96 spills heavily (ptxas -v, sm_90: 560-640 bytes
+//!   of stack, 0.8 kB of spill stores). At 256 threads a block, 96 and 128 registers both leave 2
+//!   blocks resident per SM (65536 / (256 x 96) = 2.7): 128 spills less at the same occupancy.
+//! - The interactions, the along-step action and the straight-line propagation: 4, i.e. 64 registers
+//!   (92-94, 82 and 92 without: 2 blocks, 25% occupancy; see docs/performance.md for the spills this
+//!   costs). GTRACK_TEST_DETECTOR_UNBOUNDED=1 runs them without the bound, to measure what it buys.
 template <class F>
-inline constexpr bool k_is_propagation = false;
+inline constexpr int k_min_blocks = 0;
 template <class Field>
-inline constexpr bool k_is_propagation<Propagate<Field>> = true;
+inline constexpr int k_min_blocks<Propagate<Field>> = 2;
 template <>
-inline constexpr bool k_is_propagation<Propagate<NoField>> = false;  // the straight line only
+inline constexpr int k_min_blocks<Propagate<NoField>> = 4;  // the straight line only
+template <bool Photons>
+inline constexpr int k_min_blocks<EmInteractOf<Photons>> = 4;
+template <>
+inline constexpr int k_min_blocks<AlongStep> = 4;
 template <class F>
-inline constexpr bool k_is_propagation<OnSlots<F>> = k_is_propagation<F>;
+inline constexpr int k_min_blocks<OnSlots<F>> = k_min_blocks<F>;
 template <class F>
-inline constexpr bool k_is_propagation<Unpaused<F>> = k_is_propagation<F>;
+inline constexpr int k_min_blocks<Unpaused<F>> = k_min_blocks<F>;
+
+//! GTRACK_TEST_DETECTOR_UNBOUNDED=1: the 64-register bound off (read once).
+inline bool unbounded_registers()
+{
+    static bool const off = [] {
+        char const* v = std::getenv("GTRACK_TEST_DETECTOR_UNBOUNDED");
+        return v != nullptr && std::string(v) == "1";
+    }();
+    return off;
+}
 
 struct CudaDetectorOps {
     static constexpr MemSpace space = MemSpace::device;
@@ -56,10 +75,17 @@ struct CudaDetectorOps {
     template <class F>
     static void for_each(std::size_t n, F const& f)
     {
-        if constexpr (k_is_propagation<F>)
+        constexpr int blocks = k_min_blocks<F>;
+        if constexpr (blocks == 2) {
             cuda::for_each_resident<2>(n, f);
-        else
+        } else if constexpr (blocks == 4) {
+            if (unbounded_registers())
+                cuda::for_each(n, f);
+            else
+                cuda::for_each_resident<4>(n, f);
+        } else {
             cuda::for_each(n, f);
+        }
     }
     static std::string describe() { return "gpu (" + device::name() + ")"; }
     //! out[i] = key(0) + ... + key(i-1), for i < n: CUB's device scan, queued (nothing waits).

@@ -466,8 +466,11 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path,
     std::size_t first = common;
     std::size_t const differ = differing_hits(cpu.hits, gpu.hits, &first);
     bool const same_counters = cpu.counters == gpu.counters;
-    bool const identical =
-        differ == 0 && cpu.tallies == gpu.tallies && same_counters && cpu.event_energy == gpu.event_energy;
+    // the schedule's figures in the output too: the GPU queues batches of iterations, the CPU one at a time
+    bool const same_schedule =
+        cpu.iterations == gpu.iterations && cpu.secondary_stack_peak == gpu.secondary_stack_peak;
+    bool const identical = differ == 0 && cpu.tallies == gpu.tallies && same_counters &&
+                           cpu.event_energy == gpu.event_energy && same_schedule;
     std::string text =
         fmt::format("validate {} (detector): CPU {} against GPU {}\n", cfg.path, cpu.backend, gpu.backend);
     text += fmt::format("hits: {} on the CPU, {} on the GPU, {} differing\n", cpu.hits.size(),
@@ -484,6 +487,9 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path,
                         cpu.tallies == gpu.tallies ? "identical" : "DIFFERENT", cpu.counters[k_steps],
                         gpu.counters[k_steps], cpu.counters[k_substeps], gpu.counters[k_substeps],
                         same_counters ? "identical" : "DIFFERENT");
+    text += fmt::format("step iterations {} / {}, secondary stack peak {} / {}: {}\n", cpu.iterations,
+                        gpu.iterations, cpu.secondary_stack_peak, gpu.secondary_stack_peak,
+                        same_schedule ? "identical" : "DIFFERENT");
     if (cfg.detector.physics.showers)
         text += fmt::format("energy balances: {}; secondaries {} / {}\n",
                             cpu.event_energy == gpu.event_energy ? "identical" : "DIFFERENT",
