@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,20 @@
 #include "kernels/detector/LoopPlan.hh"
 
 namespace gt {
+
+//! GTRACK_TEST_DETECTOR_BATCH=N (a testing aid): N step iterations a batch instead of the backend's
+//! own number, e.g. on the CPU to take the GPU's path through the run loop, or 1 on the GPU.
+inline std::uint64_t detector_batch(std::uint64_t own)
+{
+    char const* v = std::getenv("GTRACK_TEST_DETECTOR_BATCH");
+    if (v == nullptr || *v == '\0') return own;
+    char* end = nullptr;
+    unsigned long long const n = std::strtoull(v, &end, 10);
+    if (*end != '\0' || n == 0)
+        throw std::runtime_error(std::string("GTRACK_TEST_DETECTOR_BATCH='") + v +
+                                 "' is not a positive integer");
+    return n;
+}
 
 template <class Ops>
 class DetectorBackend final : public DetectorKernels {
@@ -67,6 +82,7 @@ class DetectorBackend final : public DetectorKernels {
         host_ = LoopScalars{};
         host_.next_primary = params_.gun.first_primary;
         write_scalars();
+        batch_ = detector_batch(Ops::k_batch);
     }
 
     //! The most step iterations one iterate() queues before it reads the loop's counts (at least 1).
