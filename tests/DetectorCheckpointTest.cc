@@ -198,6 +198,26 @@ TEST_CASE("a shower run stopped twice and resumed gives every bit, held-back int
     }
 }
 
+TEST_CASE("a shower run in batches of iterations, stopped twice and resumed, is one at a time")
+{
+    // GTRACK_TEST_DETECTOR_BATCH=16: the CPU slot walk queues 16 iterations between two reads of its
+    // counts, as the GPU does; a stop then falls at the end of a batch (or of one cut short by a
+    // pause for buffer room). The chain's output is the reference's, run one iteration at a time,
+    // to every bit: detector@iterations, held_back and secondary_stack_peak included.
+    TempDir dir;
+    std::string const out = dir.file("batches.h5"), reference = dir.file("reference.h5");
+    run_reference(k_showers, out, reference);
+    std::string const batch = "GTRACK_TEST_DETECTOR_BATCH=16";
+    CommandResult const first = run(batch + " " + stop_at(40), k_showers, out);
+    INFO(first.output);
+    REQUIRE(first.status == k_exit_stopped);
+    REQUIRE(run(batch + " " + stop_at(450), k_showers, out).status == k_exit_stopped);
+    CommandResult const last = run(batch, k_showers, out);
+    INFO(last.output);
+    REQUIRE(last.status == 0);
+    check_every_bit(reference, out, k_wall_clock);
+}
+
 TEST_CASE("periodic detector checkpoints: by events (then a crash) and by wall time change no bit")
 {
     TempDir dir;

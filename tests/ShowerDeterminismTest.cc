@@ -3,7 +3,8 @@
 // "charge" (the live slots only, charged ones first) give bit-identical hits, energy
 // tallies, counters (held-back interactions included), per-event energy balances and iteration
 // counts, with the default secondary buffer and with one so small that most interactions are held
-// back. The GPU runs the same loop with another order again (tests/gpu/ShowerTest.cc).
+// back; and so do batches of iterations queued without reading the loop's counts between them, as
+// the GPU runs them. The GPU runs the same loop with another order again (tests/gpu/ShowerTest.cc).
 #include <doctest/doctest.h>
 
 #include <array>
@@ -12,10 +13,10 @@
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "run/DetectorRun.hh"
 #include "detector/DetectorSetup.hh"
 #include "kernels/cpu/CpuDetectorOps.hh"
 #include "kernels/detector/DetectorBackend.hh"
+#include "run/DetectorRun.hh"
 
 using namespace gt;
 
@@ -46,22 +47,32 @@ struct Outcome {
     std::array<std::uint64_t, k_num_counters> counters{};
     std::vector<double> event_energy;
     std::uint64_t iterations = 0, stack_peak = 0;
+    int growths = 0;
 };
 
 constexpr std::size_t k_slots = 1024;  // the CPU loop uses OpenMP from 1024 slots on (CpuDetectorOps)
 
+//! `batch`: the step iterations queued between two reads of the loop's counts (the GPU's 16).
 template <class Ops>
-Outcome run(DetectorTables const& tables)
+Outcome run(DetectorTables const& tables, std::uint64_t batch = 1, std::size_t slots = k_slots)
 {
     DetectorBackend<Ops> loop;
-    loop.setup(tables, k_slots, 4 * k_slots);
+    loop.setup(tables, slots, 4 * slots);
+    loop.set_batch(batch);
     Outcome o;
-    while (!loop.iterate().finished) ++o.iterations;
+    for (;;) {
+        IterationResult const r = loop.iterate(batch);
+        if (r.finished) break;
+        REQUIRE(r.iterations >= 1);
+        REQUIRE(r.iterations <= batch);
+        o.iterations += r.iterations;
+    }
     o.hits = loop.sorted_hits();
     o.tallies = loop.tally_counts();
     o.counters = loop.counters();
     o.event_energy = loop.event_energy();
     o.stack_peak = loop.secondary_stack_peak();
+    o.growths = loop.hit_buffer_growths();
     return o;
 }
 
@@ -84,6 +95,7 @@ void check_same(Outcome const& ref, Outcome const& o, std::string const& what)
     CHECK(ref.event_energy == o.event_energy);
     CHECK(ref.iterations == o.iterations);
     CHECK(ref.stack_peak == o.stack_peak);
+    CHECK(ref.growths == o.growths);
 }
 
 }  // namespace
@@ -113,5 +125,33 @@ TEST_CASE("shower results do not depend on threads or on the order slots are pro
         ordered.track_order = TrackOrder::charge;
         check_same(ref, run_threads(2, ordered), "track_order charge");
         check_same(ref, run<ReversedOps>(ordered), "track_order charge, reversed");
+        // several iterations between two reads of the counts, as on the GPU: the iterations queued
+        // after the last track do nothing, and those that need room pause until the host grows it
+        check_same(ref, run<CpuDetectorOps>(tables, 16), "batches of 16");
+        check_same(ref, run<CpuDetectorOps>(tables, 7), "batches of 7");
+        check_same(ref, run<ReversedOps>(ordered, 5), "track_order charge, batches of 5, reversed");
+    }
+}
+
+TEST_CASE("batches of step iterations give the run of one iteration at a time")
+{
+    // 4 slots: secondaries wait on the stack and the hit buffer (4 x 4) grows several times, so
+    // that batches pause where the stack or the hits need room and go on after the host grew them
+    DeckConfig const cfg = read_deck(std::string(GTRACK_SOURCE_DIR) + "/tests/data/shower_lead.toml",
+                                     {"gun.events=1", "gun.energy=200 MeV"});
+    DetectorSetup setup = make_detector_setup(cfg);
+    constexpr std::size_t slots = 4;
+    for (std::uint64_t buffer : {0, 8}) {
+        CAPTURE(buffer);
+        setup.tables.secondary_buffer = buffer;
+        DetectorTables const& tables = setup.tables;
+        Outcome const ref = run<CpuDetectorOps>(tables, 1, slots);
+        REQUIRE(ref.stack_peak > 3 * slots);  // the stack outgrows its first size (2 x 4 entries)
+        REQUIRE(ref.growths >= 2);
+        for (std::uint64_t batch : {2, 16, 1000})
+            check_same(ref, run<CpuDetectorOps>(tables, batch, slots), "batches of " + std::to_string(batch));
+        DetectorTables ordered = tables;
+        ordered.track_order = TrackOrder::charge;
+        check_same(ref, run<StridedOps>(ordered, 16, slots), "track_order charge, batches of 16, strided");
     }
 }

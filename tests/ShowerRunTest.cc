@@ -4,12 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "deck/DeckReader.hh"
-#include "run/DetectorRun.hh"
 #include "kernels/cpu/Executor.hh"
+#include "run/DetectorRun.hh"
 
 using namespace gt;
 
@@ -99,4 +100,25 @@ TEST_CASE("holding interactions back for a full secondary buffer, slots and thre
     CHECK(same_hits(ref.hits, small.hits));
     CHECK(ref.tallies == small.tallies);
     CHECK(ref.event_energy == small.event_energy);
+}
+
+TEST_CASE("batches of step iterations through the run loop, as the GPU runs them, change nothing")
+{
+    // GTRACK_TEST_DETECTOR_BATCH makes the CPU slot walk queue 7 iterations between two reads of its
+    // counts: the run loop then adds the iterations each call ran. 16 slots and a 4-entry buffer:
+    // the batches pause for stack and hit room and hold interactions back.
+    std::vector<std::string> const base = {"gun.events=2", "gun.energy=100 MeV", "run.track_slots=16",
+                                           "physics.secondary_buffer=4"};
+    auto const ref = run("shower_lead.toml", base);
+    REQUIRE(ref.counters[k_held] > 0);
+    ::setenv("GTRACK_TEST_DETECTOR_BATCH", "7", 1);
+    auto const batched = run("shower_lead.toml", base);
+    ::unsetenv("GTRACK_TEST_DETECTOR_BATCH");
+    CHECK(same_hits(ref.hits, batched.hits));
+    CHECK(ref.tallies == batched.tallies);
+    CHECK(ref.event_energy == batched.event_energy);
+    CHECK(ref.counters == batched.counters);
+    CHECK(ref.iterations == batched.iterations);
+    CHECK(ref.secondary_stack_peak == batched.secondary_stack_peak);
+    CHECK(ref.hit_buffer_growths == batched.hit_buffer_growths);
 }

@@ -18,6 +18,9 @@ namespace gt {
 struct CpuDetectorOps {
     static constexpr MemSpace space = MemSpace::host;
     using StageTimer = cpu::HostStageTimer;
+    //! Step iterations between two reads of the loop's counts: reading costs the CPU nothing, and one
+    //! keeps a checkpoint's scratch arrays those of the last iteration (any number gives the same run).
+    static constexpr std::uint64_t k_batch = 1;
     //! Few slots: one thread (waking a team costs more than the work); many: OpenMP. Each slot's
     //! result is the same either way.
     template <class F>
@@ -33,33 +36,15 @@ struct CpuDetectorOps {
     {
         return "cpu (OpenMP, " + std::to_string(cpu::thread_count()) + " threads)";
     }
-    static std::uint64_t scan_vacancies(std::int32_t const* status, std::uint32_t* rank, std::size_t n)
+    //! out[i] = key(0) + ... + key(i-1), for i < n.
+    template <class Key, class T>
+    static void exclusive_scan(Key const& key, T* out, std::size_t n)
     {
-        std::uint32_t k = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            rank[i] = k;
-            k += status[i] == 0 ? 1u : 0u;
-        }
-        return k;
-    }
-    //! out[i] = in[0] + ... + in[i-1]; returns the sum of all.
-    static std::uint64_t exclusive_scan(std::uint32_t const* in, std::uint32_t* out, std::size_t n)
-    {
-        std::uint32_t k = 0;
+        T k = 0;
         for (std::size_t i = 0; i < n; ++i) {
             out[i] = k;
-            k += in[i];
+            k += static_cast<T>(key(i));
         }
-        return k;
-    }
-    //! The slots i < n with select(i), in slot order, into out; returns their number.
-    template <class Select>
-    static std::uint64_t select_slots(Select const& select, std::uint32_t* out, std::size_t n)
-    {
-        std::uint64_t k = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            if (select(static_cast<std::uint32_t>(i))) out[k++] = static_cast<std::uint32_t>(i);
-        return k;
     }
     static void sort_hits(Hit* hits, std::size_t n) { std::sort(hits, hits + n, HitOrder{}); }
     static void copy_to_host(void* dst, void const* src, std::size_t bytes)

@@ -84,8 +84,10 @@ class CpuTrackLoop final : public DetectorKernels {
         frees_.clear();
     }
 
-    IterationResult iterate() override
+    //! One step iteration of the slot walk a call (`most` does not matter: the stop poll ends one).
+    IterationResult iterate(std::uint64_t most) override
     {
+        (void)most;
         IterationResult r;
         auto const t0 = std::chrono::steady_clock::now();
         if (untracked_ == next_primary_) {  // none under way: the slot walk's next iteration
@@ -110,6 +112,7 @@ class CpuTrackLoop final : public DetectorKernels {
         r.started = next_primary_ - iteration_first_;
         r.alive = busy_;
         r.interrupted = !track_primaries();
+        r.iterations = r.interrupted ? 0 : 1;
         r.tracked = untracked_ - iteration_first_;
         // timed whether or not a primary starts: the record's calls are the iterations
         piece_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

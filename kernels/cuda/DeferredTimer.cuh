@@ -6,6 +6,7 @@
 // stage ends where its stop event lies before the wait that read it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -34,10 +35,12 @@ class DeferredTimer {
     DeferredTimer(DeferredTimer const&) = delete;
     DeferredTimer& operator=(DeferredTimer const&) = delete;
 
-    //! Marks the start of a stage. With k_max_pending stages unread it waits and reads them first.
+    //! Marks the start of a stage. With k_max_pending stages unread it waits for the older half of
+    //! them and reads those first: the newer half stays queued, so that the device is not left idle
+    //! while the host queues more.
     void start()
     {
-        if (pending_.size() == k_max_pending) settle();
+        if (pending_.size() == k_max_pending) settle_oldest(k_max_pending / 2);
         if (pairs_.size() == pending_.size()) {
             Pair p{};
             GT_CUDA_CHECK(cudaEventCreate(&p.start));
@@ -73,8 +76,17 @@ class DeferredTimer {
     }
 
   private:
-    //! Unread stages at most: the host runs at most this many stages ahead of a wait.
-    static constexpr std::size_t k_max_pending = 64;
+    //! Unread stages at most: the host runs at most this many stages ahead of a wait (the detector
+    //! loop queues about 17 stages an iteration, 16 iterations between its own reads).
+    static constexpr std::size_t k_max_pending = 256;
+
+    //! Waits for the oldest `count` pending stages and reads them.
+    void settle_oldest(std::size_t count)
+    {
+        cudaEvent_t const last = pending_[count - 1].stop;
+        wait(last, "the timed GPU stages");
+        read(last, count);
+    }
 
     struct Pair {
         cudaEvent_t start;
@@ -85,10 +97,12 @@ class DeferredTimer {
         cudaEvent_t stop;  //!< pairs_[i].stop, or the done event of stop_waited
     };
 
-    //! All pending stop events precede `last` on the stream, which has completed: none waits.
-    void read(cudaEvent_t last)
+    //! The oldest `count` pending stages (all by default), whose stop events precede `last` on the
+    //! stream, which has completed: none waits. Their event pairs go to the back for reuse.
+    void read(cudaEvent_t last, std::size_t count = std::size_t(-1))
     {
-        for (std::size_t i = 0; i < pending_.size(); ++i) {
+        if (count > pending_.size()) count = pending_.size();
+        for (std::size_t i = 0; i < count; ++i) {
             Pending const& p = pending_[i];
             float ms = 0, ago_ms = 0;
             GT_CUDA_CHECK(cudaEventElapsedTime(&ms, pairs_[i].start, p.stop));
@@ -96,7 +110,8 @@ class DeferredTimer {
             out_.add(p.stage.kernel, 1e-3 * double(ms), p.stage.bytes, p.stage.items, p.stage.flops,
                      1e-3 * double(ago_ms));
         }
-        pending_.clear();
+        pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(count));
+        std::rotate(pairs_.begin(), pairs_.begin() + static_cast<std::ptrdiff_t>(count), pairs_.end());
     }
 
     KernelTimer& out_;

@@ -1,6 +1,12 @@
 // The detector stepping loop written once over an executor. `Ops` supplies what differs between
-// backends: for_each, the memory space, the scans (vacant slots, secondaries per slot), the hit
-// sort, copies, and a stage timer (a GPU stage is timed by events, without a wait of its own).
+// backends: for_each, the memory space, exclusive scans (vacant slots, secondaries per slot, the
+// slot order), the hit sort, copies, and a stage timer (a GPU stage is timed by events, without a
+// wait of its own).
+//
+// The loop's counts live in the backend's memory (LoopPlan.hh): iterate() queues up to a batch of
+// step iterations and reads them back once, after the batch; an iteration planned after the last
+// track ended, or one that needs more buffer room, does nothing, and the host grows the buffers and
+// goes on. The batch size changes no result, the iteration count and the stack peak included.
 //
 // Nothing here depends on the order threads run in, nor on the order slots are visited in
 // (run.track_order): slots take waiting secondaries and primaries by
@@ -10,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -17,9 +24,23 @@
 
 #include "kernels/core/NvtxRange.hh"
 #include "kernels/detector/DetectorKernels.hh"
-#include "kernels/detector/SlotSelection.hh"
+#include "kernels/detector/LoopPlan.hh"
 
 namespace gt {
+
+//! GTRACK_TEST_DETECTOR_BATCH=N (a testing aid): N step iterations a batch instead of the backend's
+//! own number, e.g. on the CPU to take the GPU's path through the run loop, or 1 on the GPU.
+inline std::uint64_t detector_batch(std::uint64_t own)
+{
+    char const* v = std::getenv("GTRACK_TEST_DETECTOR_BATCH");
+    if (v == nullptr || *v == '\0') return own;
+    char* end = nullptr;
+    unsigned long long const n = std::strtoull(v, &end, 10);
+    if (*end != '\0' || n == 0)
+        throw std::runtime_error(std::string("GTRACK_TEST_DETECTOR_BATCH='") + v +
+                                 "' is not a positive integer");
+    return n;
+}
 
 template <class Ops>
 class DetectorBackend final : public DetectorKernels {
@@ -53,54 +74,41 @@ class DetectorBackend final : public DetectorKernels {
         hits_ = Buffer<Hit>(hit_capacity > capacity ? hit_capacity : capacity, Ops::space);
         counters_ = Buffer<std::uint64_t>(k_num_counters, Ops::space);
         tallies_ = Buffer<std::uint64_t>(static_cast<std::size_t>(tables.num_logical), Ops::space);
-        next_primary_ = params_.gun.first_primary;
         track_order_ = tables.track_order;
-        order_ = Buffer<std::uint32_t>(track_order_ == TrackOrder::slots ? 0 : capacity, Ops::space);
-        active_ = capacity;
+        bool const ordered = track_order_ != TrackOrder::slots;
+        order_ = Buffer<std::uint32_t>(ordered ? capacity : 0, Ops::space);
+        order_rank_ = Buffer<std::uint64_t>(ordered ? capacity : 0, Ops::space);
+        scalars_ = Buffer<LoopScalars>(1, Ops::space);
+        host_ = LoopScalars{};
+        host_.next_primary = params_.gun.first_primary;
+        write_scalars();
+        batch_ = detector_batch(Ops::k_batch);
     }
 
-    IterationResult iterate() override
+    //! The most step iterations one iterate() queues before it reads the loop's counts (at least 1).
+    void set_batch(std::uint64_t batch) { batch_ = batch > 0 ? batch : 1; }
+
+    IterationResult iterate(std::uint64_t most) override
     {
         IterationResult r;
-        std::size_t const n = state_.size();
-        TrackView const t = state_.view();
-        std::uint64_t const vacant =
-            timed("scan_vacancies", [&] { return Ops::scan_vacancies(t.status, t.vacancy_rank, n); });
-        // vacant slots take waiting secondaries first (the top of the stack), then primaries
-        std::uint64_t const from_stack = vacant < stack_count_ ? vacant : stack_count_;
-        std::uint64_t const end = params_.gun.primaries;
-        std::uint64_t const left = end > next_primary_ ? end - next_primary_ : 0;
-        std::uint64_t const primaries = vacant - from_stack < left ? vacant - from_stack : left;
-        r.started = from_stack + primaries;
-        r.alive = n - vacant + r.started;
-        if (r.alive == 0) {
-            r.finished = true;
-            return r;
+        std::uint64_t const batch = most < batch_ ? most : batch_;
+        LoopScalars const before = host_;
+        while (!host_.finished) {
+            if (host_.paused) make_room();
+            for (std::uint64_t k = 0; k < (batch > 0 ? batch : 1); ++k) queue_iteration();
+            std::uint64_t const ran = host_.iterations;
+            timed("read_loop_counts", [&] {
+                Ops::copy_to_host(&host_, scalars_.data(), sizeof(LoopScalars));
+                return std::uint64_t(0);
+            });
+            // paused at its first iteration (a restored loop whose buffers are too small): again
+            if (host_.iterations > ran || host_.finished) break;
+            if (!host_.paused) throw std::logic_error("a detector step batch ran no iteration");
         }
-        // room for one hit per slot in this iteration: grow the buffer rather than lose any
-        std::uint64_t const used = read_counter(k_hit_count);
-        if (used + n > hits_.size()) grow_hits(used + n);
-        std::uint64_t* const counters = counters_.data();
-        EventEnergyView const energy{event_energy_.data(), event_energy_.size() / k_num_energy_categories};
-        if (r.started > 0)
-            run_all("initialize", InitializeTracks{params_, t, next_primary_, stack_.data(), stack_count_,
-                                                   from_stack, counters, energy});
-        stack_count_ -= from_stack;
-        if (track_order_ != TrackOrder::slots)
-            active_ = timed("order_tracks", [&] { return order_tracks(t); });
-        run("limit_step", LimitStep{params_, t});
-        visit_field_kind(params_.field, [&](auto kind) {
-            run("propagate", Propagate<decltype(kind)>{params_, t, counters});
-        });
-        EventTrackLengthView const lengths{event_lengths_.data(),
-                                           event_lengths_.size() / k_num_length_categories};
-        run("along_step", AlongStep{params_, t, lengths});
-        if (params_.physics.showers) interact(t, counters);
-        run("score_hits",
-            ScoreHits{params_, t, hits_.data(), hits_.size(), counters, tallies_.data(), energy});
-        run("cross_boundary", CrossBoundary{params_, t});
-        run("end_step", EndStep{params_, t, counters, energy});
-        next_primary_ += primaries;
+        r.iterations = host_.iterations - before.iterations;
+        r.started = host_.started - before.started;
+        r.alive = host_.alive;
+        r.finished = r.iterations == 0;
         return r;
     }
 
@@ -133,14 +141,17 @@ class DetectorBackend final : public DetectorKernels {
 
     std::vector<double> tallies() override { return tallies_in_mev(tally_counts()); }
 
-    std::uint64_t primaries_started() const override { return next_primary_ - params_.gun.first_primary; }
+    std::uint64_t primaries_started() const override
+    {
+        return host_.next_primary - params_.gun.first_primary;
+    }
 
     DetectorLoopState save_state() override
     {
         DetectorLoopState s;
-        s.next_primary = next_primary_;
-        s.secondaries_waiting = stack_count_;
-        s.secondary_stack_peak = stack_peak_;
+        s.next_primary = host_.next_primary;
+        s.secondaries_waiting = host_.stack_count;
+        s.secondary_stack_peak = host_.stack_peak;
         state_.for_each_array(
             [&](char const* name, auto const& b) { s.arrays.push_back(saved(name, b.data(), b.size())); });
         // hits as scored (the output sorts them): the buffer always has room for them (iterate)
@@ -151,7 +162,7 @@ class DetectorBackend final : public DetectorKernels {
         s.arrays.push_back(saved("event_energy", event_energy_.data(), event_energy_.size()));
         if (event_lengths_.size() > 0)
             s.arrays.push_back(saved("event_track_length", event_lengths_.data(), event_lengths_.size()));
-        s.arrays.push_back(saved("secondary_stack", stack_.data(), stack_count_));
+        s.arrays.push_back(saved("secondary_stack", stack_.data(), host_.stack_count));
         s.arrays.push_back(saved("held_interactions", finals_.data(), finals_.size()));
         return s;
     }
@@ -175,15 +186,17 @@ class DetectorBackend final : public DetectorKernels {
         if (stack.size() != s.secondaries_waiting || (!stack.empty() && !params_.physics.showers))
             throw std::runtime_error("the loop state's secondary stack does not match this run");
         stack_ = filled(stack, stack_.size());
-        stack_count_ = s.secondaries_waiting;
-        stack_peak_ = s.secondary_stack_peak;
         if (s.next_primary < params_.gun.first_primary || s.next_primary > params_.gun.primaries)
             throw std::runtime_error("the loop state's next primary " + std::to_string(s.next_primary) +
                                      " is not among this run's");
-        next_primary_ = s.next_primary;
+        host_ = LoopScalars{};
+        host_.next_primary = s.next_primary;
+        host_.stack_count = s.secondaries_waiting;
+        host_.stack_peak = s.secondary_stack_peak;
+        write_scalars();
     }
     int hit_buffer_growths() const override { return growths_; }
-    std::uint64_t secondary_stack_peak() const override { return stack_peak_; }
+    std::uint64_t secondary_stack_peak() const override { return host_.stack_peak; }
 
     std::vector<double> event_energy() override
     {
@@ -253,38 +266,108 @@ class DetectorBackend final : public DetectorKernels {
         return result;
     }
 
-    //! An action over every slot.
+    //! An action over every slot, while the loop is not paused.
     template <class F>
     void run_all(char const* name, F const& f)
     {
         timed(name, [&] {
-            Ops::for_each(state_.size(), f);
+            Ops::for_each(state_.size(), Unpaused<F>{f, &scalars_.data()->paused});
             return std::uint64_t(0);
         });
     }
 
-    //! A step action: over every slot, or over the live ones in the run.track_order order.
+    //! One thread's action (the plan and the scalars' updates).
     template <class F>
-    void run(char const* name, F const& f)
+    void run_one(char const* name, F const& f)
+    {
+        timed(name, [&] {
+            Ops::for_each(1, f);
+            return std::uint64_t(0);
+        });
+    }
+
+    //! A step action over every slot, or over the slots of `range` (one of the plan's order ranges)
+    //! of the run.track_order order: launched over every slot, those past the range do nothing.
+    using OrderRange = std::uint64_t (LoopScalars::*)[2];
+    template <class F>
+    void run(char const* name, F const& f, OrderRange range = &LoopScalars::order_all)
     {
         if (track_order_ == TrackOrder::slots) return run_all(name, f);
-        timed(name, [&] {
-            Ops::for_each(active_, OnSlots<F>{f, order_.data()});
-            return std::uint64_t(0);
-        });
+        run_all(name, OnSlots<F>{f, order_.data(), scalars_.data()->*range});
     }
 
-    //! The live slots into order_ (charged ones first for TrackOrder::charge); returns their number.
-    std::uint64_t order_tracks(TrackView const& t)
+    //! One step iteration, queued: nothing here waits for the backend or reads a count back.
+    void queue_iteration()
     {
         std::size_t const n = state_.size();
-        SlotSelection s{t.status, t.particle, params_.particles, SlotSelection::live};
-        if (track_order_ == TrackOrder::alive) return Ops::select_slots(s, order_.data(), n);
-        s.which = SlotSelection::live_charged;
-        std::uint64_t const charged = Ops::select_slots(s, order_.data(), n);
-        s.which = SlotSelection::live_neutral;
-        return charged + Ops::select_slots(s, order_.data() + charged, n);
+        TrackView const t = state_.view();
+        LoopScalars* const plan = scalars_.data();
+        std::uint64_t* const counters = counters_.data();
+        timed("scan_vacancies", [&] {
+            Ops::exclusive_scan(VacantKey{t.status}, t.vacancy_rank, n);
+            return std::uint64_t(0);
+        });
+        run_one("plan_iteration",
+                PlanIteration{plan, t.status, t.vacancy_rank, n, params_.gun.primaries,
+                              counters + k_hit_count, counters + k_secondaries, hits_.size(), stack_.size(),
+                              params_.physics.showers ? stack_limit_ : 0, EmFinalState::k_max_secondaries});
+        EventEnergyView const energy{event_energy_.data(), event_energy_.size() / k_num_energy_categories};
+        run_all("initialize", InitializeTracks{params_, t, 0, stack_.data(), 0, 0, counters, energy, plan});
+        if (track_order_ != TrackOrder::slots) order_tracks(t);
+        run("limit_step", LimitStep{params_, t});
+        if (params_.field.type == FieldType::none) {
+            run("propagate", Propagate<NoField>{params_, t, counters});
+        } else {
+            visit_field_kind(params_.field, [&](auto kind) {
+                run("propagate", Propagate<decltype(kind)>{params_, t, counters});
+            });
+        }
+        EventTrackLengthView const lengths{event_lengths_.data(),
+                                           event_lengths_.size() / k_num_length_categories};
+        run("along_step", AlongStep{params_, t, lengths});
+        if (params_.physics.showers) interact(t, counters);
+        run("score_hits",
+            ScoreHits{params_, t, hits_.data(), hits_.size(), counters, tallies_.data(), energy});
+        run("cross_boundary", CrossBoundary{params_, t});
+        run("end_step", EndStep{params_, t, counters, energy});
     }
+
+    //! The live slots into order_ (charged ones first for TrackOrder::charge) and the plan's ranges:
+    //! one scan and one scatter, in slot order within each group.
+    void order_tracks(TrackView const& t)
+    {
+        std::size_t const n = state_.size();
+        OrderKey const key{t.status, t.particle, params_.particles, track_order_ == TrackOrder::charge};
+        timed("order_scan", [&] {
+            Ops::exclusive_scan(key, order_rank_.data(), n);
+            return std::uint64_t(0);
+        });
+        run_all("order_tracks", ScatterOrder{key, order_rank_.data(), order_.data(), n, scalars_.data()});
+    }
+
+    //! The buffers grown for the iteration that paused: the hit buffer as the loop that read every
+    //! count grew it (from the same count, at the same iteration), the stack for the most secondaries
+    //! an iteration can add; the scalars unpaused.
+    void make_room()
+    {
+        std::size_t const n = state_.size();
+        if (host_.hit_count + n > hits_.size()) grow_hits(host_.hit_count + n);
+        if (params_.physics.showers) {
+            std::uint64_t const most = EmFinalState::k_max_secondaries * n;
+            std::uint64_t const needed = host_.stack_count + (most < stack_limit_ ? most : stack_limit_);
+            if (needed > stack_.size()) {
+                std::size_t cap = stack_.size() > 0 ? stack_.size() : stack_limit_;
+                while (cap < needed) cap *= 2;
+                Buffer<Secondary> bigger(cap, Ops::space);
+                Ops::copy_within(bigger.data(), stack_.data(), host_.stack_count * sizeof(Secondary));
+                stack_ = std::move(bigger);
+            }
+        }
+        host_.paused = 0;
+        write_scalars();
+    }
+
+    void write_scalars() { scalars_.copy_raw(&host_, MemSpace::host); }
 
     //! Shower tables into the backend's memory; the secondary stack and the energy balance.
     void setup_showers(DetectorTables const& tables, std::size_t capacity)
@@ -295,13 +378,13 @@ class DetectorBackend final : public DetectorKernels {
         params_.em = EmTablesView{tables.em.n_energy,   tables.em.log_e_min,     tables.em.inv_dlog,
                                   tables.em.e_min,      tables.em.e_max,         em_values_.data(),
                                   em_materials_.data(), em_photoelectric_.data()};
-        stack_count_ = 0;
-        stack_peak_ = 0;
         // at least one interaction's worth, so that the first slot with secondaries always fits
         stack_limit_ = tables.secondary_buffer > 0 ? tables.secondary_buffer : 2 * capacity;
         if (stack_limit_ < EmFinalState::k_max_secondaries) stack_limit_ = EmFinalState::k_max_secondaries;
-        stack_ = Buffer<Secondary>(params_.physics.showers ? stack_limit_ : 0, Ops::space);
-        stack_added_ = Buffer<std::uint64_t>(1, Ops::space);
+        // room for the most the first iteration can add (and for the most one iteration adds after)
+        std::uint64_t const most = EmFinalState::k_max_secondaries * capacity;
+        stack_ = Buffer<Secondary>(params_.physics.showers ? (most < stack_limit_ ? most : stack_limit_) : 0,
+                                   Ops::space);
         finals_ = Buffer<EmFinalState>(params_.physics.showers ? capacity : 0, Ops::space);
         std::uint64_t const events = params_.physics.showers && params_.gun.per_event > 0
                                          ? params_.gun.primaries / params_.gun.per_event
@@ -311,32 +394,28 @@ class DetectorBackend final : public DetectorKernels {
             Buffer<std::uint64_t>(tables.track_lengths ? events * k_num_length_categories : 0, Ops::space);
     }
 
-    //! The interactions: sampled, their secondaries counted and scanned in slot order, then written
-    //! on top of the waiting ones as far as this iteration's room goes (the rest held back).
+    //! The interactions: sampled (photons and the rest by kernels of their own; under
+    //! track_order "charge" each over its group of the order), their secondaries counted and scanned
+    //! in slot order, then written on top of the waiting ones as far as this iteration's room goes
+    //! (the rest held back). A neutral particle without shower physics never interacts (LimitStep
+    //! sets `interacts` for shower particles only), so the charged group holds every slot the
+    //! lepton kernel has work in.
     void interact(TrackView const& t, std::uint64_t* counters)
     {
-        run("interact", EmInteract{params_, t, finals_.data()});
-        std::uint64_t const total = timed("scan_secondaries", [&] {
-            return Ops::exclusive_scan(t.secondaries, t.secondary_offset, state_.size());
+        bool const by_charge = track_order_ == TrackOrder::charge;
+        run("interact_photons", EmInteractPhotons{params_, t, finals_.data()},
+            by_charge ? &LoopScalars::order_neutral : &LoopScalars::order_all);
+        run("interact_leptons", EmInteractLeptons{params_, t, finals_.data()},
+            by_charge ? &LoopScalars::order_charged : &LoopScalars::order_all);
+        timed("scan_secondaries", [&] {
+            Ops::exclusive_scan(SecondaryKey{t.secondaries}, t.secondary_offset, state_.size());
+            return std::uint64_t(0);
         });
-        if (total == 0) return;
-        std::uint64_t const room = total < stack_limit_ ? total : stack_limit_;
-        if (stack_count_ + room > stack_.size()) {
-            std::size_t cap = stack_.size() > 0 ? stack_.size() : stack_limit_;
-            while (cap < stack_count_ + room) cap *= 2;
-            Buffer<Secondary> bigger(cap, Ops::space);
-            Ops::copy_within(bigger.data(), stack_.data(), stack_count_ * sizeof(Secondary));
-            stack_ = std::move(bigger);
-        }
         run("commit_secondaries",
             EmCommit{params_, t, finals_.data(),
-                     SecondaryStackView{stack_.data(), stack_count_, stack_limit_, stack_added_.data()},
+                     SecondaryStackView{stack_.data(), &scalars_.data()->stack_count, stack_limit_},
                      counters});
-        // all fit, or the first slot held back wrote what the ones before it added
-        std::uint64_t added = total;
-        if (total > stack_limit_) Ops::copy_to_host(&added, stack_added_.data(), sizeof(added));
-        stack_count_ += added;
-        stack_peak_ = stack_count_ > stack_peak_ ? stack_count_ : stack_peak_;
+        run_one("close_commit", CloseCommit{scalars_.data(), counters + k_secondaries});
     }
 
     std::uint64_t read_counter(int which)
@@ -346,13 +425,13 @@ class DetectorBackend final : public DetectorKernels {
         return v;
     }
 
+    //! Room for `needed` hits (`host_.hit_count` of them scored).
     void grow_hits(std::uint64_t needed)
     {
         std::size_t cap = hits_.size();
         while (cap < needed) cap *= 2;
         Buffer<Hit> bigger(cap, Ops::space);
-        std::uint64_t const counted = read_counter(k_hit_count);
-        std::uint64_t const used = counted < hits_.size() ? counted : hits_.size();
+        std::uint64_t const used = host_.hit_count < hits_.size() ? host_.hit_count : hits_.size();
         Ops::copy_within(bigger.data(), hits_.data(), used * sizeof(Hit));
         hits_ = std::move(bigger);
         ++growths_;
@@ -374,15 +453,16 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<EmMaterial> em_materials_;
     Buffer<PhotoelectricInterval> em_photoelectric_;
     Buffer<Secondary> stack_;              //!< secondaries waiting for a slot
-    Buffer<std::uint64_t> stack_added_;    //!< secondaries added in an iteration that held some back
     Buffer<EmFinalState> finals_;          //!< per slot: an interaction waiting for stack room
     Buffer<std::uint64_t> event_energy_;   //!< [event][EnergyCategory] in k_tally_unit
     Buffer<std::uint64_t> event_lengths_;  //!< [event][TrackLengthCategory] in k_length_unit (on request)
-    std::uint64_t stack_count_ = 0, stack_limit_ = 0, stack_peak_ = 0;
-    std::uint64_t next_primary_ = 0;
+    std::uint64_t stack_limit_ = 0;        //!< most secondaries one iteration adds
     TrackOrder track_order_ = TrackOrder::slots;
-    Buffer<std::uint32_t> order_;  //!< the slots the step actions run over (not for TrackOrder::slots)
-    std::uint64_t active_ = 0;     //!< how many of them
+    Buffer<std::uint32_t> order_;       //!< the slots the step actions run over (not for TrackOrder::slots)
+    Buffer<std::uint64_t> order_rank_;  //!< the scan of OrderKey that places them
+    Buffer<LoopScalars> scalars_;       //!< the loop's counts, in the backend's memory
+    LoopScalars host_;                  //!< their copy, as of the last read (after each batch)
+    std::uint64_t batch_ = Ops::k_batch;
     int growths_ = 0;
     KernelTimer timer_;
     mutable typename Ops::StageTimer stages_{timer_};  //!< after timer_, which it fills

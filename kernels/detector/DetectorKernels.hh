@@ -22,9 +22,10 @@
 namespace gt {
 
 struct IterationResult {
-    std::uint64_t alive = 0;    //!< tracks in flight during the iteration (those started included)
-    std::uint64_t started = 0;  //!< tracks started in it (secondaries and primaries)
-    bool finished = false;      //!< nothing was left to do: no iteration ran
+    std::uint64_t iterations = 0;  //!< step iterations run (those cut short by the stop poll not counted)
+    std::uint64_t alive = 0;       //!< tracks in flight during the last one (those started included)
+    std::uint64_t started = 0;     //!< tracks started in them (secondaries and primaries)
+    bool finished = false;         //!< nothing was left to do: no iteration ran
     //! The stop poll ended it part way (DetectorKernels::set_stop_poll): the loop's state holds it,
     //! and the next iterate() goes on with it.
     bool interrupted = false;
@@ -90,8 +91,11 @@ class DetectorKernels {
     virtual std::string description() const = 0;
     //! Copies the tables into the backend's memory and allocates `capacity` track slots.
     virtual void setup(DetectorTables const& tables, std::size_t capacity, std::size_t hit_capacity) = 0;
-    //! One step iteration: every action once over all slots.
-    virtual IterationResult iterate() = 0;
+    //! Step iterations, each every action once over all slots: at least one unless the loop is
+    //! finished, at most `most` (>= 1). A backend whose counts live in device memory runs a batch of
+    //! them before it reads the counts back (DetectorBackend.hh); the others run one. The results do
+    //! not depend on how many ran per call.
+    virtual IterationResult iterate(std::uint64_t most) = 0;
     //! A backend whose step iteration can run long (the CPU track loop runs each of its tracks to the
     //! end) asks `poll` between tracks; the slot walk's iterations are one step each: it ignores it.
     virtual void set_stop_poll(StopPoll poll) { (void)poll; }

@@ -4,11 +4,14 @@
 // end tracks.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/detector/Atomic.hh"
 #include "kernels/detector/EmStep.hh"
 #include "kernels/detector/EventEnergy.hh"
 #include "kernels/detector/EventTrackLength.hh"
 #include "kernels/detector/Hit.hh"
+#include "kernels/detector/LoopPlan.hh"
 #include "kernels/detector/ParticleGun.hh"
 #include "kernels/detector/Secondary.hh"
 #include "kernels/detector/TrackState.hh"
@@ -49,7 +52,8 @@ GT_HOST_DEVICE inline double balance_energy(DetectorParamsView const& p, std::in
 }
 
 //! Fills vacant slots: the first `from_pending` (by vacancy rank) with secondaries from the top of
-//! the stack, the rest with the next primaries.
+//! the stack, the rest with the next primaries. With a `plan`, the three counts are the plan's
+//! (read on the backend, LoopPlan.hh) and the fields are not used.
 struct InitializeTracks {
     DetectorParamsView params;
     TrackView t;
@@ -59,16 +63,21 @@ struct InitializeTracks {
     std::uint64_t from_pending;  //!< secondaries to start in this iteration
     std::uint64_t* counters;
     EventEnergyView energy;
+    LoopScalars const* plan = nullptr;
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
         if (t.status[i] != 0) return;
         std::uint64_t const rank = t.vacancy_rank[i];
+        std::uint64_t const first_primary = plan ? plan->first_primary : next_primary;
+        std::uint64_t const from_stack = plan ? plan->from_stack : from_pending;
+        // the plan's stack count is after this iteration's starts
+        std::uint64_t const waiting = plan ? plan->stack_count + plan->from_stack : pending_count;
         Secondary s;
-        if (rank < from_pending) {
-            s = pending[pending_count - 1 - rank];
+        if (rank < from_stack) {
+            s = pending[waiting - 1 - rank];
         } else {
-            std::uint64_t const id = next_primary + (rank - from_pending);
+            std::uint64_t const id = first_primary + (rank - from_stack);
             if (id >= params.gun.primaries) return;
             Primary const p = make_primary(params.gun, params.seed, id);
             s.event = p.event;
@@ -227,9 +236,14 @@ struct LimitStep {
     }
 };
 
+//! The field kind of a deck without a field: Propagate<NoField> moves every track on a straight line,
+//! without the field propagator's code (and its 128 registers, ptxas -v).
+struct NoField {};
+
 //! Field is the kind the deck's field is (field_of): the backend launches the one that matches, so
 //! that the kernel holds that field's code only, not the switch over every kind (which the finite
-//! solenoid's elliptic integrals make the register demand of all). MagneticField: any kind.
+//! solenoid's elliptic integrals make the register demand of all). MagneticField: any kind; NoField:
+//! a deck whose field type is none.
 template <class Field = MagneticField>
 struct Propagate {
     DetectorParamsView params;
@@ -240,24 +254,12 @@ struct Propagate {
     {
         if (t.status[i] != 1 || !t.in_step[i] || t.step_done[i]) return;
         Navigator const nav(params.geometry);
-        ParticleType const& pt = params.particles[t.particle[i]];
-        if (params.field.type != FieldType::none && pt.charge != 0) {
-            double const T = t.energy[i];
-            double const p = pmath::sqrt(T * (T + 2.0 * pt.mass));
-            PropState st{t.remaining[i], t.h_next[i], t.h_limit[i]};
-            Vec3 pos = t.pos[i], dir = t.dir[i];
-            FieldPropagator<Field> const prop(field_of<Field>(params.field), params.propagation, nav);
-            PropagationResult const r = prop(pos, dir, pt.charge, p, t.volume[i], st);
-            t.pos[i] = pos;
-            t.dir[i] = dir;
-            t.remaining[i] = st.remaining;
-            t.h_next[i] = st.h_next;
-            t.h_limit[i] = st.h_limit;
-            t.step_length[i] += r.length;
-            t.step_done[i] = r.done;
-            t.on_boundary[i] = r.boundary;
-            atomic_add(counters + k_substeps, static_cast<std::uint64_t>(r.substeps));
-            return;
+        if constexpr (!std::is_same_v<Field, NoField>) {
+            ParticleType const& pt = params.particles[t.particle[i]];
+            if (params.field.type != FieldType::none && pt.charge != 0) {
+                propagate_in_field(i, nav, pt);
+                return;
+            }
         }
         NextStep const ns = nav.find_next_step(t.volume[i], t.pos[i], t.dir[i], t.remaining[i]);
         t.pos[i] = axpy(ns.distance, t.dir[i], t.pos[i]);
@@ -266,6 +268,26 @@ struct Propagate {
         t.step_done[i] = 1;
         t.on_boundary[i] = ns.boundary;
         atomic_add(counters + k_substeps, 1);
+    }
+
+  private:
+    GT_HOST_DEVICE void propagate_in_field(size_type i, Navigator const& nav, ParticleType const& pt) const
+    {
+        double const T = t.energy[i];
+        double const p = pmath::sqrt(T * (T + 2.0 * pt.mass));
+        PropState st{t.remaining[i], t.h_next[i], t.h_limit[i]};
+        Vec3 pos = t.pos[i], dir = t.dir[i];
+        FieldPropagator<Field> const prop(field_of<Field>(params.field), params.propagation, nav);
+        PropagationResult const r = prop(pos, dir, pt.charge, p, t.volume[i], st);
+        t.pos[i] = pos;
+        t.dir[i] = dir;
+        t.remaining[i] = st.remaining;
+        t.h_next[i] = st.h_next;
+        t.h_limit[i] = st.h_limit;
+        t.step_length[i] += r.length;
+        t.step_done[i] = r.done;
+        t.on_boundary[i] = r.boundary;
+        atomic_add(counters + k_substeps, static_cast<std::uint64_t>(r.substeps));
     }
 };
 

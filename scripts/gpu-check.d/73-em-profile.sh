@@ -18,7 +18,7 @@ fi
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 if [ -n "$ncu_bin" ]; then
     if timeout 150 "$ncu_bin" --clock-control none --kernel-name-base demangled \
-            -k "regex:(InitializeTracks|LimitStep|AlongStep|ScoreHits|CrossBoundary|EndStep|Interact|Secondar)" \
+            -k "regex:(InitializeTracks|LimitStep|Propagate|AlongStep|ScoreHits|CrossBoundary|EndStep|Interact|EmCommit|PlanIteration)" \
             --launch-skip 300 --launch-count 14 --section SpeedOfLight --section Occupancy --section LaunchStats \
             --section WarpStateStats --section InstructionStats --section SourceCounters \
             ./$build/gtrack run inputs/em_calorimeter.toml "${em_args[@]}" --set gun.events=50 \

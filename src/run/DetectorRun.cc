@@ -227,28 +227,35 @@ void step_detector(DetectorStage const& stage, DeckConfig const& cfg, StopReques
     if (stop && !several)
         kernels->set_stop_poll(
             [&](std::uint64_t tracked) { return stop->stop_within(std::int64_t(tracked)) || time_due(); });
+    // Several iterations a call where nothing needs them one by one (a GPU backend then reads its
+    // counts once per batch): not under MPI, whose ranks agree after each, nor with checkpoints
+    // every N events, which follow the iteration their N-th event starts in.
+    std::uint64_t const most = several || per_checkpoint > 0 ? 1 : std::uint64_t(-1);
     bool done = false;
     for (;;) {
         bool ran = false;
         IterationResult it;
         if (!done) {
-            it = kernels->iterate();
+            it = kernels->iterate(most);
             done = it.finished;
             ran = !it.finished;
-            if (ran && !it.interrupted && ((iterations + 1) & 63) == 0)
+            if (ran && !it.interrupted && (iterations + it.iterations) / 64 > iterations / 64)
                 progress.update(static_cast<double>(kernels->primaries_started()),
                                 static_cast<double>(primaries), fmt::format("{} tracks in flight", it.alive));
         }
         if (!several && !ran) break;
         // an interrupted iteration is not over: the hooks of stop_here count whole ones
         bool const asked =
-            stop && (it.interrupted ? stop->requested() : stop->stop_here(std::int64_t(iterations + 1)));
+            stop &&
+            (it.interrupted ? stop->requested()
+                            : stop->stop_here(std::int64_t(iterations + (several ? 1 : it.iterations))));
         // ran, asked to stop, a wall-time checkpoint due (clocks differ between ranks), primaries started
         std::array<std::int64_t, 4> agreed = {ran, asked, time_due(),
                                               std::int64_t(kernels->primaries_started())};
         if (several) world.sum_in_place(agreed);
         if (agreed[0] == 0) break;  // every rank is done
-        if (!it.interrupted) ++iterations;
+        // under MPI one iteration a pass, run by at least one rank
+        if (!it.interrupted) iterations += several ? 1 : it.iterations;
         bool const stopping = agreed[1] > 0;
         // every N events: after the iteration in which the primaries of the N-th, 2N-th, ... event started
         std::uint64_t const passed = per_checkpoint > 0 ? std::uint64_t(agreed[3]) / per_checkpoint : 0;
@@ -464,8 +471,11 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path,
     std::size_t first = common;
     std::size_t const differ = differing_hits(cpu.hits, gpu.hits, &first);
     bool const same_counters = cpu.counters == gpu.counters;
-    bool const identical =
-        differ == 0 && cpu.tallies == gpu.tallies && same_counters && cpu.event_energy == gpu.event_energy;
+    // the schedule's figures in the output too: the GPU queues batches of iterations, the CPU one at a time
+    bool const same_schedule =
+        cpu.iterations == gpu.iterations && cpu.secondary_stack_peak == gpu.secondary_stack_peak;
+    bool const identical = differ == 0 && cpu.tallies == gpu.tallies && same_counters &&
+                           cpu.event_energy == gpu.event_energy && same_schedule;
     std::string text =
         fmt::format("validate {} (detector): CPU {} against GPU {}\n", cfg.path, cpu.backend, gpu.backend);
     text += fmt::format("hits: {} on the CPU, {} on the GPU, {} differing\n", cpu.hits.size(),
@@ -482,6 +492,9 @@ int validate_detector(DeckConfig const& cfg, std::string const& report_path,
                         cpu.tallies == gpu.tallies ? "identical" : "DIFFERENT", cpu.counters[k_steps],
                         gpu.counters[k_steps], cpu.counters[k_substeps], gpu.counters[k_substeps],
                         same_counters ? "identical" : "DIFFERENT");
+    text += fmt::format("step iterations {} / {}, secondary stack peak {} / {}: {}\n", cpu.iterations,
+                        gpu.iterations, cpu.secondary_stack_peak, gpu.secondary_stack_peak,
+                        same_schedule ? "identical" : "DIFFERENT");
     if (cfg.detector.physics.showers)
         text += fmt::format("energy balances: {}; secondaries {} / {}\n",
                             cpu.event_energy == gpu.event_energy ? "identical" : "DIFFERENT",

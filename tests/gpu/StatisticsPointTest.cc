@@ -92,13 +92,14 @@ TEST_CASE("stages queued beyond the timer's window are read with one wait per wi
     Lattice const lattice = build_lattice(deck, initial_reference(deck));
     auto gpu = make_cuda_beam_kernels();
     gpu->set_elements(lattice.elements, *lattice.field_data);
-    // 200 segments with no point between them: the host runs at most 64 stages ahead
-    // (DeferredTimer::k_max_pending), so 3 waits on the way and 1 to read the rest.
+    // 600 segments with no point between them: the host runs at most 256 stages ahead
+    // (DeferredTimer::k_max_pending) and then reads the older 128, so 3 waits on the way (at the
+    // 257th, 385th and 513th stage) and 1 to read the rest.
     long const before = device::host_waits();
-    for (int i = 0; i < 200; ++i) gpu->track(device.view(), 1, 2, 0);
+    for (int i = 0; i < 600; ++i) gpu->track(device.view(), 1, 2, 0);
     long const queued = device::host_waits() - before;
     KernelRecord const r = gpu->timer().records().at("track");
     CHECK(queued == 3);
     CHECK(device::host_waits() - before == 4);
-    CHECK(r.calls == 200);
+    CHECK(r.calls == 600);
 }
