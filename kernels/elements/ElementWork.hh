@@ -239,10 +239,11 @@ inline double element_map_flops(Element const& e)
             double const with_k1 =
                 k_bend_linear_flow_base + bend_focusing(h2 + b.k1, b.length) + bend_focusing(-b.k1, b.length);
             double const without = k_bend_linear_flow_base + bend_focusing(h2, b.length);
-            // The body's other components: Horner 8 per term below the highest, px and py 2 each; with
+            // The body's other components: Horner 8 per term below the highest, px 4 (the dipole's curvature
+            // term), py 2; with
             // radiation their field again (the Horner) and its two sums.
             double const horner = b.body.terms > 0 ? 8.0 * (b.body.terms - 1) : 0.0;
-            double const body = b.body.terms > 0 ? horner + 4.0 : 0.0;
+            double const body = b.body.terms > 0 ? horner + 6.0 : 0.0;
             // With radiation each kick radiates its field (by 9, bx 3) too.
             double const radiation =
                 b.c_rad != 0.0 ? 2.0 * (12.0 + k_radiate + (b.body.terms > 0 ? horner + 2.0 : 0.0)) : 0.0;

@@ -207,15 +207,21 @@ struct CurvedMultipoleKick {
 //! px -= l by, py += l bx (the convention of MAD-X-PTC's bend multipoles, which sum KNL / L and K1, K1S, K2S,
 //! K3, K3S into one body field: madx_ptc_module.f90, SBEND). No curvature correction to these components
 //! (their potential is not made to satisfy Maxwell's equations in the curved frame beyond the k1, k2 terms):
-//! such a correction is of the order h x relative to the component itself, a term of one order higher.
-//! Evaluated by the complex Horner scheme of Multipole.hh (the same operations).
+//! such a correction is of the order h x relative to the component itself, a term of one order higher;
+//! MAD-X's MAKETHIN slices of a bend kick the same straight field. The one exception is the normal dipole
+//! component a_0, a uniform vertical field, whose exact kick in the curved frame is px -= l a_0 (1 + h x)
+//! (the potential a_0 (x + h x^2/2), as the bend's own field h: ExactBend); with it the closed orbit of a
+//! dipole error in the body is PTC's (tests/python/bend_multipoles_madx_test.py). Evaluated by the complex
+//! Horner scheme of Multipole.hh (the same operations).
 struct BodyMultipoleKick {
     double normal[k_multipole_terms];  //!< [1/m^(n+1)] a_n = kn / n! (per unit length)
     double skew[k_multipole_terms];    //!< [1/m^(n+1)] b_n = ksn / n!
+    double h_a0;                       //!< [1/m^2] h a_0: the dipole component's curvature term
     std::int32_t terms;                //!< highest order with a non-zero coefficient + 1 (0: none)
 
-    //! Host: from the strengths per unit length kn, ksn (kn[n] of order n, n! not divided out).
-    static BodyMultipoleKick make(double const* kn, int n_kn, double const* ksn, int n_ksn)
+    //! Host: from the strengths per unit length kn, ksn (kn[n] of order n, n! not divided out) in a body of
+    //! curvature h [1/m].
+    static BodyMultipoleKick make(double const* kn, int n_kn, double const* ksn, int n_ksn, double h = 0.0)
     {
         BodyMultipoleKick m;
         m.terms = 0;
@@ -226,6 +232,7 @@ struct BodyMultipoleKick {
             m.skew[n] = n < n_ksn ? ksn[n] / factorial : 0.0;
             if (m.normal[n] != 0.0 || m.skew[n] != 0.0) m.terms = n + 1;
         }
+        m.h_a0 = h * m.normal[0];
         return m;
     }
 
@@ -247,7 +254,7 @@ struct BodyMultipoleKick {
         if (terms == 0) return;
         double re = 0.0, im = 0.0;
         field(p.x, p.y, re, im);
-        p.px = fma_rn(-l, re, p.px);
+        p.px = fma_rn(-l, fma_rn(h_a0, p.x, re), p.px);
         p.py = fma_rn(l, im, p.py);
     }
 };

@@ -77,7 +77,7 @@ void build(ElementBuild& b)
     double const k1 = strengths.k1, k2 = strengths.k2;
     BodyMultipoleKick const body =
         BodyMultipoleKick::make(strengths.kn.data(), static_cast<int>(strengths.kn.size()),
-                                strengths.ksn.data(), static_cast<int>(strengths.ksn.size()));
+                                strengths.ksn.data(), static_cast<int>(strengths.ksn.size()), angle / length);
     double const hgap = b.value("hgap");
     bool const exact = b.text("model") == "exact";
     if (!exact && !strengths.first.empty())
