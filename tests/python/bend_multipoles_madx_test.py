@@ -16,7 +16,7 @@ ks(2) = K1S + KSL(1)/L, ...), and so does gtrack. So:
 - Ring C (coupled): K1S and KSL(1) in bends, one solenoid: eigen-tunes against PTC_TWISS to 1e-8.
 - Ring O: dipole components (KNL(0), KSL(0)) and K2S, K3 in bends: the closed orbit at every element exit
   against PTC_TWISS's to 1e-9 m.
-- The importer writes the keys (and no longer refuses them).
+- The importers write the keys (and no longer refuse them): MAD-X's, and ELEGANT's CSBEND K3, K4.
 
 Usage: bend_multipoles_madx_test.py GTRACK SOURCE_DIR (exit 77 when cpymad or h5py is missing)."""
 import os
@@ -177,6 +177,21 @@ with tempfile.TemporaryDirectory() as tmp:
     check("ring O: closed orbit y at every exit [m]", g["y_co"][1:], pt.y[1:n], 1e-9)
     check("ring O: closed orbit px at every exit", g["px_co"][1:], pt.px[1:n], 1e-9)
     check("ring O: closed orbit py at every exit", g["py_co"][1:], pt.py[1:n], 1e-9)
+
+    # ---- ELEGANT: CSBEND's K3, K4 into the body's octupole and decapole ------------------------------------
+    lte = os.path.join(tmp, "bend.lte")
+    with open(lte, "w") as f:
+        f.write("B: CSBEND, L=2, ANGLE=0.1, K1=0.05, K2=0.3, K3=4.5, K4=60\nD: DRIF, L=1\nL1: LINE=(B, D)\n")
+    r = subprocess.run([sys.executable, os.path.join(source, "scripts", "import_elegant.py"), lte, "--particle",
+                        "proton", "--momentum-mev", "2000", "-o", os.path.join(tmp, "bend.toml")],
+                       capture_output=True, text=True)
+    check("ELEGANT CSBEND with K3, K4: imports", r.returncode, 0, 0)
+    with open(os.path.join(tmp, "bend.toml")) as f:
+        body = f.read()
+    check("ELEGANT CSBEND: K3 as k3, K4 L as knl[4]",
+          0 if "k3 = 4.5, knl = [0.0, 0.0, 0.0, 0.0, 120.0]" in body else 1, 0, 0)
+    r = subprocess.run([gtrack, "check", os.path.join(tmp, "bend.toml")], capture_output=True, text=True)
+    check("ELEGANT CSBEND: gtrack check reads the deck", r.returncode, 0, 0)
 
 print("FAILED: " + ", ".join(failures) if failures else "all checks passed")
 sys.exit(1 if failures else 0)
