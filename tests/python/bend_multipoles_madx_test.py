@@ -95,8 +95,9 @@ def gtrack_optics(tmp, text, name, edit=None):
     return out
 
 
-def madx(text, ptc=False):
+def madx(text, tmp, ptc=False):
     m = Madx(stdout=False)
+    m.chdir(tmp)  # PTC writes files (internal_mag_pot.txt) where MAD-X runs
     m.input(text)
     m.use(sequence="ring")
     t = m.twiss(sequence="ring")
@@ -118,7 +119,7 @@ with tempfile.TemporaryDirectory() as tmp:
     ring_a = ring(ks=0.7, **extras)
     as_k = ring(ks=0.7, k1f=0.05 + 0.04 / 2, k2f=0.3 + 0.2 / 2, k1d=-0.08 - 0.03 / 1.2, k2d=-0.4 + 0.1 / 1.2,
                 r=f", k1={0.01 / r_arc!r}, k2={0.05 / r_arc!r}")
-    m, t = madx(as_k)
+    m, t = madx(as_k, tmp)
     summ, beta_rel = m.table.summ, m.sequence.ring.beam.beta
     g = gtrack_optics(tmp, ring_a, "ring_a")
     for what, text in (("k1s/k2s/k3/k3s/knl/ksl written", 'knl = [0.0, 0.04, 0.2, 3.0, 40.0], '
@@ -155,7 +156,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # ---- ring C: skew gradients in the bends, one solenoid: eigen-tunes against PTC ----------------------
     ring_c = ring(ks=0.7, bf=", k1s=0.02, knl={0,0,0,3}, ksl={0,0.01,0.1}", r=", k1s=-0.03, k3s=2").replace(
         "so1, so2, d", "so1, d")
-    m, _ = madx(ring_c, ptc=True)
+    m, _ = madx(ring_c, tmp, ptc=True)
     p = m.table.ptc_twiss_summary
     # The skew gradient is a kick of the split steps (its linear part is not exact like k1's): the tune error
     # falls as steps^-4, 1e-7 at the default steps here, 7e-9 with 16 (measured): 32 for the test.
@@ -166,7 +167,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # ---- ring O: dipole components in the bodies: the closed orbit against PTC -----------------------------
     ring_o = ring(bf=", knl={2e-5,0,0,3}, k3=2", r=", ksl={-1e-5}, k2s=0.5", bd=", knl={-1e-5}")
-    m, _ = madx(ring_o, ptc=True)
+    m, _ = madx(ring_o, tmp, ptc=True)
     pt = m.table.ptc_twiss
     g = gtrack_optics(tmp, ring_o, "ring_o")
     n = len(g["x_co"])
