@@ -397,8 +397,9 @@ struct ExactBend {
         radiate(p, c_rad, inv_beta, bx, by, h, l);
     }
 
-    //! The bend without gradient or sextupole (not kicked): one arc, or with radiation two half arcs. The
-    //! optics_maps switch calls this alone, without the split steps of the kicked case (Element.hh).
+    //! The bend without gradient, sextupole or body multipole (not kicked): one arc, or with radiation two
+    //! half arcs. The optics_maps switch calls this alone, without the split steps of the kicked case
+    //! (Element.hh).
     GT_HOST_DEVICE GT_FORCEINLINE bool uniform(Particle& p) const
     {
         if (c_rad != 0.0 && inv_h != 0.0) {
