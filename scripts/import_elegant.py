@@ -42,8 +42,8 @@ TYPES = {
 # Parameters that change the beam but have no gtrack counterpart (non-zero -> unconvertible).
 UNSUPPORTED = {
     "quad": ["K1S", "FFRINGE", "FSE", "XKICK", "YKICK"],
-    "sbend": ["K3", "H1", "H2", "FSE", "EDGE1_EFFECTS_OFF"],
-    "rbend": ["K3", "H1", "H2", "FSE"],
+    "sbend": ["H1", "H2", "FSE", "EDGE1_EFFECTS_OFF"],
+    "rbend": ["H1", "H2", "FSE"],
     "sext": ["FSE"],
     "octu": ["FSE"],
     "rf": ["CHANGE_P0"],
@@ -296,6 +296,13 @@ def convert(name, kind, params, lattice: Lattice):
             keys["k1"] = p("K1")
         if p("K2"):  # CSBEND's midplane field B0 rho (K1 x + K2 x^2/2), as gtrack's exact bend (its own steps:
             keys["k2"] = p("K2")  # N_KICKS is not carried over)
+        # CSBEND's K3, K4: the midplane field's x^3/6 and x^4/24 terms, gtrack's body octupole k3 and the
+        # decapole of knl (integrated: K4 L). gtrack adds no curvature terms to them (ELEGANT's field expansion
+        # has its own: they differ at one order higher in h x; docs/lattice-import.md).
+        if p("K3"):
+            keys["k3"] = p("K3")
+        if p("K4"):
+            keys["knl"] = [0.0, 0.0, 0.0, 0.0, p("K4") * length]
         lattice.add(Element(name, "sbend", {**keys, **misalign}))
     elif role in ("sext", "octu"):
         key = "k2" if role == "sext" else "k3"

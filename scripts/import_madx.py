@@ -29,8 +29,8 @@ from lattice_deck import (Element, Lattice, beam_section, deck, settle_unconvert
 # Attributes gtrack has no counterpart for: a non-zero value makes the element unconvertible.
 UNSUPPORTED = {
     "quadrupole": ["ktap", "k0", "k0s"],
-    "sbend": ["k0s", "k1s", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
-    "rbend": ["k0s", "k1s", "k2s", "k3", "k3s", "h1", "h2", "ktap"],
+    "sbend": ["k0s", "h1", "h2", "ktap"],
+    "rbend": ["k0s", "h1", "h2", "ktap"],
     "sextupole": ["ktap"],
     "octupole": ["ktap"],
     "rfcavity": ["volt_err", "freq_err"],
@@ -49,6 +49,14 @@ def attr(e, name, default=0.0):
     except (KeyError, AttributeError):
         return default
     return default if v is None else v
+
+
+def trimmed(values):
+    """A MAD-X array (knl, ksl) as floats without its trailing zeros."""
+    out = [float(x) for x in values]
+    while out and out[-1] == 0:
+        out.pop()
+    return out
 
 
 def base_type(e) -> str:
@@ -187,6 +195,16 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             keys["k1"] = attr(e, "k1")
         if attr(e, "k2"):  # the body's sextupole component (gtrack's exact bend model, MAD-X's field)
             keys["k2"] = attr(e, "k2")
+        # The body's other components: kicks in gtrack's exact bend. MAD-X's TWISS ignores them in a thick
+        # bend (twiss.f90, tmbend: only K1, K2 reach the map; mad_dict.c: "ignored"); PTC and MAKETHIN's
+        # slices use them, KNL and KSL spread over the length and added to the K's, as gtrack's bend does.
+        for key in ("k1s", "k2s", "k3", "k3s"):
+            if attr(e, key):
+                keys[key] = attr(e, key)
+        for key in ("knl", "ksl"):
+            values = trimmed(attr(e, key, []))
+            if values:
+                keys[key] = values
         lattice.add(Element(name, "sbend", common(e, keys)))
     elif kind in ("sextupole", "octupole"):
         order = "k2" if kind == "sextupole" else "k3"
@@ -209,12 +227,7 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             lattice.unconvertible(name, kind, "a thin dipole that bends the reference (angle): gtrack's thin "
                                   "multipole does not", 0.0)
             return
-        knl = [float(x) for x in attr(e, "knl", [])]
-        ksl = [float(x) for x in attr(e, "ksl", [])]
-        while knl and knl[-1] == 0:
-            knl.pop()
-        while ksl and ksl[-1] == 0:
-            ksl.pop()
+        knl, ksl = trimmed(attr(e, "knl", [])), trimmed(attr(e, "ksl", []))
         keys = {}
         if knl:
             keys["knl"] = knl
@@ -230,12 +243,14 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             lattice.add(Element(name, "thinsolenoid", keys) if keys["ksi"] else Element(name, "marker", {}))
             return
         if not attr(e, "ks"):
-            # A solenoid switched off is a drift: MAD-X tracks it as one, with the drift's chromatic terms,
-            # which gtrack's linear solenoid map lacks (the ELENA ring's compensation solenoids: 0.09 in Q').
+            # A solenoid switched off is a drift: MAD-X tracks it as one (the ELENA ring's compensation
+            # solenoids).
             context.notes.append(f"{name}: a solenoid with ks = 0 imported as a drift of its length")
             lattice.add(Element(name, "drift", {"length": length}))
             return
-        lattice.add(Element(name, "solenoid", {"length": length, "ks": attr(e, "ks")}))
+        # The exact map: MAD-X's solenoid has its chromatic terms (the linear model has none: 0.09 in Q' on
+        # the ELENA ring).
+        lattice.add(Element(name, "solenoid", {"length": length, "ks": attr(e, "ks"), "model": "exact"}))
     elif kind == "rfcavity":
         freq = attr(e, "freq") * 1e6  # MHz -> Hz
         if freq <= 0 and attr(e, "harmon"):

@@ -230,3 +230,51 @@ TEST_CASE("the every-element deck, as the deck reader gives it, builds and track
     CHECK(text.find("kick, 6 steps") != std::string::npos);
     CHECK(text.find("rf cavity") != std::string::npos);
 }
+
+TEST_CASE("a bend's body components: knl[1] and knl[2] join k1 and k2, the others the body's kicks")
+{
+    ReferenceParticle const ref = proton(250.0);
+    DeckConfig d;
+    d.path = "test.toml";
+    ElementConfig b =
+        element("B", "sbend", {{"length", 2.0}, {"angle", 0.1}, {"k1", 0.1}, {"k3", 6.0}, {"k1s", 0.02}});
+    b.arrays["knl"] = {1e-4, 0.04, 0.6, 3.0};
+    b.arrays["ksl"] = {0.0, 0.0, 0.2};
+    d.elements = {b};
+    d.lattice.lines = {{"line", {"B"}}};
+    d.lattice.use = "line";
+    Lattice const lat = build_lattice(d, ref);
+    REQUIRE(lat.elements.size() == 3);
+    REQUIRE(lat.elements[1].kind == ElementKind::exact_bend);
+    ExactBend const& e = lat.elements[1].exact_bend;
+    CHECK(e.k1 == doctest::Approx(0.1 + 0.04 / 2.0).epsilon(1e-15));
+    CHECK(e.k2 == doctest::Approx(0.6 / 2.0).epsilon(1e-15));
+    CHECK(e.kicked);
+    CHECK(e.body.terms == 4);
+    CHECK(e.body.normal[0] == doctest::Approx(1e-4 / 2.0).epsilon(1e-15));
+    CHECK(e.body.normal[1] == 0.0);  // in k1
+    CHECK(e.body.normal[2] == 0.0);  // in k2
+    CHECK(e.body.normal[3] == doctest::Approx((6.0 + 3.0 / 2.0) / 6.0).epsilon(1e-15));
+    CHECK(e.body.skew[1] == doctest::Approx(0.02).epsilon(1e-15));
+    CHECK(e.body.skew[2] == doctest::Approx(0.2 / 2.0 / 2.0).epsilon(1e-15));
+    CHECK(e.body.h_a0 == doctest::Approx(0.05 * 1e-4 / 2.0).epsilon(1e-15));
+
+    // The linear model takes knl[1] (a gradient) and refuses the others, naming the key.
+    DeckConfig lin = d;
+    lin.elements[0] = element("B", "sbend", {{"length", 2.0}, {"angle", 0.1}}, {{"model", "linear"}});
+    lin.elements[0].arrays["knl"] = {0.0, 0.04};
+    Lattice const ok = build_lattice(lin, ref);
+    REQUIRE(ok.elements[1].kind == ElementKind::sector_bend);
+    CHECK(ok.elements[1].sector_bend.k1 == doctest::Approx(0.02).epsilon(1e-15));
+    lin.elements[0].values["k1s"] = 0.01;
+    CHECK_THROWS_WITH_AS(build_lattice(lin, ref), doctest::Contains("elements.B.k1s"), DeckError);
+    CHECK_THROWS_WITH_AS(build_lattice(lin, ref), doctest::Contains("model = \"exact\""), DeckError);
+    lin.elements[0].values.erase("k1s");
+    lin.elements[0].arrays["ksl"] = {0.0, 0.01};
+    CHECK_THROWS_WITH_AS(build_lattice(lin, ref), doctest::Contains("elements.B.ksl"), DeckError);
+
+    // At most 21 coefficients, as a thin multipole's.
+    DeckConfig longer = d;
+    longer.elements[0].arrays["knl"] = std::vector<double>(22, 1.0);
+    CHECK_THROWS_WITH_AS(build_lattice(longer, ref), doctest::Contains("at most 21"), DeckError);
+}

@@ -189,6 +189,20 @@ TEST_CASE("the optics-map switch: the magnetic optics, not RF, solenoids, kicker
     CHECK(
         SegmentCaseTable(std::vector<Element>{exact_bend_entry(0.0, 0.0), exact_bend_entry()}).cases(0, 2) ==
         ElementCases::without_integrators);
+    // A dipole with only a body multipole (a skew quadrupole) has the split steps too, and a particle sees
+    // the same bits in the two switches that hold it.
+    double const kn[] = {0.0}, ksn[] = {0.0, 0.2};
+    Element body = Element::make(ElementKind::exact_bend);
+    body.exact_bend =
+        ExactBend::make(0.8, 0.12, 0.0, 0.0, BodyMultipoleKick::make(kn, 1, ksn, 2), 0, proton(100.0));
+    CHECK(body.exact_bend.kicked);
+    CHECK(!is_optics_map(body));
+    CHECK(SegmentCaseTable(std::vector<Element>{body}).cases(0, 1) == ElementCases::without_integrators);
+    Particle p{1e-3, 2e-4, -5e-4, 1e-4, 3e-4, 1e-3}, q = p;
+    CHECK(track_element<ElementCases::all>(body, p));
+    CHECK(track_element<ElementCases::without_integrators>(body, q));
+    CHECK(to_vec(p) == to_vec(q));
+    CHECK(p.py != q.py * 0.0 + 1e-4);  // the skew gradient kicked y
 }
 
 TEST_CASE("the smaller switches push their entries to the same bits, and refuse the others")

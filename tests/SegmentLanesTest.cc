@@ -60,6 +60,11 @@ std::vector<Element> every_kind()
     add(ElementKind::thick_multipole).thick_multipole = ThickMultipole::make(0.2, 2, 40.0, 5.0, 4, ref);
     add(ElementKind::thick_multipole).thick_multipole = ThickMultipole::make(0.2, 3, -900.0, 0.0, 2, ref);
     add(ElementKind::solenoid).solenoid = Solenoid::make(0.5, 0.9, ref);
+    add(ElementKind::solenoid).solenoid = Solenoid::make(0.4, -1.1, ref, true);  // exact model
+    // A bend with every kind of body component: dipole, skew quadrupole, skew sextupole, octupole, decapole.
+    double const body_kn[] = {2e-4, 0.0, 0.0, 30.0, 400.0}, body_ksn[] = {-1e-4, 0.05, 0.8, 0.0};
+    add(ElementKind::exact_bend).exact_bend =
+        ExactBend::make(0.8, 0.12, 0.3, 1.5, BodyMultipoleKick::make(body_kn, 5, body_ksn, 4, 0.15), 0, ref);
     add(ElementKind::rf_cavity).rf_cavity = RfCavity::make(0.3, 0.0, 352.2e6, -30.0, ref, ref);
     add(ElementKind::kicker).kicker = Kicker::make(1e-4, -2e-4, 0.1, ref);
     add(ElementKind::collimator).collimator =
@@ -302,7 +307,7 @@ TEST_CASE("classical radiation in the lanes: entries with radiation on go per pa
         CHECK(radiates(e));
         CHECK(per_particle_in_lanes(e));
     }
-    CHECK(radiating == 13);  // 3 quadrupoles, 4 exact bends, 1 sector bend, 3 edges, 2 thick multipoles
+    CHECK(radiating == 14);  // 3 quadrupoles, 5 exact bends, 1 sector bend, 3 edges, 2 thick multipoles
     for (Element const& e : without) CHECK_FALSE(radiates(e));
     check_lanes<ElementCases::all>(table, 0.3, 1);
     check_lanes<ElementCases::all>(table, 1.0, 3);

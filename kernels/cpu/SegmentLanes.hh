@@ -83,9 +83,9 @@ GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes
                 break;
         }
     }
-    // Per particle: the gradient bends (their focusing branches on the sign of a per-particle K), linear
-    // bends, RF, solenoids, profile and time-code entries, entries with radiation on, and any entry the
-    // switch lacks.
+    // Per particle: the gradient bends and those with body multipoles (their focusing branches on the sign of
+    // a per-particle K), linear bends, RF, solenoids, profile and time-code entries, entries with radiation
+    // on, and any entry the switch lacks.
     Mask ok = live;
     for (int k = 0; k < W; ++k) {
         if (!live[k]) continue;

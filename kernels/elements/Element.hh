@@ -106,12 +106,12 @@ static_assert(std::is_trivially_copyable_v<Element>, "Element is copied to the d
 //!   a lattice of first-order maps runs without the registers of the exact maps, bends, RF, multipoles
 //!   and profile elements (launch bound and ptxas numbers in BeamDriver.hh).
 //! - `optics_maps`: the magnetic optics of a ring or a transfer line: markers, monitors, drifts and
-//!   quadrupoles of every model, sector bends (the exact body only without gradient or sextupole: one
-//!   arc), dipole edges, thin and thick multipoles, apertures and s rotations. Without the RF cavity,
-//!   solenoid, kicker, collimator and profile (RK4) cases, whose call trees set `without_integrators`'
-//!   registers (BeamDriver.hh), and without the exact combined-function bend, whose split steps (four
-//!   second-order flows with two sets of principal trajectories each, per sub-step) took this kernel
-//!   from 3.2 to 23.5 thousand instructions and a 520-byte stack of spills at its 64 registers.
+//!   quadrupoles of every model, sector bends (the exact body only without gradient, sextupole or other body
+//!   multipole: one arc), dipole edges, thin and thick multipoles, apertures and s rotations. Without the RF
+//!   cavity, solenoid, kicker, collimator and profile (RK4) cases, whose call trees set
+//!   `without_integrators`' registers (BeamDriver.hh), and without the exact combined-function bend, whose
+//!   split steps (four second-order flows with two sets of principal trajectories each, per sub-step) took
+//!   this kernel from 3.2 to 23.5 thousand instructions and a 520-byte stack of spills at its 64 registers.
 enum class ElementCases { linear_maps, optics_maps, without_integrators, all };
 
 //! True for the kinds only the `all` switch tracks.
@@ -141,7 +141,7 @@ inline bool is_linear_map(Element const& e)
 }
 
 //! True for the entries the `optics_maps` switch tracks (its list above). Host: reads the kind and, for
-//! an exact bend, whether it has a gradient or sextupole.
+//! an exact bend, whether it has a gradient, sextupole or other body multipole (kicked).
 inline bool is_optics_map(Element const& e)
 {
     switch (e.kind) {

@@ -197,7 +197,12 @@ inline double element_map_flops(Element const& e)
             return split_steps(m.split, kick + field + k_radiate) + 3.0 * m.split.steps * k_drift_exact_at;
         }
         case ElementKind::solenoid:
-            return k_solenoid;
+            // The exact model: ExactDriftStep::at, pi_x pi_y 4, pi^2 3, pz^2 1, sqrt 1, 1/pz 1, k 1, k L 1,
+            // sincos, S/k 1, the products 5, px/pz py/pz 2, the four rows 4 x 7 + 2 x 2 (k S C, k S^2),
+            // px py 2, the t update 2 + 1 + 1 + 2 + 2.
+            return e.solenoid.exact
+                       ? k_drift_exact_at + 4 + 3 + 1 + 1 + 1 + 1 + 1 + k_sincos + 1 + 5 + 2 + 32 + 2 + 8
+                       : k_solenoid;
         case ElementKind::rf_cavity: {
             // half length 1; the pt kick 6 + cos; px, py 2; the momentum check 6; two half drifts.
             double const drifts = e.rf_cavity.length > 0.0 ? 2.0 * k_drift_exact_unprepared : 0.0;
@@ -234,9 +239,16 @@ inline double element_map_flops(Element const& e)
             double const with_k1 =
                 k_bend_linear_flow_base + bend_focusing(h2 + b.k1, b.length) + bend_focusing(-b.k1, b.length);
             double const without = k_bend_linear_flow_base + bend_focusing(h2, b.length);
+            // The body's other components: Horner 8 per term below the highest, px 4 (the dipole's curvature
+            // term), py 2; with
+            // radiation their field again (the Horner) and its two sums.
+            double const horner = b.body.terms > 0 ? 8.0 * (b.body.terms - 1) : 0.0;
+            double const body = b.body.terms > 0 ? horner + 6.0 : 0.0;
             // With radiation each kick radiates its field (by 9, bx 3) too.
-            double const radiation = b.c_rad != 0.0 ? 2.0 * (12.0 + k_radiate) : 0.0;
-            return 3.0 * b.steps * (2.0 * with_k1 + 2.0 * without + arc + 2.0 * k_curved_kick + radiation);
+            double const radiation =
+                b.c_rad != 0.0 ? 2.0 * (12.0 + k_radiate + (b.body.terms > 0 ? horner + 2.0 : 0.0)) : 0.0;
+            return 3.0 * b.steps *
+                   (2.0 * with_k1 + 2.0 * without + arc + 2.0 * (k_curved_kick + body) + radiation);
         }
     }
     return 0.0;

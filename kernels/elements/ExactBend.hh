@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/core/FusedMultiplyAdd.hh"
 #include "kernels/core/Macros.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/PortableMath.hh"
 #include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Drift.hh"
 #include "kernels/elements/MapSupport.hh"
+#include "kernels/elements/Multipole.hh"
 #include "kernels/elements/SynchrotronRadiation.hh"
 
 namespace gt {
@@ -198,6 +200,65 @@ struct CurvedMultipoleKick {
     }
 };
 
+//! The multipole components of the body beyond the curved field of k1 and k2 (skew components, orders
+//! above the sextupole, a dipole kick): the straight multipole field per unit length of the reference orbit,
+//!   by + i bx = sum_n (a_n + i b_n)(x + i y)^n,  a_n = kn / n!,  b_n = ksn / n!,
+//! the field of MAD-X's MULTIPOLE (Multipole.hh) spread over the body: the kick over a length l is
+//! px -= l by, py += l bx (the convention of MAD-X-PTC's bend multipoles, which sum KNL / L and K1, K1S, K2S,
+//! K3, K3S into one body field: madx_ptc_module.f90, SBEND). No curvature correction to these components
+//! (their potential is not made to satisfy Maxwell's equations in the curved frame beyond the k1, k2 terms):
+//! such a correction is of the order h x relative to the component itself, a term of one order higher;
+//! MAD-X's MAKETHIN slices of a bend kick the same straight field. The one exception is the normal dipole
+//! component a_0, a uniform vertical field, whose exact kick in the curved frame is px -= l a_0 (1 + h x)
+//! (the potential a_0 (x + h x^2/2), as the bend's own field h: ExactBend); with it the closed orbit of a
+//! dipole error in the body is PTC's (tests/python/bend_multipoles_madx_test.py). Evaluated by the complex
+//! Horner scheme of Multipole.hh (the same operations).
+struct BodyMultipoleKick {
+    double normal[k_multipole_terms];  //!< [1/m^(n+1)] a_n = kn / n! (per unit length)
+    double skew[k_multipole_terms];    //!< [1/m^(n+1)] b_n = ksn / n!
+    double h_a0;                       //!< [1/m^2] h a_0: the dipole component's curvature term
+    std::int32_t terms;                //!< highest order with a non-zero coefficient + 1 (0: none)
+
+    //! Host: from the strengths per unit length kn, ksn (kn[n] of order n, n! not divided out) in a body of
+    //! curvature h [1/m].
+    static BodyMultipoleKick make(double const* kn, int n_kn, double const* ksn, int n_ksn, double h = 0.0)
+    {
+        BodyMultipoleKick m;
+        m.terms = 0;
+        double factorial = 1.0;
+        for (int n = 0; n < k_multipole_terms; ++n) {
+            if (n > 0) factorial *= static_cast<double>(n);
+            m.normal[n] = n < n_kn ? kn[n] / factorial : 0.0;
+            m.skew[n] = n < n_ksn ? ksn[n] / factorial : 0.0;
+            if (m.normal[n] != 0.0 || m.skew[n] != 0.0) m.terms = n + 1;
+        }
+        m.h_a0 = h * m.normal[0];
+        return m;
+    }
+
+    //! by (re) and bx (im) at (x, y); terms > 0.
+    GT_HOST_DEVICE GT_FORCEINLINE void field(double x, double y, double& re, double& im) const
+    {
+        re = normal[terms - 1];
+        im = skew[terms - 1];
+        for (int n = terms - 2; n >= 0; --n) {
+            double const r = fma_rn(re, x, fma_rn(-im, y, normal[n]));
+            im = fma_rn(re, y, fma_rn(im, x, skew[n]));
+            re = r;
+        }
+    }
+
+    //! The kick integrated over a length l (any sign: the split steps' middle one is negative).
+    GT_HOST_DEVICE GT_FORCEINLINE void operator()(Particle& p, double l) const
+    {
+        if (terms == 0) return;
+        double re = 0.0, im = 0.0;
+        field(p.x, p.y, re, im);
+        p.px = fma_rn(-l, fma_rn(h_a0, p.x, re), p.px);
+        p.py = fma_rn(l, im, p.py);
+    }
+};
+
 //! The exact sector-bend body. Without gradient and sextupole: one arc over the whole length, the exact
 //! map (bend_arc), no splitting. With k1 or k2 the Hamiltonian H = E + k1 (x^2 - y^2)/2 + V3 (E the dipole's,
 //! V3 the cubic field) is split as H = A + (E - Q) + V3 with A = Q + k1 (x^2 - y^2)/2 and Q the
@@ -209,7 +270,9 @@ struct CurvedMultipoleKick {
 //! order and symmetric, composed as Yoshida's triple jump (w1, w0, w1) l for fourth order: symplectic,
 //! the error of the second-order terms falling as steps^-4 (measured against MAD-X's T matrix: 5e-6
 //! of its largest term for BESSY III's gradient bends with one step). A straight magnet (angle 0) uses
-//! the exact drift for E.
+//! the exact drift for E. The body's other multipole components (BodyMultipoleKick: skew quadrupole and
+//! sextupole, octupole, any order of a MAD-X KNL, KSL) are kicked with V3, so a skew gradient's linear
+//! part is split too (its error falls as steps^-4 like the second-order terms').
 struct ExactBend {
     double length;           //!< [m]
     double angle;            //!< [rad]
@@ -226,22 +289,40 @@ struct ExactBend {
     double step_outer;       //!< [m] w1 l
     double step_middle;      //!< [m] w0 l (negative)
     CurvedMultipoleKick kick;
+    BodyMultipoleKick body;  //!< the other multipole components of the body (terms 0: none)
     std::int32_t steps;
-    bool kicked;   //!< k1 or k2 non-zero: the split steps
+    bool kicked;   //!< k1, k2 or a body multipole non-zero: the split steps
     double c_rad;  //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
 
     //! Steps for a combined-function bend when the deck gives none: one per 0.25 of sqrt|k1| L,
     //! cbrt|k2| L and the angle (the triple jump's error in the second-order terms is then below ~1e-5 of
-    //! their size; tests/python/optics_madx_test.py).
-    static std::int32_t default_steps(double length, double angle, double k1, double k2)
+    //! their size; tests/python/optics_madx_test.py), and of |kn|^(1/(n+1)) L for the body's other
+    //! components of order n (|k0| L for a dipole kick).
+    static std::int32_t default_steps(double length, double angle, double k1, double k2,
+                                      BodyMultipoleKick const* body = nullptr)
     {
-        double const scale =
+        double scale =
             std::max({std::sqrt(std::abs(k1)) * length, std::cbrt(std::abs(k2)) * length, std::abs(angle)});
+        if (body != nullptr) {
+            double factorial = 1.0;
+            for (int n = 0; n < body->terms; ++n) {
+                if (n > 0) factorial *= static_cast<double>(n);
+                double const k = std::hypot(body->normal[n], body->skew[n]) * factorial;
+                scale = std::max(scale, std::pow(k, 1.0 / (n + 1)) * length);
+            }
+        }
         return static_cast<std::int32_t>(std::clamp(std::ceil(scale / 0.25), 1.0, 1000.0));
     }
 
     static ExactBend make(double length, double angle, double k1, double k2, std::int32_t steps,
                           ReferenceParticle const& ref)
+    {
+        return make(length, angle, k1, k2, BodyMultipoleKick::make(nullptr, 0, nullptr, 0), steps, ref);
+    }
+
+    //! With the body's other multipole components (BodyMultipoleKick).
+    static ExactBend make(double length, double angle, double k1, double k2, BodyMultipoleKick const& body,
+                          std::int32_t steps, ReferenceParticle const& ref)
     {
         ExactBend b;
         b.length = length;
@@ -252,9 +333,10 @@ struct ExactBend {
         b.k2 = k2;
         b.inv_beta = 1.0 / ref.beta;
         b.inv_beta_gamma2 = 1.0 / (ref.beta_gamma * ref.beta_gamma);
-        b.kicked = k1 != 0.0 || k2 != 0.0;
+        b.body = body;
+        b.kicked = k1 != 0.0 || k2 != 0.0 || body.terms > 0;
         b.c_rad = 0.0;
-        b.steps = b.kicked ? (steps > 0 ? steps : default_steps(length, angle, k1, k2)) : 1;
+        b.steps = b.kicked ? (steps > 0 ? steps : default_steps(length, angle, k1, k2, &body)) : 1;
         // Yoshida's triple jump: w1 = 1 / (2 - 2^(1/3)), w0 = 1 - 2 w1 (MapSupport.hh, SplitSteps).
         double const cbrt2 = 1.2599210498948731647672106;
         double const w1 = 1.0 / (2.0 - cbrt2), w0 = 1.0 - 2.0 * w1;
@@ -284,11 +366,13 @@ struct ExactBend {
         double const half = 0.5 * l;
         if (!bend_linear_flow(p, half, h, k1, inv_beta, inv_beta_gamma2)) return false;
         kick(p, half);
+        body(p, half);
         if (c_rad != 0.0) radiate_at_kick(p, half);
         if (!bend_linear_flow(p, -half, h, 0.0, inv_beta, inv_beta_gamma2)) return false;
         if (!arc(p, a)) return false;
         if (!bend_linear_flow(p, -half, h, 0.0, inv_beta, inv_beta_gamma2)) return false;
         kick(p, half);
+        body(p, half);
         if (c_rad != 0.0) radiate_at_kick(p, half);
         return bend_linear_flow(p, half, h, k1, inv_beta, inv_beta_gamma2);
     }
@@ -297,17 +381,25 @@ struct ExactBend {
     //! x + k2 (x^2 - y^2)/2, bx = k1 y + k2 x y (CurvedMultipoleKick's potential to second order), over the
     //! kick's length. The two kicks of a step sit at its middle (the flows between them are the identity
     //! to first order), so the steps of the triple jump radiate at 0.676, 0.5 and 0.324 of each step with
-    //! weights w1, w0, w1: a quadrature exact to second degree in s, as RadiatingKick's.
+    //! weights w1, w0, w1: a quadrature exact to second degree in s, as RadiatingKick's. The body's other
+    //! components (BodyMultipoleKick) add their field, as a thick multipole's kick radiates its own.
     GT_HOST_DEVICE GT_FORCEINLINE void radiate_at_kick(Particle& p, double l) const
     {
         double const x = p.x, y = p.y;
-        double const by = h + k1 * x + 0.5 * k2 * (x * x - y * y);
-        double const bx = k1 * y + k2 * x * y;
+        double by = h + k1 * x + 0.5 * k2 * (x * x - y * y);
+        double bx = k1 * y + k2 * x * y;
+        if (body.terms > 0) {
+            double re = 0.0, im = 0.0;
+            body.field(x, y, re, im);
+            by += re;
+            bx += im;
+        }
         radiate(p, c_rad, inv_beta, bx, by, h, l);
     }
 
-    //! The bend without gradient or sextupole (not kicked): one arc, or with radiation two half arcs. The
-    //! optics_maps switch calls this alone, without the split steps of the kicked case (Element.hh).
+    //! The bend without gradient, sextupole or body multipole (not kicked): one arc, or with radiation two
+    //! half arcs. The optics_maps switch calls this alone, without the split steps of the kicked case
+    //! (Element.hh).
     GT_HOST_DEVICE GT_FORCEINLINE bool uniform(Particle& p) const
     {
         if (c_rad != 0.0 && inv_h != 0.0) {

@@ -118,6 +118,13 @@ TEST_CASE("srotation (rolled bend and quadrupole, a misaligned roll): the same b
     check_deck("tests/data/srotation.toml", {"beam.macroparticles=100000"});
 }
 
+TEST_CASE("bends with body multipoles and exact solenoids, with and without radiation: the same bits")
+{
+    check_deck("tests/data/bend_multipoles.toml", {"beam.macroparticles=100000"});
+    check_deck("tests/data/bend_multipoles.toml", {"beam.macroparticles=50000", "beam.particle=\"electron\"",
+                                                   "beam.kinetic_energy=\"5 GeV\"", "lattice.radiation=\"mean\""});
+}
+
 TEST_CASE("3D field maps (field_map elements), both layouts: the same bits on the GPU and the CPU")
 {
     check_deck("inputs/fieldmap3d_linac.toml", {"beam.macroparticles=50000"});
