@@ -16,10 +16,24 @@ void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t 
     Policy::for_each(particles.size, GenerateBeam{particles, sampler, first_id});
 }
 
+//! `photons`: the segment holds entries that emit photons (SegmentCaseTable::emits_photons): tracked by the
+//! kernels with each particle's photon clock (TrackSegment), with the switch without integrators (or all).
 template <class Policy>
 void track(ParticleView particles, Element const* elements, size_type begin, size_type end, std::int32_t turn,
-           ElementCases cases)
+           ElementCases cases, bool photons = false)
 {
+    if (photons) {
+        // sm_90: the switch without integrators and the photons' Philox and Box-Muller (ptxas -v in
+        // scripts/gpu-check.d/45-quantum.sh's log); two blocks per SM as without photons.
+        if (cases == ElementCases::all)
+            Policy::for_each(particles.size,
+                             TrackSegment<ElementCases::all, true>{particles, elements, begin, end, turn});
+        else
+            Policy::template for_each_resident<2>(
+                particles.size,
+                TrackSegment<ElementCases::without_integrators, true>{particles, elements, begin, end, turn});
+        return;
+    }
     switch (cases) {
         // sm_90, ptxas -v: 46 registers and no spills unbounded, so five 256-thread blocks per SM (40 warps);
         // held to six blocks it takes 39 and spills 40 bytes, to eight 32 and spills 80 (stores) / 104

@@ -1,6 +1,6 @@
 // Which element switch (ElementCases) each segment of the table needs: prefix counts of the entries
-// only the full switch tracks and of those the linear-map and optics-map switches do not, so any
-// [begin, end) costs six lookups on the host.
+// only the full switch tracks, of those the linear-map and optics-map switches do not, and of those that
+// emit photons, so any [begin, end) costs a few lookups on the host.
 #pragma once
 
 #include <vector>
@@ -16,12 +16,14 @@ class SegmentCaseTable {
     explicit SegmentCaseTable(std::vector<Element> const& elements)
         : needs_all_(elements.size() + 1, 0),
           not_linear_(elements.size() + 1, 0),
-          not_optics_(elements.size() + 1, 0)
+          not_optics_(elements.size() + 1, 0),
+          photons_(elements.size() + 1, 0)
     {
         for (std::size_t i = 0; i < elements.size(); ++i) {
             needs_all_[i + 1] = needs_all_[i] + (needs_all_cases(elements[i].kind) ? 1 : 0);
             not_linear_[i + 1] = not_linear_[i] + (is_linear_map(elements[i]) ? 0 : 1);
             not_optics_[i + 1] = not_optics_[i] + (is_optics_map(elements[i]) ? 0 : 1);
+            photons_[i + 1] = photons_[i] + (gt::emits_photons(elements[i]) ? 1 : 0);
         }
     }
 
@@ -33,10 +35,16 @@ class SegmentCaseTable {
         return needs_all_[end] == needs_all_[begin] ? ElementCases::without_integrators : ElementCases::all;
     }
 
+    //! True when [begin, end) holds an entry that emits photons (quantum excitation, Element.hh): the segment
+    //! is tracked by the kernels with photon streams (TrackSegment's `Photons`), whose switch is the one
+    //! without integrators or, where cases() says so, all.
+    bool emits_photons(size_type begin, size_type end) const { return photons_[end] != photons_[begin]; }
+
   private:
     std::vector<size_type> needs_all_;
     std::vector<size_type> not_linear_;
     std::vector<size_type> not_optics_;
+    std::vector<size_type> photons_;
 };
 
 }  // namespace gt

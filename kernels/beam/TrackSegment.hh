@@ -9,8 +9,11 @@
 
 namespace gt {
 
-//! `Cases`: the element switch compiled into the kernel (SegmentCaseTable picks it per segment).
-template <ElementCases Cases>
+//! `Cases`: the element switch compiled into the kernel (SegmentCaseTable picks it per segment). `Photons`:
+//! the segment holds entries that emit photons (quantum excitation, SegmentCaseTable::emits_photons): each
+//! particle's clock (id, turn) goes to track_element, which draws the photons of those entries; the kernels
+//! without it are the code of a lattice without quantum excitation, unchanged.
+template <ElementCases Cases, bool Photons = false>
 struct TrackSegment {
     ParticleView particles;
     Element const* elements;  //!< the table in the executor's memory
@@ -22,6 +25,8 @@ struct TrackSegment {
     {
         if (!particles.alive(i)) return;
         Particle p = particles.load(i);
+        [[maybe_unused]] PhotonClock clock{};
+        if constexpr (Photons) clock = PhotonClock{particles.id[i], turn};
         // A pointer and a 32-bit count, and pt made opaque per element (Opaque.hh): the register budget
         // of the optics switch (64 at four blocks per SM, BeamDriver.hh) held, where a 64-bit index and
         // hoisted pt-only products were spilled to local memory on every element (ptxas -v; the same
@@ -29,7 +34,12 @@ struct TrackSegment {
         Element const* e = elements + begin;
         for (auto left = static_cast<std::uint32_t>(end > begin ? end - begin : 0); left != 0; --left, ++e) {
             opaque_in_place(p.pt);
-            if (!track_element<Cases>(*e, p)) {
+            bool ok = false;
+            if constexpr (Photons)
+                ok = track_element<Cases>(*e, p, clock);
+            else
+                ok = track_element<Cases>(*e, p);
+            if (!ok) {
                 particles.lost_element[i] = e->index;
                 particles.lost_turn[i] = turn;
                 break;

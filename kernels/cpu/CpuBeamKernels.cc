@@ -43,7 +43,25 @@ class CpuBeamKernels final : public BeamKernels {
     {
         cpu::Stopwatch w;
         // k_simd_lanes particles as a structure of arrays (TrackSegmentLanes): the same bits as TrackSegment.
-        switch (cases_.cases(begin, end)) {
+        ElementCases const cases = cases_.cases(begin, end);
+        if (cases_.emits_photons(begin, end)) {
+            // Quantum excitation: the photon-emitting entries take each particle's clock (TrackSegment).
+            if (cases == ElementCases::all)
+                track_blocks<ElementCases::all, true>(particles, begin, end, turn);
+            else
+                track_blocks<ElementCases::without_integrators, true>(particles, begin, end, turn);
+        } else {
+            track_switch(cases, particles, begin, end, turn);
+        }
+        timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
+                   double(particles.size) * double(end - begin),
+                   double(particles.size) * work_.flops_per_particle(begin, end));
+    }
+
+    void track_switch(ElementCases cases, ParticleView particles, size_type begin, size_type end,
+                      std::int32_t turn) const
+    {
+        switch (cases) {
             case ElementCases::linear_maps:
                 track_blocks<ElementCases::linear_maps>(particles, begin, end, turn);
                 break;
@@ -60,9 +78,6 @@ class CpuBeamKernels final : public BeamKernels {
                 track_blocks<ElementCases::all>(particles, begin, end, turn);
                 break;
         }
-        timer_.add("track", w.seconds(), double(particles.size) * k_track_bytes_per_particle,
-                   double(particles.size) * double(end - begin),
-                   double(particles.size) * work_.flops_per_particle(begin, end));
     }
 
     double time_bunch_begin(ParticleView particles, size_type entry) override
@@ -148,10 +163,10 @@ class CpuBeamKernels final : public BeamKernels {
 
   private:
     TimeBunchView bunch(ParticleView p) { return bunch_.view(p.size, MemSpace::host); }
-    template <ElementCases Cases>
+    template <ElementCases Cases, bool Photons = false>
     void track_blocks(ParticleView particles, size_type begin, size_type end, std::int32_t turn) const
     {
-        using Block = TrackSegmentLanes<k_simd_lanes, Cases>;
+        using Block = TrackSegmentLanes<k_simd_lanes, Cases, Photons>;
         cpu::for_each(Block::blocks(particles.size), Block{particles, elements_.data(), begin, end, turn});
     }
 

@@ -31,11 +31,25 @@ GT_FORCEINLINE LaneMaskOf<W> is_finite(ParticleLanes<W> const& p, LaneMaskOf<W> 
     return ok;
 }
 
+//! The photon clocks of a block of lanes (TrackSegment's `Photons`): the lanes' ids and the turn; empty
+//! without photons.
+template <int W, bool Photons>
+struct PhotonClocks {
+};
+template <int W>
+struct PhotonClocks<W, true> {
+    std::uint64_t const* ids;  //!< of lane 0 ... W - 1
+    std::int32_t turn;
+};
+
 //! Pushes the lanes of `live` through one entry with the switch `Cases`; returns those not lost there.
 //! The same calls as track_element: misalignment in, the map, misalignment out, the finiteness check.
-template <ElementCases Cases, int W>
+//! `Photons` (quantum excitation, TrackSegment's): an entry that emits photons goes per particle with the
+//! lane's clock (`ids[k]`, `turn`), as TrackSegment's track_element with the clock.
+template <ElementCases Cases, int W, bool Photons = false>
 GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes<W>& p,
-                                                 LaneMaskOf<W> const& live)
+                                                 LaneMaskOf<W> const& live,
+                                                 PhotonClocks<W, Photons> const& clocks)
 {
     using Mask = LaneMaskOf<W>;
     auto const lanes = [&](auto const& map) {
@@ -90,14 +104,18 @@ GT_FORCEINLINE LaneMaskOf<W> track_element_lanes(Element const& e, ParticleLanes
     for (int k = 0; k < W; ++k) {
         if (!live[k]) continue;
         Particle q = p.lane(k);
-        ok.set(k, track_element<Cases>(e, q));
+        if constexpr (Photons)
+            ok.set(k, track_element<Cases>(e, q, PhotonClock{clocks.ids[k], clocks.turn}));
+        else
+            ok.set(k, track_element<Cases>(e, q));
         p.set_lane(k, q);
     }
     return ok;
 }
 
-//! The CPU's TrackSegment: item b pushes particles [b W, b W + W) through [begin, end).
-template <int W, ElementCases Cases>
+//! The CPU's TrackSegment: item b pushes particles [b W, b W + W) through [begin, end). `Photons`: as
+//! TrackSegment's (the segment holds entries that emit photons).
+template <int W, ElementCases Cases, bool Photons = false>
 struct TrackSegmentLanes {
     ParticleView particles;
     Element const* elements;
@@ -126,9 +144,11 @@ struct TrackSegmentLanes {
         }
         for (int k = 0; k < count; ++k) live.set(k, particles.alive(first + k));
         if (none_left(live)) return;
+        PhotonClocks<W, Photons> clocks;
+        if constexpr (Photons) clocks = PhotonClocks<W, true>{particles.id + first, turn};
         for (size_type e = begin; e < end; ++e) {
             Element const& element = elements[e];
-            LaneMaskOf<W> const ok = track_element_lanes<Cases>(element, p, live);
+            LaneMaskOf<W> const ok = track_element_lanes<Cases, W, Photons>(element, p, live, clocks);
             LaneMaskOf<W> const lost = live && !ok;
             if (!none_left(lost)) {
                 for (int k = 0; k < W; ++k)

@@ -184,6 +184,58 @@ inline bool radiates(Element const& e)
     }
 }
 
+//! The quantum excitation of an entry that emits photons (`[lattice] radiation = "quantum"`: a radiating
+//! quadrupole, sector-bend body of either model or thick multipole with c_q != 0), else nullptr. Dipole edges
+//! take the mean loss only: their path -x tan(e) is first order in x and its share of I3 averages to zero
+//! over the beam (docs/physics.md).
+GT_HOST_DEVICE GT_FORCEINLINE QuantumExcitation const* quantum_excitation(Element const& e)
+{
+    QuantumExcitation const* q = nullptr;
+    switch (e.kind) {
+        case ElementKind::quadrupole:
+            q = &e.quadrupole.quantum;
+            break;
+        case ElementKind::sector_bend:
+            q = &e.sector_bend.quantum;
+            break;
+        case ElementKind::exact_bend:
+            q = &e.exact_bend.quantum;
+            break;
+        case ElementKind::thick_multipole:
+            q = &e.thick_multipole.quantum;
+            break;
+        default:
+            return nullptr;
+    }
+    return q->c_q != 0.0 ? q : nullptr;
+}
+
+//! True for an entry that emits photons (quantum_excitation). Host: SegmentCaseTable.
+inline bool emits_photons(Element const& e) { return quantum_excitation(e) != nullptr; }
+
+//! Host: switches on the quantum excitation `q` for an entry whose map radiates (radiates(e)) and emits
+//! photons (the kinds of quantum_excitation); any other entry is left as it is.
+inline void set_quantum_excitation(Element& e, QuantumExcitation const& q)
+{
+    if (!radiates(e)) return;
+    switch (e.kind) {
+        case ElementKind::quadrupole:
+            e.quadrupole.quantum = q;
+            break;
+        case ElementKind::sector_bend:
+            e.sector_bend.quantum = q;
+            break;
+        case ElementKind::exact_bend:
+            e.exact_bend.quantum = q;
+            break;
+        case ElementKind::thick_multipole:
+            e.thick_multipole.quantum = q;
+            break;
+        default:
+            break;
+    }
+}
+
 //! The `optics_maps` switch: the same calls as track_element's full switch for those kinds; any other
 //! entry is refused (false: the particle is marked lost), and the host never picks this switch for a
 //! segment that holds one.
@@ -317,6 +369,42 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
                 ok = e.thin_solenoid(p);
                 break;
         }
+    }
+    if (e.misaligned) e.misalignment.leave(p);
+    return ok && is_finite(p);
+}
+
+//! track_element with quantum excitation: an entry that emits photons (quantum_excitation(e)) runs its
+//! radiating map with the particle's PhotonStream for this entry, keyed by (`clock`, e.index); every other
+//! entry runs track_element's code for it (the same bits as without the clock). The segment kernels call this
+//! only for segments that hold such an entry (SegmentCaseTable::emits_photons), with `Cases`
+//! `without_integrators` or `all`. A new radiating map takes a `Photons&` (NoPhotons or PhotonStream) and
+//! passes it to radiate(); its case is added here and in quantum_excitation.
+template <ElementCases Cases>
+GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p, PhotonClock const& clock)
+{
+    static_assert(Cases == ElementCases::without_integrators || Cases == ElementCases::all,
+                  "the photon-emitting maps are compiled into the two largest switches only");
+    QuantumExcitation const* q = quantum_excitation(e);
+    if (q == nullptr) return track_element<Cases>(e, p);
+    PhotonStream photons(*q, clock, e.index);
+    if (e.misaligned) e.misalignment.enter(p);
+    bool ok = false;
+    switch (e.kind) {
+        case ElementKind::quadrupole:
+            ok = e.quadrupole.track_radiating(p, photons);
+            break;
+        case ElementKind::sector_bend:
+            ok = e.sector_bend.track_radiating(p, photons);
+            break;
+        case ElementKind::exact_bend:
+            ok = e.exact_bend(p, photons);
+            break;
+        case ElementKind::thick_multipole:
+            ok = e.thick_multipole.track_radiating(p, photons);
+            break;
+        default:
+            break;
     }
     if (e.misaligned) e.misalignment.leave(p);
     return ok && is_finite(p);

@@ -48,7 +48,8 @@ struct Quadrupole {
     Focusing fx, fy;         //!< linear model: x and y principal trajectories at the design momentum
     SplitSteps split;        //!< kick model
     QuadrupoleModel model;
-    double c_rad;  //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
+    double c_rad;               //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
+    QuantumExcitation quantum;  //!< its fluctuation (`radiation = "quantum"`); c_q = 0: none
 
     static Quadrupole make(double length, double k1, QuadrupoleModel model, std::int32_t kicks,
                            ReferenceParticle const& ref)
@@ -68,12 +69,16 @@ struct Quadrupole {
         q.split = SplitSteps::make(length, kicks > 0 ? kicks : 1);
         q.model = model;
         q.c_rad = 0.0;
+        q.quantum = QuantumExcitation::none();
         return q;
     }
 
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
-        if (c_rad != 0.0) return track_radiating(p);
+        if (c_rad != 0.0) {
+            NoPhotons none;
+            return track_radiating(p, none);
+        }
         switch (model) {
             case QuadrupoleModel::linear:
                 return track_linear(p);
@@ -99,18 +104,21 @@ struct Quadrupole {
     //! With classical radiation (`[lattice] radiation = "mean"`): the field by = k1 x, bx = k1 y radiates
     //! half its length at each end of the linear and chromatic maps (the trapezoidal rule: its error is
     //! O(L^2) of the loss's variation along the magnet; slices reduce it) and at every kick of the kick model
-    //! (RadiatingKick; the drifts then take the pt each kick leaves).
-    GT_HOST_DEVICE bool track_radiating(Particle& p) const
+    //! (RadiatingKick; the drifts then take the pt each kick leaves). `photons`: NoPhotons, or the particle's
+    //! PhotonStream with quantum excitation (radiate()).
+    template <class Photons>
+    GT_HOST_DEVICE bool track_radiating(Particle& p, Photons& photons) const
     {
         if (model == QuadrupoleModel::kick) {
             ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
-            return split.integrate(
-                p, drift, RadiatingKick<QuadrupoleKick>{QuadrupoleKick{k1}, k1, 0.0, 1, c_rad, inv_beta});
+            return split.integrate(p, drift,
+                                   RadiatingKick<QuadrupoleKick, Photons>{QuadrupoleKick{k1}, k1, 0.0, 1,
+                                                                          c_rad, inv_beta, photons});
         }
         double const half = 0.5 * length;
-        radiate(p, c_rad, inv_beta, k1 * p.y, k1 * p.x, 0.0, half);
+        radiate(p, c_rad, inv_beta, k1 * p.y, k1 * p.x, 0.0, half, photons);
         if (!(model == QuadrupoleModel::linear ? track_linear(p) : track_chromatic(p))) return false;
-        radiate(p, c_rad, inv_beta, k1 * p.y, k1 * p.x, 0.0, half);
+        radiate(p, c_rad, inv_beta, k1 * p.y, k1 * p.x, 0.0, half, photons);
         return true;
     }
 

@@ -33,6 +33,7 @@ struct SectorBend {
     double r51, r52, r56;                 //!< path length [1, m, m]
     double c_rad;                         //!< [m] radiation constant (SynchrotronRadiation.hh); 0: none
     double inv_beta;                      //!< [1] of the reference (radiation only)
+    QuantumExcitation quantum;            //!< the loss's fluctuation (`radiation = "quantum"`); c_q = 0: none
 
     static SectorBend make(double length, double angle, double k1, ReferenceParticle const& ref)
     {
@@ -81,6 +82,7 @@ struct SectorBend {
         b.r56 = length / (ref.beta_gamma * ref.beta_gamma) - hb * hb * f;
         b.c_rad = 0.0;
         b.inv_beta = inv_beta;
+        b.quantum = QuantumExcitation::none();
         return b;
     }
 
@@ -90,10 +92,19 @@ struct SectorBend {
     GT_HOST_DEVICE bool operator()(Particle& p) const
     {
         if (c_rad == 0.0) return track_map(p);
+        NoPhotons none;
+        return track_radiating(p, none);
+    }
+
+    //! With radiation (c_rad != 0): `photons` NoPhotons, or the particle's PhotonStream with quantum
+    //! excitation (radiate()).
+    template <class Photons>
+    GT_HOST_DEVICE GT_FORCEINLINE bool track_radiating(Particle& p, Photons& photons) const
+    {
         double const h = angle / length, half = 0.5 * length;
-        radiate(p, c_rad, inv_beta, k1 * p.y, h + k1 * p.x, h, half);
+        radiate(p, c_rad, inv_beta, k1 * p.y, h + k1 * p.x, h, half, photons);
         track_map(p);
-        radiate(p, c_rad, inv_beta, k1 * p.y, h + k1 * p.x, h, half);
+        radiate(p, c_rad, inv_beta, k1 * p.y, h + k1 * p.x, h, half, photons);
         return true;
     }
 

@@ -53,7 +53,8 @@ struct ThickMultipole {
     double inv_beta_gamma2;  //!< [1]
     MultipoleKick kick;
     SplitSteps split;
-    double c_rad;  //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
+    double c_rad;               //!< [m] radiation constant (SynchrotronRadiation.hh); 0: no radiation
+    QuantumExcitation quantum;  //!< its fluctuation (`radiation = "quantum"`); c_q = 0: none
 
     static ThickMultipole make(double length, std::int32_t order, double kn, double ksn, std::int32_t steps,
                                ReferenceParticle const& ref)
@@ -71,6 +72,7 @@ struct ThickMultipole {
         m.kick = MultipoleKick{kn / factorial, ksn / factorial, order};
         m.split = SplitSteps::make(length, steps > 0 ? steps : 1);
         m.c_rad = 0.0;
+        m.quantum = QuantumExcitation::none();
         return m;
     }
 
@@ -83,10 +85,8 @@ struct ThickMultipole {
             // One particle only: the CPU's lanes track an entry with c_rad != 0 per particle
             // (SegmentLanes.hh).
             if (c_rad != 0.0) {
-                ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
-                return split.integrate(
-                    p, drift, RadiatingKick<MultipoleKick>{kick, kick.a, kick.b, kick.order, c_rad, inv_beta},
-                    live);
+                NoPhotons none;
+                return track_radiating(p, none, live);
             }
         }
         // pt is constant through the kicks: one ExactDriftStep for all 1 + 3 n drifts.
@@ -95,6 +95,18 @@ struct ThickMultipole {
         auto const ok = live && drift.physical();
         if (none_left(ok)) return ok;
         return split.integrate(p, drift, kick, ok);
+    }
+
+    //! With radiation (c_rad != 0), one particle: `photons` NoPhotons, or its PhotonStream with quantum
+    //! excitation (radiate()).
+    template <class Photons>
+    GT_HOST_DEVICE bool track_radiating(Particle& p, Photons& photons, bool live = true) const
+    {
+        ExactDriftAtEachStep const drift{inv_beta, two_inv_beta, inv_beta2, inv_beta_gamma2};
+        return split.integrate(
+            p, drift,
+            RadiatingKick<MultipoleKick, Photons>{kick, kick.a, kick.b, kick.order, c_rad, inv_beta, photons},
+            live);
     }
 };
 

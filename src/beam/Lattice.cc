@@ -52,8 +52,10 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin, bo
     TableBuilder table(begin);
     TrackingContext tracking;
     tracking.mode = deck.run.tracking;
-    tracking.radiation = lc.radiation == "mean";
+    tracking.radiation = lc.radiation == "mean" || lc.radiation == "quantum";
     tracking.radiation_in_magnets = radiation_in_magnets;
+    tracking.quantum = lc.radiation == "quantum";
+    tracking.photon_key = deck.run.seed ^ k_photon_salt;
     tracking.sigma_t =
         deck.beam.sigma_matrix ? std::sqrt((*deck.beam.sigma_matrix)[4 * 6 + 4]) : deck.beam.sigma_t;
     if (deck.beam.distribution == "cathode") {  // the rms emission time, for the `auto` rule after the gun

@@ -84,15 +84,23 @@ ElementInfo OccurrenceBuilder::info(int slice, int slices) const
     return i;
 }
 
+Element OccurrenceBuilder::with_photons(Element e) const
+{
+    if (tracking_.quantum && radiation_in_magnets())
+        set_quantum_excitation(
+            e, QuantumExcitation{quantum_excitation_constant(reference()), tracking_.photon_key});
+    return e;
+}
+
 void OccurrenceBuilder::add(Element const& e, int slice, int slices, double length)
 {
-    table_.add(e, info(slice, slices), length);
+    table_.add(with_photons(e), info(slice, slices), length);
 }
 
 void OccurrenceBuilder::add_with_reference(Element const& e, int slice, int slices,
                                            ReferenceParticle const& after)
 {
-    table_.add_with_reference(e, info(slice, slices), after);
+    table_.add_with_reference(with_photons(e), info(slice, slices), after);
 }
 
 bool OccurrenceBuilder::add_if_tracked_in_time(TimeField field, double length, double k1, double ks)

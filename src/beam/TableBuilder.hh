@@ -2,6 +2,7 @@
 // field data of the maps, and the occurrence of one deck element as its registry entry sees it.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <tuple>
@@ -16,10 +17,12 @@ namespace gt {
 
 //! What the lattice needs to resolve `tracking`: the [run] default and the bunch length.
 struct TrackingContext {
-    std::string mode = "z";            //!< [run] tracking
-    double sigma_t = 0;                //!< [m] rms of c (t - t_ref) of the beam at the start (0: unknown)
-    bool radiation = false;            //!< [lattice] radiation = "mean" (ElementBuild::radiation)
+    std::string mode = "z";  //!< [run] tracking
+    double sigma_t = 0;      //!< [m] rms of c (t - t_ref) of the beam at the start (0: unknown)
+    bool radiation = false;  //!< [lattice] radiation = "mean" or "quantum" (ElementBuild::radiation)
     bool radiation_in_magnets = true;  //!< false: the optics' table (ElementBuild::radiation_in_magnets)
+    bool quantum = false;              //!< [lattice] radiation = "quantum": the radiating maps emit photons
+    std::uint64_t photon_key = 0;      //!< [run] seed ^ k_photon_salt (QuantumExcitation::key)
 };
 
 class TableBuilder {
@@ -79,6 +82,11 @@ class OccurrenceBuilder final : public ElementBuild {
     ElementInfo info(int slice, int slices) const;
 
   private:
+    //! `e` with its quantum excitation switched on when the deck asks for it and its map radiates
+    //! (set_quantum_excitation, at the reference of its entrance): every radiating entry of every registry
+    //! entry, without each builder saying so.
+    Element with_photons(Element e) const;
+
     TableBuilder& table_;
     int deck_index_;
     std::string path_;

@@ -110,8 +110,8 @@ struct LatticeConfig {
     double global_half_x = 0;  //!< [m]
     double global_half_y = 0;  //!< [m]
     std::string global_shape = "rectangle";
-    //! Classical synchrotron radiation: "off" or "mean" (the magnets radiate, the RF cavities keep the
-    //! reference energy; kernels/elements/SynchrotronRadiation.hh).
+    //! Synchrotron radiation: "off", "mean" (the magnets radiate, the RF cavities keep the reference energy;
+    //! kernels/elements/SynchrotronRadiation.hh) or "quantum" (the mean loss and its quantum excitation).
     std::string radiation = "off";
 };
 

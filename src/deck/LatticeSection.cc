@@ -131,7 +131,7 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
     if (toml::node const* n = t.get("turns")) {
         if (auto turns = ctx.integer_of(*n, "lattice.turns", Bound::at_least_one)) lat.turns = *turns;
     }
-    if (auto radiation = ctx.choice_at(t, path, "radiation", {"off", "mean"}, false))
+    if (auto radiation = ctx.choice_at(t, path, "radiation", {"off", "mean", "quantum"}, false))
         lat.radiation = *radiation;
     if (auto const* ap = ctx.table_at(t, path, "aperture", false)) {
         std::string const ap_path = "lattice.aperture";

@@ -172,3 +172,18 @@ TEST_CASE(
                 "lattice.radiation=\"mean\""});
     check_deck("inputs/light_source_ring.toml", {"beam.macroparticles=20000", "lattice.turns=50"});
 }
+
+TEST_CASE(
+    "quantum excitation (every radiating map drawing photons from its particle's stream): the same bits on "
+    "the "
+    "GPU and the CPU")
+{
+    // [lattice] radiation = "quantum": the Philox streams keyed by (seed, id, turn, entry) give each particle
+    // the same photons on both backends (the photon kernels: TrackSegment with its clock, the switch without
+    // integrators or all; the CPU's lanes).
+    check_deck("tests/data/every_element.toml",
+               {"beam.macroparticles=100000", "beam.particle=\"electron\"", "beam.kinetic_energy=\"5 GeV\"",
+                "lattice.radiation=\"quantum\""});
+    check_deck("inputs/light_source_ring.toml",
+               {"beam.macroparticles=20000", "lattice.turns=50", "lattice.radiation=\"quantum\""});
+}
