@@ -8,7 +8,9 @@
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentWork.hh"
+#include "kernels/beam/SelectParticles.hh"
 #include "run/Forecast.hh"
+#include "run/ParticleDownload.hh"
 
 using namespace gt;
 
@@ -101,4 +103,65 @@ TEST_CASE("forecast: the Green's function at its own calibrated time per size, t
     CHECK(near(solve.flops / double(solve.calls),
                2.0 * 2.5 * doubled * std::log2(doubled) + 6.0 * 4.0 * 64 * 32 * (32 + 1)));
     CHECK(f.kernels.at("warm-up").seconds == c.warmup_seconds + c.sc_warmup_seconds);
+}
+
+// The output stage's gathers to the host (ParticleDownload.cc): the loss records look at every particle
+// (the forecast's beam loses none, so none is selected), each snapshot looks at and selects every one,
+// a chunk of k_download_chunk particles per call. The fixed cost per call, the selection's and the
+// selected particles' bytes, the flags grown once, each of the two alternating staging buffers filled
+// once, the first call's excess once; all exact sums of the made-up rates.
+TEST_CASE("forecast: the output's gathers, one per snapshot and one for the loss records, a call per chunk")
+{
+    Ceilings c = made_up();
+    c.download_latency = 1e-5;
+    c.download_scan_bandwidth = 1e10;
+    c.download_bandwidth = 1e9;
+    c.staging_bandwidth = 1e8;
+    c.download_grow_bandwidth = 1e7;
+    c.download_warmup_seconds = 0.125;
+    auto const expected = [&](double calls, double looked, double selected, double staged, double grown) {
+        return calls * c.download_latency + looked * k_gather_bytes_per_particle / c.download_scan_bandwidth +
+               selected * k_gather_bytes_per_selected / c.download_bandwidth +
+               staged * k_staging_bytes_per_particle / c.staging_bandwidth +
+               grown * k_gather_grow_bytes_per_particle / c.download_grow_bandwidth +
+               c.download_warmup_seconds;
+    };
+    SUBCASE("fodo.toml: one snapshot at the end and the loss records")
+    {
+        double const n = 1000;
+        RunForecast const f = forecast_run(read_deck(input("fodo.toml"), {"beam.macroparticles=1000"}), c);
+        KernelForecast const& g = f.kernels.at("gather");
+        CHECK(g.calls == 2);
+        CHECK(near(g.bytes, 2 * n * k_gather_bytes_per_particle + n * k_gather_bytes_per_selected));
+        CHECK(near(g.seconds, expected(2, 2 * n, n, n, n)));
+        CHECK(g.best < g.seconds);
+    }
+    SUBCASE("solenoid_linac.toml with a snapshot at each of its 12 apertures (where it loses particles)")
+    {
+        double const n = 2000;
+        RunForecast const f =
+            forecast_run(read_deck(input("solenoid_linac.toml"),
+                                   {"beam.macroparticles=2000", "output.phase_space=[\"COL\"]"}),
+                         c);
+        KernelForecast const& g = f.kernels.at("gather");
+        CHECK(g.calls == 13);
+        CHECK(near(g.bytes, 13 * n * k_gather_bytes_per_particle + 12 * n * k_gather_bytes_per_selected));
+        CHECK(near(g.seconds, expected(13, 13 * n, 12 * n, 2 * n, n)));  // each staging buffer filled once
+    }
+    SUBCASE("3e6 particles: two chunks per gather, the second smaller")
+    {
+        double const n = 3e6, chunk = double(k_download_chunk);
+        RunForecast const f = forecast_run(read_deck(input("fodo.toml"), {"beam.macroparticles=3000000"}), c);
+        KernelForecast const& g = f.kernels.at("gather");
+        CHECK(g.calls == 4);
+        CHECK(near(g.bytes, 2 * n * k_gather_bytes_per_particle + n * k_gather_bytes_per_selected));
+        // The first chunk fills one staging buffer, the second the other; the flags grow to one chunk.
+        CHECK(near(g.seconds, expected(4, 2 * n, n, n, chunk)));
+    }
+    SUBCASE("a calibration from before the gathers were measured: not priced")
+    {
+        c.download_latency = 0;
+        RunForecast const f = forecast_run(read_deck(input("fodo.toml"), {"beam.macroparticles=1000"}), c);
+        CHECK(f.kernels.count("gather") == 0);
+    }
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "CommandTestSupport.hh"
@@ -170,6 +171,8 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
     CHECK(contains(f.output, "track"));
     CHECK(contains(f.output, "gpu: not calibrated"));
     CHECK(!contains(f.output, "predates"));
+    CHECK(contains(f.output, "gather"));  // the output's gathers, priced
+    CHECK(read.cpu->download_measured());
     CHECK(read.cpu->mix_push_seconds >= 0);      // measured (clamped at 0)
     CHECK(read.cpu->call_particle_seconds > 0);  // the CPU's load into lanes and back
     for (double rate : read.cpu->fp64_map_family) CHECK(rate > 0);
@@ -181,7 +184,8 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
         std::ofstream out(dir.file("old.toml"));
         for (std::string line; std::getline(in, line);)
             if (line.rfind("fp64_map_", 0) != 0 && line.rfind("mix_push_seconds", 0) != 0 &&
-                line.rfind("call_particle_seconds", 0) != 0 && line.rfind("fallback_push_seconds", 0) != 0)
+                line.rfind("call_particle_seconds", 0) != 0 && line.rfind("fallback_push_seconds", 0) != 0 &&
+                line.rfind("download_", 0) != 0 && line.rfind("staging_bandwidth", 0) != 0)
                 out << line << "\n";
     }
     Calibration const old = read_calibration(dir.file("old.toml"));
@@ -194,6 +198,10 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
     INFO(stale.output);
     CHECK(stale.status == 0);
     CHECK(contains(stale.output, "cpu calibration predates the map rates by family"));
+    // ... and one written before the output's gathers were measured: they are not priced, and it says so.
+    CHECK(!old.cpu->download_measured());
+    CHECK(contains(stale.output, "cpu calibration predates the output's gathers to the host"));
+    CHECK(!contains(stale.output, "\ngather "));
 
     CommandResult const missing =
         run_gtrack("forecast " + input("fodo.toml") + " --calibration " + dir.file("no.toml"));
@@ -243,4 +251,42 @@ TEST_CASE("the FFT time per size: exact at the measured sizes, N log N between a
     CHECK(mid == doctest::Approx(1e-4 + (229376.0 - 49152.0) / (491520.0 - 49152.0) * 9e-4).epsilon(1e-12));
     // Beyond: scaled from the largest size by N log N (262144 * 18 / 491520 = 9.6).
     CHECK(c.fft_time(c.fft_seconds, 262144) == doctest::Approx(9.6e-3).epsilon(1e-12));
+}
+
+namespace {
+
+//! The calls of `kernel` in a per-kernel table (forecast's or the profile's): its row's second column.
+long table_calls(std::string const& text, std::string const& kernel)
+{
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream row(line);
+        std::string name;
+        long calls = -1;
+        if (row >> name >> calls && name == kernel) return calls;
+    }
+    return -1;
+}
+
+}  // namespace
+
+// The forecast counts the output's gathers with the run's own output points: a snapshot at each of
+// solenoid_linac's 12 apertures and the loss records, 13 calls in the run's profile as in the forecast.
+TEST_CASE("forecast counts the gathers to the host that the run makes")
+{
+    TempDir dir;
+    std::string const cal = dir.file("c.toml");
+    REQUIRE(run_gtrack("calibrate --quick --cpu-only --threads 1 --out " + cal).status == 0);
+    std::string const args =
+        input("solenoid_linac.toml") +
+        " --set beam.macroparticles=2000 --set 'output.phase_space=[\"COL\"]' --calibration " + cal;
+    CommandResult const f = run_gtrack("forecast " + args);
+    INFO(f.output);
+    REQUIRE(f.status == 0);
+    CommandResult const r =
+        run_gtrack("run " + args + " -q --profile --backend cpu --threads 1 -o " + dir.file("run.h5"));
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(table_calls(f.output, "gather") == 13);
+    CHECK(table_calls(r.output, "gather") == 13);
 }

@@ -11,6 +11,17 @@
 
 namespace gt {
 
+//! Counted bytes of BeamKernels::gather_to_host, both backends and the forecast: per particle looked at
+//! (its lost flag read, the flag and its offset written) and per particle selected (its coordinates, id
+//! and loss record read from the beam and written out; the GPU's copy to the host is priced by the
+//! calibrated download rate, which is measured in these same counted bytes).
+inline constexpr double k_gather_bytes_per_particle = 12.0;
+inline constexpr double k_gather_bytes_per_selected = 120.0;
+//! [B] the flags and offsets per particle looked at, allocated when a gather looks at more than before.
+inline constexpr double k_gather_grow_bytes_per_particle = 8.0;
+//! [B] host staging per selected particle (x, px, y, py, t, pt, id, lost_element, lost_turn).
+inline constexpr double k_staging_bytes_per_particle = 6 * 8 + 8 + 4 + 4;
+
 //! flags[i] = 1 when particle begin + i is of the wanted kind (alive or lost), else 0.
 struct SelectFlags {
     ParticleView p;

@@ -155,7 +155,9 @@ class CpuBeamKernels final : public BeamKernels {
         cpu::for_each(n, ScatterSelected{particles, begin, flags_.data(), offsets_.data(), v});
         v.size = sum;
         if (sum > 0) next_staging_ ^= 1;  // an empty result leaves the other staging as it was
-        timer_.add("gather", w.seconds(), double(n) * 4.0 + double(sum) * 60.0, double(n));
+        timer_.add("gather", w.seconds(),
+                   double(n) * k_gather_bytes_per_particle + double(sum) * k_gather_bytes_per_selected,
+                   double(n));
         return v;
     }
 

@@ -194,7 +194,9 @@ class CudaBeamKernels final : public BeamKernels {
             cuda::note_host_wait();
             GT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
         }
-        events_.stop({"gather", double(n) * 12.0 + double(m) * 120.0, double(n)});
+        events_.stop({"gather",
+                      double(n) * k_gather_bytes_per_particle + double(m) * k_gather_bytes_per_selected,
+                      double(n)});
         return h;
     }
 

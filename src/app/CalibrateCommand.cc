@@ -32,6 +32,11 @@ void print_ceilings(char const* side, Ceilings const& c)
     std::printf(
         "%s a mixed lattice: %.3g ns per push beyond the family rates; %.3g ns per particle and call\n", side,
         std::max(0.0, c.mix_push_seconds) * 1e9, c.call_particle_seconds * 1e9);
+    std::printf(
+        "%s output gathers: %.3g us a call, selection %.3g GB/s, to the host %.3g GB/s, new staging "
+        "%.3g GB/s, first call +%.3g ms\n",
+        side, c.download_latency * 1e6, c.download_scan_bandwidth * 1e-9, c.download_bandwidth * 1e-9,
+        c.staging_bandwidth * 1e-9, c.download_warmup_seconds * 1e3);
     std::printf("%s space charge: sort %.3g GB/s, deposit %.3g GB/s, gather %.3g GB/s; solve", side,
                 c.sort_bandwidth * 1e-9, c.deposit_bandwidth * 1e-9, c.gather_bandwidth * 1e-9);
     for (std::size_t i = 0; i < c.fft_points.size(); ++i)

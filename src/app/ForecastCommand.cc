@@ -68,6 +68,12 @@ int forecast_command(CommandOptions const& options)
                 "call_particle_seconds): the element maps are priced as before, which runs low with "
                 "the CPU's vector lanes (measured / forecast up to ~2); run 'gtrack calibrate' again\n",
                 side);
+        if (!ceilings->download_measured())
+            std::printf(
+                "note: this %s calibration predates the output's gathers to the host (download_latency, "
+                "download_bandwidth, staging_bandwidth, ...): the loss records' and snapshots' gathers "
+                "are not priced, which runs low on a GPU; run 'gtrack calibrate' again\n",
+                side);
     }
     if (deck.detector.along_beamline)
         std::printf(

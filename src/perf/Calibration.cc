@@ -50,6 +50,18 @@ constexpr Field k_fields[] = {
      "[s] per push in a lattice of mixed kinds, beyond each map's rate alone (dispatch, branches)", true},
     {"call_particle_seconds", &Ceilings::call_particle_seconds,
      "[s] per particle and call of a segment, added to its maps (CPU: the load into lanes and back)", true},
+    {"download_latency", &Ceilings::download_latency, "[s] an output gather of one particle, none selected",
+     true},
+    {"download_scan_bandwidth", &Ceilings::download_scan_bandwidth,
+     "[B/s] an output gather's selection (flags, sum, scatter), counted bytes", true},
+    {"download_bandwidth", &Ceilings::download_bandwidth,
+     "[B/s] an output gather's selected particles to the host, counted bytes", true},
+    {"staging_bandwidth", &Ceilings::staging_bandwidth,
+     "[B/s] host staging of gathered particles first allocated and written (GPU: pinned)", true},
+    {"download_grow_bandwidth", &Ceilings::download_grow_bandwidth,
+     "[B/s] an output gather over more particles than before: flags and offsets allocated", true},
+    {"download_warmup_seconds", &Ceilings::download_warmup_seconds,
+     "[s] the first output gather (one particle) beyond a steady one", true},
 };
 
 //! The map rates by family (optional: files written before them have fp64_map only, which the

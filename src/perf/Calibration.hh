@@ -49,6 +49,23 @@ struct Ceilings {
     //! segment instead, and in files written before it.
     double call_particle_seconds = 0;
 
+    //! The output's gathers (BeamKernels::gather_to_host: loss records, snapshots), measured by calling it.
+    //! 0 in files written before them: the gathers are not priced (`download_measured()`).
+    double download_latency = 0;         //!< [s] a gather of one particle selecting none (launches, waits)
+    double download_scan_bandwidth = 0;  //!< [B/s] counted bytes / time of the flags, sum and scatter
+    double download_bandwidth = 0;       //!< [B/s] counted bytes of selected particles / their extra time
+    double staging_bandwidth = 0;        //!< [B/s] host staging first allocated (GPU: pinned) and written
+    //! [B/s] a gather over more particles than before: its flags and offsets allocated (counted bytes;
+    //! the CPU's zero-filled staging of that size goes with them, the GPU allocates outside its timer)
+    double download_grow_bandwidth = 0;
+    double download_warmup_seconds = 0;  //!< [s] the first gather (of one particle) beyond a steady one
+
+    bool download_measured() const
+    {
+        return download_latency > 0 && download_scan_bandwidth > 0 && download_bandwidth > 0 &&
+               staging_bandwidth > 0;
+    }
+
     //! [s] a solve (or Green's function) of `points` doubled-grid points, interpolated in N log N
     //! between the measured sizes (extrapolated from the nearest one beyond them).
     double fft_time(std::vector<double> const& seconds, double points) const;

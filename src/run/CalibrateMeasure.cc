@@ -13,6 +13,7 @@
 #include "beam/BeamSetup.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentWork.hh"
+#include "kernels/beam/SelectParticles.hh"
 #include "kernels/core/Device.hh"
 #include "kernels/core/DeviceCeilings.hh"
 #include "kernels/core/PeakFlops.hh"
@@ -210,6 +211,50 @@ double first_call_excess(KernelTimer const& timer, char const* kernel)
     return std::max(0.0, r.first_seconds - (r.seconds - r.first_seconds) / double(r.calls - 1));
 }
 
+//! [s] `gather`'s time in `kernels`' timer so far (0 before its first call).
+double gather_seconds(BeamKernels& kernels)
+{
+    auto const& records = kernels.timer().records();
+    auto const it = records.find("gather");
+    return it == records.end() ? 0.0 : it->second.seconds;
+}
+
+//! [s] the mean of `calls` gathers of [0, particles.size) selecting `alive` ones.
+double mean_gather(BeamKernels& kernels, ParticleView particles, bool alive, int calls)
+{
+    double const before = gather_seconds(kernels);
+    for (int i = 0; i < calls; ++i) kernels.gather_to_host(particles, 0, particles.size, alive);
+    return (gather_seconds(kernels) - before) / calls;
+}
+
+//! The output's gathers (loss records, snapshots: BeamKernels::gather_to_host), on a fresh beam of
+//! `particles` live ones, by calling the backend's own gather: a call that selects none (the loss
+//! records of a beam without losses) prices the selection's counted bytes, a call that selects all (a
+//! snapshot) the selected particles' bytes to the host, one particle the fixed cost of a call (launches,
+//! the count's copy back and its wait) and the first call's (modules, scratch), the first call over the
+//! beam the flags and offsets it allocates, and the first two calls that select all the host staging that
+//! the two alternating buffers allocate (GPU: page-locked memory, pinned as it is allocated) and write.
+void measure_download(Ceilings& c, BeamKernels& kernels, BeamSampler const& sampler, double particles)
+{
+    ParticleState one(1, kernels.memory());
+    kernels.generate(one.view(), sampler, 0);
+    double const first = mean_gather(kernels, one.view(), false, 1);  // modules, scratch: the first call
+    c.download_latency = mean_gather(kernels, one.view(), false, 20);
+    c.download_warmup_seconds = std::max(0.0, first - c.download_latency);
+    ParticleState state(size_type(particles), kernels.memory());
+    kernels.generate(state.view(), sampler, 0);
+    ParticleView const beam = state.view();
+    double const grown = mean_gather(kernels, beam, false, 1);  // flags and offsets of `particles`
+    double const none = mean_gather(kernels, beam, false, 5);
+    c.download_grow_bandwidth = particles * k_gather_grow_bytes_per_particle / std::max(grown - none, 1e-12);
+    c.download_scan_bandwidth =
+        particles * k_gather_bytes_per_particle / std::max(none - c.download_latency, 1e-12);
+    double const staged = mean_gather(kernels, beam, true, 2);  // each buffer's first fill
+    double const all = mean_gather(kernels, beam, true, 4);
+    c.download_bandwidth = particles * k_gather_bytes_per_selected / std::max(all - none, 1e-12);
+    c.staging_bandwidth = particles * k_staging_bytes_per_particle / std::max(staged - all, 1e-12);
+}
+
 void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
 {
     ParticleState state(size_type(size.particles), kernels.memory());
@@ -317,6 +362,7 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
     c.warmup_seconds = first_call_excess(kernels.timer(), "generate") +
                        first_call_excess(kernels.timer(), "track") +
                        first_call_excess(kernels.timer(), "moments");
+    measure_download(c, kernels, sampler, size.particles);
 }
 
 void measure_space_charge(Ceilings& c, std::unique_ptr<SpaceChargeKernels> (*make)(), MemSpace memory,

@@ -10,11 +10,13 @@
 
 #include "beam/Lattice.hh"
 #include "kernels/beam/SegmentWork.hh"
+#include "kernels/beam/SelectParticles.hh"
 #include "kernels/spacecharge/GridGeometry.hh"
 #include "kernels/spacecharge/ShapeFunction.hh"
 #include "kernels/spacecharge/SpaceChargeWork.hh"
 #include "run/BeamRun.hh"
 #include "run/BeamTracker.hh"
+#include "run/ParticleDownload.hh"
 #include "run/SpaceChargeSchedule.hh"
 
 namespace gt {
@@ -30,6 +32,7 @@ enum class Bound {
     sort,      //!< the cell sort: bytes at its measured bandwidth
     deposit,   //!< scattered adds: bytes at the measured deposit bandwidth
     gather,    //!< scattered reads: bytes at the measured gather bandwidth
+    download,  //!< the output's gathers: selection, selected particles and new staging at their rates
     fixed,     //!< FFT solves: measured per size, given in seconds
 };
 
@@ -44,6 +47,9 @@ struct CallWork {
     FamilyFlops family_flops{};     //!< Bound::map: `flops` by map family, each at its calibrated rate
     double per_particle_items = 0;  //!< Bound::map: pushes of entries tracked one particle at a time
     double particles = 0;           //!< Bound::map: particles of the call (each loaded and stored once)
+    double selected_bytes = 0;      //!< Bound::download: of `bytes`, the selected particles'
+    double staging_bytes = 0;       //!< Bound::download: host staging the call allocates and first writes
+    double grow_bytes = 0;          //!< Bound::download: flags and offsets the call allocates
 };
 
 static_assert(std::tuple_size_v<decltype(Ceilings::fp64_map_family)> == k_map_families,
@@ -57,12 +63,17 @@ class ForecastBuilder {
     {
         // Streaming kernels reach the measured fraction of the copy bandwidth of a one-entry segment,
         // not the copy bandwidth itself (73-87% on the H100); every kernel is bounded by the copy.
+        // A gather to the host is priced at its own measured rates (its copy is bound by the host link).
         bool const streams = (bound == Bound::map || bound == Bound::stream) && c_.track_bandwidth > 0;
         double const body =
-            std::max(time_of(bound, w), w.bytes / (streams ? c_.track_bandwidth : c_.copy_bandwidth));
-        // A reduction's fixed cost is its launch, the copy back and the wait, measured as one.
-        double const latency =
-            w.waits && c_.reduce_latency > 0 ? c_.reduce_latency : w.launches * c_.launch_latency;
+            bound == Bound::download
+                ? time_of(bound, w)
+                : std::max(time_of(bound, w), w.bytes / (streams ? c_.track_bandwidth : c_.copy_bandwidth));
+        // A reduction's fixed cost is its launch, the copy back and the wait, measured as one; a gather's
+        // its launches, the count's copy back and the waits, measured as one too.
+        double const latency = bound == Bound::download           ? c_.download_latency
+                               : w.waits && c_.reduce_latency > 0 ? c_.reduce_latency
+                                                                  : w.launches * c_.launch_latency;
         KernelForecast& k = f_.kernels[kernel];
         k.calls += 1;
         k.bytes += w.bytes;
@@ -73,12 +84,13 @@ class ForecastBuilder {
         k.worst += latency + 2.0 * body;
     }
 
-    //! A one-time cost (the first calls' module loading and FFT plans), not scaled by best/worst.
-    void add_once(std::string const& name, double seconds)
+    //! A one-time cost (the first calls' module loading and FFT plans), not scaled by best/worst; `call`:
+    //! counted as a call of its own (false: paid inside a call already counted).
+    void add_once(std::string const& name, double seconds, bool call = true)
     {
         if (seconds <= 0) return;
         KernelForecast& k = f_.kernels[name];
-        k.calls += 1;
+        k.calls += call ? 1 : 0;
         k.seconds += seconds;
         k.best += seconds;
         k.worst += seconds;
@@ -118,6 +130,10 @@ class ForecastBuilder {
                 return w.bytes / c_.deposit_bandwidth;
             case Bound::gather:
                 return w.bytes / c_.gather_bandwidth;
+            case Bound::download:
+                return (w.bytes - w.selected_bytes) / c_.download_scan_bandwidth +
+                       w.selected_bytes / c_.download_bandwidth + w.staging_bytes / c_.staging_bandwidth +
+                       (c_.download_grow_bandwidth > 0 ? w.grow_bytes / c_.download_grow_bandwidth : 0.0);
             case Bound::fixed:
                 return w.seconds;
         }
@@ -173,16 +189,56 @@ class CountingBeamKernels final : public BeamKernels {
         m.alive = n;
         return m;
     }
-    //! The forecast's beam stays alive: no particle is lost, none is gathered.
+    //! The forecast's beam stays alive: no particle is lost.
     size_type count(ParticleView particles, bool alive) override { return alive ? particles.size : 0; }
-    ParticleView gather_to_host(ParticleView, size_type, size_type, bool) override { return {}; }
+    //! A gather of [begin, end): every particle looked at, the live ones selected (none for the loss
+    //! records). The flags and offsets grow to the most particles looked at; the host staging is the
+    //! backends': two buffers used in turn by the calls that select some, each grown (reallocated) when a
+    //! call selects more than it holds. Not priced without a calibration of the gathers (files written before
+    //! them): ForecastCommand says so.
+    ParticleView gather_to_host(ParticleView, size_type begin, size_type end, bool alive) override
+    {
+        if (!priced_gathers_) return {};
+        double const n = double(end - begin);
+        double const m = alive ? n : 0.0;
+        CallWork w;
+        w.bytes = n * k_gather_bytes_per_particle + m * k_gather_bytes_per_selected;
+        w.selected_bytes = m * k_gather_bytes_per_selected;
+        w.items = n;
+        if (n > looked_) {
+            w.grow_bytes = n * k_gather_grow_bytes_per_particle;
+            looked_ = n;
+        }
+        if (m > 0) {
+            if (m > staging_[next_staging_]) {
+                w.staging_bytes = m * k_staging_bytes_per_particle;
+                staging_[next_staging_] = m;
+            }
+            next_staging_ ^= 1;
+        }
+        out_.add("gather", Bound::download, w);
+        return {};
+    }
+    void price_gathers(bool on) { priced_gathers_ = on; }
     KernelTimer const& timer() const override { return timer_; }
 
   private:
     ForecastBuilder& out_;
     SegmentWork work_;
     KernelTimer timer_;  // stays empty: nothing is timed here
+    bool priced_gathers_ = false;
+    double looked_ = 0;           //!< particles the flags and offsets hold
+    double staging_[2] = {0, 0};  //!< particles each host staging buffer holds
+    int next_staging_ = 0;
 };
+
+//! The output stage's gathers (ParticleDownload.cc), a chunk at a time: the live particles of a
+//! snapshot (every chunk holds some: the forecast's beam stays alive), or the loss records.
+void gather_chunks(BeamKernels& kernels, ParticleView particles, bool alive)
+{
+    for (size_type begin = 0; begin < particles.size; begin += k_download_chunk)
+        kernels.gather_to_host(particles, begin, std::min(particles.size, begin + k_download_chunk), alive);
+}
 
 //! The stages of one space-charge kick, with the counts SpaceChargeSolver records (SpaceChargeWork.hh).
 void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const& s, double n, long kick,
@@ -261,9 +317,16 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
                 }
             });
     }
-    if (tracker.point().stats) kernels.moments(particles);
-    while (tracker.advance())
+    kernels.price_gathers(ceilings.download_measured());
+    auto const at_point = [&] {
         if (tracker.point().stats) kernels.moments(particles);
+        if (tracker.point().phase_space) gather_chunks(kernels, particles, true);
+    };
+    at_point();
+    while (tracker.advance()) at_point();
+    // The output stage: the loss records, every particle looked at (none lost here).
+    gather_chunks(kernels, particles, false);
+    if (ceilings.download_measured()) out.add_once("gather", ceilings.download_warmup_seconds, false);
     // The first call of each kernel loads its module and touches fresh memory; the first kick makes
     // the FFT plans: measured once by calibrate, paid once per run.
     out.add_once("warm-up", ceilings.warmup_seconds + (kicks > 0 ? ceilings.sc_warmup_seconds : 0.0));
