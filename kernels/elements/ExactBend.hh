@@ -223,15 +223,14 @@ struct BodyMultipoleKick {
     //! curvature h [1/m].
     static BodyMultipoleKick make(double const* kn, int n_kn, double const* ksn, int n_ksn, double h = 0.0)
     {
+        // Multipole's coefficients (kn / n!, ksn / n!, the highest order), per unit length here.
+        Multipole const field = Multipole::make(kn, n_kn, ksn, n_ksn);
         BodyMultipoleKick m;
-        m.terms = 0;
-        double factorial = 1.0;
         for (int n = 0; n < k_multipole_terms; ++n) {
-            if (n > 0) factorial *= static_cast<double>(n);
-            m.normal[n] = n < n_kn ? kn[n] / factorial : 0.0;
-            m.skew[n] = n < n_ksn ? ksn[n] / factorial : 0.0;
-            if (m.normal[n] != 0.0 || m.skew[n] != 0.0) m.terms = n + 1;
+            m.normal[n] = field.normal[n];
+            m.skew[n] = field.skew[n];
         }
+        m.terms = field.terms;
         m.h_a0 = h * m.normal[0];
         return m;
     }
