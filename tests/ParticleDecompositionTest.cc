@@ -1,6 +1,6 @@
 // MPI particle decomposition: shares that tile the beam on reduction-chunk boundaries, and the
 // property that makes statistics independent of the rank count: the chunk partials of the shares,
-// concatenated in rank order, combine to the same bits as one process's reduction.
+// folded in rank order, combine to the same bits as one process's reduction.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -65,24 +65,26 @@ struct Terms {
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 }  // namespace
 
-TEST_CASE("shares' chunk partials joined in rank order reduce to the one-process bits")
+TEST_CASE("shares' chunk partials folded in rank order reduce to the one-process bits")
 {
+    // What CrossRank::fold_in_rank_order does over MPI: each rank folds its own partials into what the
+    // rank before it ended with.
+    using R = reduce::Each<2, reduce::Sum>;
     std::uint64_t const n = 23456;  // 12 chunks, the last one partial
     std::vector<double> x(n);
     for (std::uint64_t i = 0; i < n; ++i)
         x[i] = std::pow(10.0, double(i % 13) - 6.0) * (1.0 + 1e-3 * double(i % 977)) * (i % 2 ? -1.0 : 1.0);
     auto const whole = cpu::reduce<2, reduce::Sum>(n, Terms{x.data(), 0});
     for (int ranks = 1; ranks <= 13; ++ranks) {
-        std::vector<double> joined;
+        double running[2];
+        R::identity(running);
         for (int r = 0; r < ranks; ++r) {
             ParticleShare const s = parallel::particle_share(n, r, ranks);
             auto const part = cpu::reduce_chunks<2, reduce::Sum>(s.count, Terms{x.data(), s.first});
-            joined.insert(joined.end(), part.begin(), part.end());
+            reduce::fold_chunks_of<R>(part.data(), part.size() / 2, running);
         }
-        double out[2];
-        reduce::combine_chunks<2, reduce::Sum>(joined.data(), joined.size() / 2, out);
         CAPTURE(ranks);
-        CHECK(same_bits(out[0], whole[0]));
-        CHECK(same_bits(out[1], whole[1]));
+        CHECK(same_bits(running[0], whole[0]));
+        CHECK(same_bits(running[1], whole[1]));
     }
 }

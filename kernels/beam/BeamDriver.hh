@@ -64,13 +64,17 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
 }
 
 //! A reduction over the whole beam when this process holds a chunk-aligned share of it: the chunk
-//! partials of every rank, in global chunk order, combined as one process would (same bits).
+//! partials of every rank folded in global chunk order, as one process would (same bits). Only the
+//! running R::size values pass between ranks, not the partials.
 template <class Policy, class R, class F>
 std::array<double, R::size> reduce_over_ranks(size_type n, F const& f, CrossRank const& ranks)
 {
-    std::vector<double> const partials = ranks.concatenate(Policy::template reduce_chunks_of<R>(n, f));
+    std::vector<double> const partials = Policy::template reduce_chunks_of<R>(n, f);
     std::array<double, R::size> out{};
-    reduce::combine_chunks_of<R>(partials.data(), partials.size() / R::size, out.data());
+    R::identity(out.data());
+    ranks.fold_in_rank_order(out, [&](std::span<double> running) {
+        reduce::fold_chunks_of<R>(partials.data(), partials.size() / R::size, running.data());
+    });
     return out;
 }
 

@@ -83,12 +83,20 @@ struct MaxThenSum {
 
 inline size_type chunk_count(size_type n) { return (n + k_chunk - 1) / k_chunk; }
 
+//! Folds per-chunk partial results (host side, chunk order) into `running` (R::size values), left to
+//! right: what a run of several ranks does with each rank's chunks in turn (CrossRank.hh).
+template<class R>
+void fold_chunks_of(double const* partials, size_type chunks, double* running)
+{
+    for (size_type c = 0; c < chunks; ++c) R::combine(running, partials + c * R::size);
+}
+
 //! Combines per-chunk partial results (host side, chunk order) into the final R::size values.
 template<class R>
 void combine_chunks_of(double const* partials, size_type chunks, double* out)
 {
     R::identity(out);
-    for (size_type c = 0; c < chunks; ++c) R::combine(out, partials + c * R::size);
+    fold_chunks_of<R>(partials, chunks, out);
 }
 
 template<int N, class Op>

@@ -303,15 +303,19 @@ class SpaceChargeSolver {
             backend_.for_each(p.size, DepositAtomic<W, double>{p, geometry_, weights_.data()});
     }
 
-    //! A reduction over the particles of every rank: the chunk partials of all ranks in rank order,
-    //! combined as one process would (the same bits while no rank reorders its particles).
+    //! A reduction over the particles of every rank: the chunk partials of all ranks folded in rank
+    //! order, as one process would (the same bits while no rank reorders its particles).
     template <int N, class Op, class F>
     std::array<double, N> reduce_all(size_type n, F const& f, CrossRank const& ranks)
     {
         if (ranks.count() == 1) return backend_.template reduce<N, Op>(n, f);
-        std::vector<double> const partials = ranks.concatenate(backend_.template reduce_chunks<N, Op>(n, f));
+        using R = reduce::Each<N, Op>;
+        std::vector<double> const partials = backend_.template reduce_chunks<N, Op>(n, f);
         std::array<double, N> out{};
-        reduce::combine_chunks<N, Op>(partials.data(), partials.size() / N, out.data());
+        R::identity(out.data());
+        ranks.fold_in_rank_order(out, [&](std::span<double> running) {
+            reduce::fold_chunks_of<R>(partials.data(), partials.size() / N, running.data());
+        });
         return out;
     }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ class Communicator {
     int min(int value) const;
     //! Sum of `value` over the ranks below this one (0 on rank 0).
     std::uint64_t exclusive_prefix_sum(std::uint64_t value) const;
+
+    // ---- a fold in rank order (CrossRank::fold_in_rank_order) -----------------------------------------
+    //! Rank r waits for rank r-1's `running` (rank 0 keeps its own), applies `fold_mine`, passes it to
+    //! rank r+1; then every rank gets the last rank's. Messages are `running.size()` values.
+    void fold_in_rank_order(std::span<double> running, std::function<void(std::span<double>)> const& fold_mine) const;
 
     // ---- ordered gathers ---------------------------------------------------------------------------
     //! The concatenation of every rank's `local` in rank order, on every rank.

@@ -236,6 +236,22 @@ std::vector<std::int64_t> Communicator::receive_int64s(int from) const
     return receive_vector<std::int64_t>(from);
 }
 
+void Communicator::fold_in_rank_order(std::span<double> running,
+                                      std::function<void(std::span<double>)> const& fold_mine) const
+{
+    if (size_ == 1) {
+        fold_mine(running);
+        return;
+    }
+    // Tag 2: apart from the relayed writes' count (0) and pieces (1), which never interleave with this.
+    int const n = static_cast<int>(running.size());
+    if (rank_ > 0)
+        check(MPI_Recv(running.data(), n, MPI_DOUBLE, rank_ - 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    fold_mine(running);
+    if (rank_ + 1 < size_) check(MPI_Send(running.data(), n, MPI_DOUBLE, rank_ + 1, 2, MPI_COMM_WORLD), "MPI_Send");
+    check(MPI_Bcast(running.data(), n, MPI_DOUBLE, size_ - 1, MPI_COMM_WORLD), "MPI_Bcast");
+}
+
 void Communicator::barrier() const
 {
     if (size_ > 1) check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");

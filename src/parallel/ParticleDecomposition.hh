@@ -1,9 +1,9 @@
 // Particle decomposition: which particles of the beam each rank holds.
 //
 // Rank r holds a contiguous range of particle ids, beginning on a reduction-chunk boundary
-// (kernels/core/Reduction.hh): the ranks' chunk partials then concatenate, in rank order, into
-// exactly the partials of one process, and every statistic comes out with the same bits for any
-// rank count. Ranks differ by at most one chunk (2048 particles); with fewer chunks than ranks the
+// (kernels/core/Reduction.hh): the ranks' chunk partials, taken in rank order, are then exactly the
+// partials of one process, folded in the same order (CrossRank::fold_in_rank_order), and every
+// statistic comes out with the same bits for any rank count. Ranks differ by at most one chunk (2048 particles); with fewer chunks than ranks the
 // last ranks hold none.
 #pragma once
 

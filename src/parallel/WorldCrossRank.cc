@@ -9,9 +9,9 @@ namespace {
 class WorldCrossRank final : public CrossRank {
   public:
     int count() const override { return Communicator::world().size(); }
-    std::vector<double> concatenate(std::vector<double> local) const override
+    void fold_in_rank_order(std::span<double> running, FoldMine const& fold_mine) const override
     {
-        return Communicator::world().all_gather(std::span<double const>(local));
+        Communicator::world().fold_in_rank_order(running, fold_mine);
     }
     void sum(std::span<std::int64_t> values) const override { Communicator::world().sum_in_place(values); }
     void min(std::span<double> values) const override { Communicator::world().min_in_place(values); }
