@@ -9,15 +9,12 @@
 #    the ring's quadrupoles and drifts are exact maps too). About 30 s.
 eb="$out/exact-bends"
 mkdir -p "$eb"
-if timeout 180 ./$build/gtrack validate tests/data/every_element.toml --set beam.macroparticles=200000 \
-        >"$eb/validate-every-element.txt" 2>&1; then
-    note "exact bends: validate every_element (CPU vs GPU)" "PASS"
-else
-    note "exact bends: validate every_element (CPU vs GPU)" "FAIL: $(grep -m1 -E 'verdict|error|FAIL' "$eb/validate-every-element.txt")"
-    status=1
-fi
+# shellcheck source=scripts/gpu-check.d/validate-deck.bash
+source scripts/gpu-check.d/validate-deck.bash
+validate_deck 180 "$eb/validate-every-element.txt" "exact bends: validate every_element (CPU vs GPU)" \
+    "exact bends: validate every_element (CPU vs GPU)" tests/data/every_element.toml --set beam.macroparticles=200000
 for model in exact linear; do
-    if timeout 120 ./$build/gtrack run inputs/fodo_ring.toml --backend gpu -q --profile \
+    if timeout 120 ./"$build"/gtrack run inputs/fodo_ring.toml --backend gpu -q --profile \
             --set beam.macroparticles=1000000 --set lattice.turns=20 --set elements.B.model=$model \
             -o "/tmp/fodo_ring_$model.h5" >"$eb/fodo_ring_$model.txt" 2>&1; then
         sed -n '/^profile/,$p' "$eb/fodo_ring_$model.txt"

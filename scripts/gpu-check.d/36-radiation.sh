@@ -11,26 +11,20 @@
 #    voltage is 0 there); noted, not bounded. About a minute in all.
 rd="$out/radiation"
 mkdir -p "$rd"
-if timeout 180 ./$build/gtrack validate tests/data/every_element.toml --set beam.macroparticles=100000 \
-        --set 'beam.particle="electron"' --set 'beam.kinetic_energy="5 GeV"' --set 'lattice.radiation="mean"' \
-        >"$rd/validate-every-element.txt" 2>&1; then
-    note "radiation: validate every_element, 5 GeV e-, radiation mean (CPU vs GPU)" "PASS"
-else
-    note "radiation: validate every_element (CPU vs GPU)" "FAIL: $(grep -m1 -E 'verdict|error|FAIL' "$rd/validate-every-element.txt")"
-    status=1
-fi
-if timeout 180 ./$build/gtrack validate inputs/light_source_ring.toml --set beam.macroparticles=20000 \
-        --set lattice.turns=50 >"$rd/validate-light-source.txt" 2>&1; then
-    note "radiation: validate light_source_ring 50 turns (CPU vs GPU)" "PASS"
-else
-    note "radiation: validate light_source_ring (CPU vs GPU)" "FAIL: $(grep -m1 -E 'verdict|error|FAIL' "$rd/validate-light-source.txt")"
-    status=1
-fi
+# shellcheck source=scripts/gpu-check.d/validate-deck.bash
+source scripts/gpu-check.d/validate-deck.bash
+validate_deck 180 "$rd/validate-every-element.txt" \
+    "radiation: validate every_element, 5 GeV e-, radiation mean (CPU vs GPU)" \
+    "radiation: validate every_element (CPU vs GPU)" tests/data/every_element.toml --set beam.macroparticles=100000 \
+    --set 'beam.particle="electron"' --set 'beam.kinetic_energy="5 GeV"' --set 'lattice.radiation="mean"'
+validate_deck 180 "$rd/validate-light-source.txt" "radiation: validate light_source_ring 50 turns (CPU vs GPU)" \
+    "radiation: validate light_source_ring (CPU vs GPU)" inputs/light_source_ring.toml \
+    --set beam.macroparticles=20000 --set lattice.turns=50
 for mode in mean off; do
     turns=20
     rf=()
     [ "$mode" = off ] && rf=(--set 'elements.RF.voltage="0 MV"')
-    if timeout 120 ./$build/gtrack run inputs/light_source_ring.toml --backend gpu -q --profile \
+    if timeout 120 ./"$build"/gtrack run inputs/light_source_ring.toml --backend gpu -q --profile \
             --set beam.macroparticles=1000000 --set lattice.turns=$turns --set "lattice.radiation=\"$mode\"" "${rf[@]}" \
             -o "/tmp/light_source_$mode.h5" >"$rd/light_source_$mode.txt" 2>&1; then
         note "radiation: light_source_ring 1e6 x $turns turns, radiation $mode" "$(grep '^measured' "$rd/light_source_$mode.txt")"

@@ -9,18 +9,12 @@
 # About 20 s in all.
 bd="$out/bendmp"
 mkdir -p "$bd"
-if timeout 120 ./$build/gtrack validate tests/data/bend_multipoles.toml --set beam.macroparticles=100000 \
-        >"$bd/validate-protons.txt" 2>&1; then
-    note "bendmp: validate bend_multipoles (CPU vs GPU)" "PASS"
-else
-    note "bendmp: validate bend_multipoles (CPU vs GPU)" "FAIL: $(grep -m1 -E 'verdict|error|FAIL' "$bd/validate-protons.txt")"
-    status=1
-fi
-if timeout 120 ./$build/gtrack validate tests/data/bend_multipoles.toml --set beam.macroparticles=100000 \
-        --set 'beam.particle="electron"' --set 'beam.kinetic_energy="5 GeV"' --set 'lattice.radiation="mean"' \
-        >"$bd/validate-radiation.txt" 2>&1; then
-    note "bendmp: validate bend_multipoles, 5 GeV e-, radiation mean (CPU vs GPU)" "PASS"
-else
-    note "bendmp: validate bend_multipoles with radiation (CPU vs GPU)" "FAIL: $(grep -m1 -E 'verdict|error|FAIL' "$bd/validate-radiation.txt")"
-    status=1
-fi
+# shellcheck source=scripts/gpu-check.d/validate-deck.bash
+source scripts/gpu-check.d/validate-deck.bash
+validate_deck 120 "$bd/validate-protons.txt" "bendmp: validate bend_multipoles (CPU vs GPU)" \
+    "bendmp: validate bend_multipoles (CPU vs GPU)" tests/data/bend_multipoles.toml --set beam.macroparticles=100000
+validate_deck 120 "$bd/validate-radiation.txt" \
+    "bendmp: validate bend_multipoles, 5 GeV e-, radiation mean (CPU vs GPU)" \
+    "bendmp: validate bend_multipoles with radiation (CPU vs GPU)" tests/data/bend_multipoles.toml \
+    --set beam.macroparticles=100000 --set 'beam.particle="electron"' --set 'beam.kinetic_energy="5 GeV"' \
+    --set 'lattice.radiation="mean"'

@@ -12,24 +12,19 @@
 #    here cuobjdump --dump-resource-usage of the binary, the TrackSegment lines). About a minute in all.
 qd="$out/quantum"
 mkdir -p "$qd"
-if timeout 180 ./$build/gtrack validate inputs/light_source_ring.toml --set beam.macroparticles=20000 \
-        --set lattice.turns=50 --set 'lattice.radiation="quantum"' >"$qd/validate-light-source.txt" 2>&1; then
-    note "quantum: validate light_source_ring 50 turns, radiation quantum (CPU vs GPU)" "PASS"
-else
-    note "quantum: validate light_source_ring (CPU vs GPU)" "FAIL: $(grep -m1 -E 'verdict|error|FAIL' "$qd/validate-light-source.txt")"
-    status=1
-fi
-if timeout 180 ./$build/gtrack validate tests/data/every_element.toml --set beam.macroparticles=100000 \
-        --set 'beam.particle="electron"' --set 'beam.kinetic_energy="5 GeV"' --set 'lattice.radiation="quantum"' \
-        >"$qd/validate-every-element.txt" 2>&1; then
-    note "quantum: validate every_element, 5 GeV e-, radiation quantum (CPU vs GPU)" "PASS"
-else
-    note "quantum: validate every_element (CPU vs GPU)" "FAIL: $(grep -m1 -E 'verdict|error|FAIL' "$qd/validate-every-element.txt")"
-    status=1
-fi
+# shellcheck source=scripts/gpu-check.d/validate-deck.bash
+source scripts/gpu-check.d/validate-deck.bash
+validate_deck 180 "$qd/validate-light-source.txt" \
+    "quantum: validate light_source_ring 50 turns, radiation quantum (CPU vs GPU)" \
+    "quantum: validate light_source_ring (CPU vs GPU)" inputs/light_source_ring.toml --set beam.macroparticles=20000 \
+    --set lattice.turns=50 --set 'lattice.radiation="quantum"'
+validate_deck 180 "$qd/validate-every-element.txt" \
+    "quantum: validate every_element, 5 GeV e-, radiation quantum (CPU vs GPU)" \
+    "quantum: validate every_element (CPU vs GPU)" tests/data/every_element.toml --set beam.macroparticles=100000 \
+    --set 'beam.particle="electron"' --set 'beam.kinetic_energy="5 GeV"' --set 'lattice.radiation="quantum"'
 for mode in quantum mean; do
     turns=20
-    if timeout 120 ./$build/gtrack run inputs/light_source_ring.toml --backend gpu -q --profile \
+    if timeout 120 ./"$build"/gtrack run inputs/light_source_ring.toml --backend gpu -q --profile \
             --set beam.macroparticles=1000000 --set lattice.turns=$turns --set "lattice.radiation=\"$mode\"" \
             -o "/tmp/light_source_q_$mode.h5" >"$qd/light_source_$mode.txt" 2>&1; then
         note "quantum: light_source_ring 1e6 x $turns turns, radiation $mode" "$(grep '^measured' "$qd/light_source_$mode.txt")"

@@ -2,28 +2,19 @@
 #include "io/ChecksummedChunks.hh"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <memory>
-#include <mutex>
 #include <string_view>
-#include <thread>
-#include <vector>
 
 #include <fmt/format.h>
 
+#include "io/ChunkPipeline.hh"
 #include "io/Fletcher32.hh"
 
 namespace gt::h5 {
 namespace {
 
 constexpr std::size_t k_checksum_bytes = 4;
-//! Threads that checksum: enough to outrun a disk several times over (one does ~8 GB/s, the disks
-//! measured so far take 1.2-1.6 GB/s), leaving cores to the thread that fetches the next piece and
-//! the one that writes.
-constexpr unsigned k_max_workers = 4;
 
 bool filter_path_forced()
 {
@@ -31,15 +22,9 @@ bool filter_path_forced()
     return v != nullptr && *v != '\0' && std::string_view(v) != "0";
 }
 
-//! One chunk ready to store: its values, zeros to the chunk's size, its checksum.
-struct ChunkBuffer {
-    std::unique_ptr<std::byte[]> bytes;
-    bool full = false;  //!< filled and not yet written (guarded by Pipeline::mutex)
-};
-
-//! Chunk `index` (from `first`) of `values` into `out`, ready to store; returns its stored size.
-std::size_t fill_chunk(ChecksummedLayout const& layout, std::span<std::byte const> values, std::size_t index,
-                       std::byte* out)
+//! Chunk `index` (from `first`) of `values` into `out`, ready to store (chunk_bytes + k_checksum_bytes).
+void fill_chunk(ChecksummedLayout const& layout, std::span<std::byte const> values, std::size_t index,
+                std::byte* out)
 {
     std::size_t const chunk_bytes = layout.chunk_values * layout.value_bytes;
     std::size_t const begin = index * chunk_bytes;
@@ -48,7 +33,6 @@ std::size_t fill_chunk(ChecksummedLayout const& layout, std::span<std::byte cons
     // The dataset's last chunk is stored whole, as the filter stores it: the fill value (0) past the end.
     if (n < chunk_bytes) std::memset(out + n, 0, chunk_bytes - n);
     store_fletcher32(fletcher32(std::span<std::byte const>(out, chunk_bytes)), out + chunk_bytes);
-    return chunk_bytes + k_checksum_bytes;
 }
 
 }  // namespace
@@ -98,70 +82,16 @@ void write_checksummed_chunks(hid_t dataset, ChecksummedLayout const& layout, st
         hsize_t const origin[1] = {static_cast<hsize_t>(first + index * layout.chunk_values)};
         check(H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, origin, size, chunk), "H5Dwrite_chunk", dataset);
     };
-    unsigned const cores = std::max(1u, std::thread::hardware_concurrency());
-    unsigned const workers = unsigned(std::min<std::size_t>(
-        {std::size_t(k_max_workers), std::size_t(cores > 2 ? cores - 2 : 1), chunks - 1}));
-    if (workers == 0) {  // one chunk: no thread to start
-        auto buffer = std::make_unique_for_overwrite<std::byte[]>(chunk_bytes + k_checksum_bytes);
-        store(0, buffer.get(), fill_chunk(layout, bytes, 0, buffer.get()));
-        return;
+    // The workers fill and checksum chunks into their buffers; this thread stores them in order.
+    ChunkPipeline pipeline(chunks, chunk_bytes + k_checksum_bytes, ChunkPipeline::Filler::workers,
+                           [&](std::size_t i, std::byte* chunk) {
+                               fill_chunk(layout, bytes, i, chunk);
+                               return true;
+                           });
+    for (std::size_t i = 0; i < chunks; ++i) {
+        store(i, pipeline.acquire(i), chunk_bytes + k_checksum_bytes);
+        pipeline.release(i);
     }
-    // Worker w fills chunks w, w + W, w + 2W, ... alternately into its two buffers; this thread takes
-    // chunk i from buffer (i % W, (i / W) % 2) once it is full and gives the buffer back when written.
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool stop = false;
-    std::vector<ChunkBuffer> buffers(2 * std::size_t(workers));
-    for (auto& b : buffers)
-        b.bytes = std::make_unique_for_overwrite<std::byte[]>(chunk_bytes + k_checksum_bytes);
-    auto const buffer_of = [&](std::size_t i) -> ChunkBuffer& {
-        return buffers[2 * (i % workers) + (i / workers) % 2];
-    };
-    std::vector<std::thread> threads;
-    auto const finish = [&] {
-        {
-            std::lock_guard const lock(mutex);
-            stop = true;
-        }
-        changed.notify_all();
-        for (auto& t : threads) t.join();
-    };
-    try {
-        for (unsigned w = 0; w < workers; ++w)
-            threads.emplace_back([&, w] {
-                for (std::size_t i = w; i < chunks; i += workers) {
-                    ChunkBuffer& b = buffer_of(i);
-                    {
-                        std::unique_lock lock(mutex);
-                        changed.wait(lock, [&] { return stop || !b.full; });
-                        if (stop) return;
-                    }
-                    fill_chunk(layout, bytes, i, b.bytes.get());
-                    {
-                        std::lock_guard const lock(mutex);
-                        b.full = true;
-                    }
-                    changed.notify_all();
-                }
-            });
-        for (std::size_t i = 0; i < chunks; ++i) {
-            ChunkBuffer& b = buffer_of(i);
-            {
-                std::unique_lock lock(mutex);
-                changed.wait(lock, [&] { return b.full; });
-            }
-            store(i, b.bytes.get(), chunk_bytes + k_checksum_bytes);
-            {
-                std::lock_guard const lock(mutex);
-                b.full = false;
-            }
-            changed.notify_all();
-        }
-    } catch (...) {
-        finish();
-        throw;
-    }
-    finish();
 }
 
 namespace {
@@ -221,85 +151,19 @@ bool read_checksummed_chunks(hid_t dataset, ChecksummedLayout const& layout, std
                         "file is damaged (the chunk of values {} to {})",
                         object, origin_of(i), origin_of(i) + layout.chunk_values - 1));
     };
-    unsigned const cores = std::max(1u, std::thread::hardware_concurrency());
-    unsigned const workers = unsigned(std::min<std::size_t>(
-        {std::size_t(k_max_workers), std::size_t(cores > 2 ? cores - 2 : 1), chunks - 1}));
-    if (workers == 0) {  // one chunk: no thread to start
-        auto buffer = std::make_unique_for_overwrite<std::byte[]>(chunk_bytes + k_checksum_bytes);
-        if (!load(0, buffer.get())) return false;
-        if (!take(0, buffer.get())) throw damaged(0);
-        return true;
-    }
-    // The writer's pipeline run backwards: this thread reads chunk i into buffer (i % W, (i / W) % 2) once
-    // it is free; worker i % W verifies it, copies its values out and frees the buffer.
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool stop = false;
-    std::size_t bad = chunks;  //!< the first damaged chunk (chunks: none)
-    std::vector<ChunkBuffer> buffers(2 * std::size_t(workers));
-    for (auto& b : buffers)
-        b.bytes = std::make_unique_for_overwrite<std::byte[]>(chunk_bytes + k_checksum_bytes);
-    auto const buffer_of = [&](std::size_t i) -> ChunkBuffer& {
-        return buffers[2 * (i % workers) + (i / workers) % 2];
-    };
-    std::vector<std::thread> threads;
-    auto const finish = [&] {
-        {
-            std::lock_guard const lock(mutex);
-            stop = true;
-        }
-        changed.notify_all();
-        for (auto& t : threads) t.join();
-    };
+    // The writer's pipeline run backwards: this thread reads the chunks in order into the buffers, the
+    // workers verify them and copy their values out.
+    ChunkPipeline pipeline(chunks, chunk_bytes + k_checksum_bytes, ChunkPipeline::Filler::caller, take);
     bool whole = true;  // every chunk with its checksum
-    try {
-        for (unsigned w = 0; w < workers; ++w)
-            threads.emplace_back([&, w] {
-                for (std::size_t i = w; i < chunks; i += workers) {
-                    ChunkBuffer& b = buffer_of(i);
-                    {
-                        std::unique_lock lock(mutex);
-                        changed.wait(lock, [&] { return stop || b.full; });
-                        if (stop) return;
-                    }
-                    bool const good = take(i, b.bytes.get());
-                    {
-                        std::lock_guard const lock(mutex);
-                        b.full = false;
-                        if (!good) bad = std::min(bad, i);
-                    }
-                    changed.notify_all();
-                }
-            });
-        for (std::size_t i = 0; i < chunks && whole; ++i) {
-            ChunkBuffer& b = buffer_of(i);
-            {
-                std::unique_lock lock(mutex);
-                changed.wait(lock, [&] { return !b.full; });
-                if (bad < chunks) break;
-            }
-            whole = load(i, b.bytes.get());
-            if (!whole) break;
-            {
-                std::lock_guard const lock(mutex);
-                b.full = true;
-            }
-            changed.notify_all();
-        }
-        // the last chunks verified (or the workers told to stop)
-        if (whole) {
-            std::unique_lock lock(mutex);
-            changed.wait(lock, [&] {
-                return bad < chunks || std::all_of(buffers.begin(), buffers.end(),
-                                                   [](ChunkBuffer const& b) { return !b.full; });
-            });
-        }
-    } catch (...) {
-        finish();
-        throw;
+    for (std::size_t i = 0; i < chunks && whole; ++i) {
+        std::byte* const bytes = pipeline.acquire(i);
+        if (bytes == nullptr) break;  // a chunk is damaged
+        whole = load(i, bytes);
+        if (whole) pipeline.release(i);
     }
-    finish();
-    if (bad < chunks) throw damaged(bad);
+    if (whole) pipeline.wait_returned();  // the last chunks verified (or one found damaged)
+    pipeline.finish();
+    if (auto const bad = pipeline.failed()) throw damaged(*bad);
     return whole;
 }
 

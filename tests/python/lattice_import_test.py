@@ -11,21 +11,20 @@ import re
 import subprocess
 import sys
 import tempfile
-import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from madx_common import failures, finish, gtrack, madx, source  # noqa: E402
+
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
 
 try:
-    import h5py
-    import numpy as np
     from beamphysics import ParticleGroup
-    import cpymad.madx  # noqa: F401
 except ImportError as e:
     print(f"skipped: {e}")
     sys.exit(77)
 
-warnings.simplefilter("ignore")
-gtrack, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 scripts = os.path.join(source, "scripts")
-failures = []
 
 MADX = """
 beam, particle=proton, pc=2.0, ex=1e-8, ey=1e-8;
@@ -61,6 +60,7 @@ RING: LINE=(8*CELL)
 
 
 def check(name, got, want, tol):
+    """madx_common's check, printing the two values."""
     err = abs(got - want)
     ok = err <= tol
     print(f"{'ok' if ok else 'FAIL':4} {name}: {got:.12g} vs {want:.12g} (diff {err:.2e}, bound {tol:g})")
@@ -80,12 +80,9 @@ with tempfile.TemporaryDirectory() as tmp:
     subprocess.run([sys.executable, os.path.join(scripts, "import_madx.py"), madx_file, "--sequence", "ring",
                     "--twiss", "-o", deck_file], check=True)
 
-    from cpymad.madx import Madx
-    madx = Madx(stdout=False)
-    madx.input(MADX)
-    madx.use(sequence="ring")
-    tw = madx.twiss(sequence="ring")
-    q1, q2 = madx.table.summ.q1[0], madx.table.summ.q2[0]
+    mad = madx(MADX)
+    tw = mad.twiss(sequence="ring")
+    q1, q2 = mad.table.summ.q1[0], mad.table.summ.q2[0]
     at_m1 = [i for i, n in enumerate(tw.name) if n.startswith("m1:")]
 
     # Finite differences: the reference particle and +-eps in x, px, y, py (same energy), one turn.
@@ -169,5 +166,4 @@ with tempfile.TemporaryDirectory() as tmp:
         replaced = 'crab = { type = "drift", length = 0.3 }' in f.read()
     check("--replace-with-drifts: a drift of its length", 1.0 if r.returncode == 0 and replaced else 0.0, 1.0, 0)
 
-print("FAILED: " + ", ".join(failures) if failures else "all checks passed")
-sys.exit(1 if failures else 0)
+finish()

@@ -12,20 +12,14 @@ import os
 import subprocess
 import sys
 import tempfile
-import warnings
 
-try:
-    import h5py
-    from cpymad.madx import Madx
-except ImportError as e:
-    print(f"skipped: {e}")
-    sys.exit(77)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from madx_common import failures, finish, gtrack, importer, source  # noqa: E402
 
-warnings.simplefilter("ignore")
-gtrack, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-importer = os.path.join(source, "scripts", "import_madx.py")
+import h5py  # noqa: E402
+from cpymad.madx import Madx  # noqa: E402
+
 folder = os.path.join(source, "tests", "data", "lattices")
-failures = []
 
 # (folder, sequence)
 LATTICES = [("pimms", "pimms"), ("elena", "elena"), ("bessy3", "sec")]
@@ -34,6 +28,7 @@ if "--all" in sys.argv[3:]:
 
 
 def check(name, got, want, tol):
+    """madx_common's check, printing the two values (the lattices' numbers are worth reading)."""
     err = abs(got - want)
     ok = err <= tol
     print(f"{'ok' if ok else 'FAIL':4} {name}: {got:.10g} vs MAD-X {want:.10g} (diff {err:.2e}, bound {tol:g})")
@@ -91,5 +86,4 @@ with tempfile.TemporaryDirectory() as tmp:
         for plane, q in (("x", summ.dq1[0]), ("y", summ.dq2[0])):
             check(f"{name}: chroma_{plane}", a["chroma_" + plane], beta * q, 1e-4 * max(1.0, abs(beta * q)))
 
-print("FAILED: " + ", ".join(failures) if failures else "all checks passed")
-sys.exit(1 if failures else 0)
+finish()
