@@ -53,6 +53,17 @@ struct PinnedParticles {
 
 class CudaBeamKernels final : public BeamKernels {
   public:
+    //! The scratch particle of load_before_timing set on the device (zero, alive), with no host copy: no
+    //! wait for the GPU (a statistics point's one wait is counted: tests/gpu/StatisticsPointTest.cc).
+    CudaBeamKernels()
+    {
+        ParticleView const v = scratch_.view();
+        for (double* a : {v.x, v.px, v.y, v.py, v.t, v.pt}) GT_CUDA_CHECK(cudaMemset(a, 0, sizeof(double)));
+        GT_CUDA_CHECK(cudaMemset(v.id, 0, sizeof(std::uint64_t)));
+        GT_CUDA_CHECK(cudaMemset(v.lost_element, 0xff, sizeof(std::int32_t)));  // -1: alive
+        GT_CUDA_CHECK(cudaMemset(v.lost_turn, 0xff, sizeof(std::int32_t)));
+    }
+
     MemSpace memory() const override { return MemSpace::device; }
 
     std::string description() const override { return "gpu (" + device::name() + ")"; }
@@ -264,14 +275,6 @@ class CudaBeamKernels final : public BeamKernels {
         if (!loaded_.insert(kind).second) return;
         NvtxRange const range("kernel loading");
         double const start = trace_log().now();
-        if (scratch_.size() == 0) {
-            ParticleState one(1, MemSpace::host);
-            ParticleView const v = one.view();
-            v.x[0] = v.px[0] = v.y[0] = v.py[0] = v.t[0] = v.pt[0] = 0.0;
-            v.id[0] = 0;
-            v.lost_element[0] = v.lost_turn[0] = -1;
-            scratch_ = ParticleState(one, MemSpace::device);
-        }
         call(scratch_.view());
         trace_log().add(TraceEvent{"kernel loading", "phase", start, trace_log().now() - start});
     }
@@ -283,8 +286,8 @@ class CudaBeamKernels final : public BeamKernels {
     PinnedHostArray<std::uint32_t> count_;   //!< its last offset and flag: the count
     PinnedParticles staging_[2];             //!< gather_to_host's results, alternating
     int next_staging_ = 0;
-    std::set<int> loaded_;        //!< the kinds of call made once untimed (load_before_timing)
-    ParticleState scratch_;       //!< one particle for those calls
+    std::set<int> loaded_;  //!< the kinds of call made once untimed (load_before_timing)
+    ParticleState scratch_{1, MemSpace::device};  //!< one particle for those calls
     std::vector<Element> bound_;  //!< the table on the host, pointing at the device's field data
     Buffer<Element> elements_;
     Buffer<double> field_data_;
