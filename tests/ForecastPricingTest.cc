@@ -271,3 +271,23 @@ TEST_CASE("calibration file: the switches' bandwidths and where the gathers' sta
     CHECK(old.gpu->staging_in_kernels < 0);
     CHECK(old.gpu->stale_loading_model());
 }
+
+// fodo_space_charge.toml sorts every 4th kick: the kicks between two sorts deposit from positions packed
+// again at their own calibrated bandwidth, the kicks with a sort at deposit_bandwidth.
+TEST_CASE("forecast: the space-charge deposit between two sorts at its own calibrated bandwidth")
+{
+    DeckConfig const deck = read_deck(input("fodo_space_charge.toml"), {"beam.macroparticles=1000"});
+    REQUIRE(deck.space_charge.sort_every == 4);
+    Ceilings c = made_up();
+    c.deposit_between_sorts_bandwidth = 1e10;  // a tenth of deposit_bandwidth
+    RunForecast const f = forecast_run(deck, c);
+    KernelForecast const& deposit = f.kernels.at("sc.deposit");
+    double const sorts = double(f.kernels.at("sc.sort").calls), kicks = double(deposit.calls);
+    CHECK(sorts == std::ceil(kicks / 4));  // kicks 0, 4, 8, ...
+    double const per_call = deposit.bytes / kicks;
+    CHECK(near(deposit.seconds, kicks * 3 * c.launch_latency + sorts * per_call / c.deposit_bandwidth +
+                                    (kicks - sorts) * per_call / c.deposit_between_sorts_bandwidth));
+    c.deposit_between_sorts_bandwidth = 0;  // not measured (an older file): every kick at deposit_bandwidth
+    CHECK(near(forecast_run(deck, c).kernels.at("sc.deposit").seconds,
+               kicks * (3 * c.launch_latency + per_call / c.deposit_bandwidth)));
+}

@@ -64,6 +64,8 @@ constexpr Field k_fields[] = {
      "[B/s] an output gather over more particles than before: flags and offsets allocated", true},
     {"download_warmup_seconds", &Ceilings::download_warmup_seconds,
      "[s] the first output gather (one particle) beyond a steady one", true},
+    {"deposit_between_sorts_bandwidth", &Ceilings::deposit_between_sorts_bandwidth,
+     "[B/s] space-charge deposit at a kick between two sorts (positions packed again)", true},
     {"staging_in_kernels", &Ceilings::staging_in_kernels,
      "1: the gather's time holds its host staging (CPU); 0: host time beside it (GPU, page-locked)", true},
 };

@@ -27,6 +27,10 @@ struct Ceilings {
     double sort_bandwidth = 0;     //!< [B/s] counted bytes / time of the space-charge cell sort
     double deposit_bandwidth = 0;  //!< [B/s] counted bytes / time of the space-charge deposit
     double gather_bandwidth = 0;   //!< [B/s] counted bytes / time of the space-charge gather
+    //! [B/s] counted bytes / time of the space-charge deposit at a kick between two sorts (sort_every > 1):
+    //! the positions packed again and read in the last sort's order, where deposit_bandwidth is a kick's
+    //! right after its sort (which packed them). 0: not measured (files written before it): that one.
+    double deposit_between_sorts_bandwidth = 0;
     //! Space-charge field solve (pad, forward FFT, product, inverse FFT) by size of the doubled
     //! grid, ascending: the FFT time per size.
     std::vector<double> fft_points;     //!< real points of the doubled grid

@@ -51,7 +51,9 @@ struct CallWork {
     double selected_bytes = 0;      //!< Bound::download: of `bytes`, the selected particles'
     double staging_bytes = 0;       //!< Bound::download: host staging the call allocates and first writes
     double grow_bytes = 0;          //!< Bound::download: flags and offsets the call allocates
-    double stream_bandwidth = 0;    //!< Bound::map: [B/s] the segment's switch's (0: track_bandwidth)
+    double own_bandwidth =
+        0;  //!< Bound::map, deposit: [B/s] the call's own (a segment's switch's, a deposit's
+            //!< between sorts); 0: the class's (track_bandwidth, deposit_bandwidth)
 };
 
 static_assert(std::tuple_size_v<decltype(Ceilings::fp64_map_family)> == k_map_families,
@@ -69,7 +71,7 @@ class ForecastBuilder {
         // A segment streams at the bandwidth its element switch reaches (the GPU compiles each switch with
         // its own register budget, so its own occupancy), where calibrated.
         bool const streams = (bound == Bound::map || bound == Bound::stream) && c_.track_bandwidth > 0;
-        double const stream_bandwidth = w.stream_bandwidth > 0 ? w.stream_bandwidth : c_.track_bandwidth;
+        double const stream_bandwidth = w.own_bandwidth > 0 ? w.own_bandwidth : c_.track_bandwidth;
         double const body =
             bound == Bound::download
                 ? time_of(bound, w)
@@ -137,7 +139,7 @@ class ForecastBuilder {
             case Bound::sort:
                 return w.bytes / c_.sort_bandwidth;
             case Bound::deposit:
-                return w.bytes / c_.deposit_bandwidth;
+                return w.bytes / (w.own_bandwidth > 0 ? w.own_bandwidth : c_.deposit_bandwidth);
             case Bound::gather:
                 return w.bytes / c_.gather_bandwidth;
             case Bound::download:
@@ -179,7 +181,7 @@ class CountingBeamKernels final : public BeamKernels {
         w.family_flops = work_.family_flops_per_particle(begin, end);
         w.per_particle_items = n * work_.per_particle_entries(begin, end);
         w.particles = n;
-        w.stream_bandwidth = out_.ceilings().track_bandwidth_of(int(cases_.cases(begin, end)));
+        w.own_bandwidth = out_.ceilings().track_bandwidth_of(int(cases_.cases(begin, end)));
         for (double& f : w.family_flops) f *= n;
         out_.add("track", Bound::map, w);
     }
@@ -269,10 +271,12 @@ void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const
         sliced ? 2.0 * s.grid[1] * (s.grid[0] + 1.0) : 4.0 * s.grid[2] * s.grid[1] * (s.grid[0] + 1.0);
     double const corners = sliced ? (s.grid[0] + 2.0) * (s.grid[1] + 2.0)
                                   : (s.grid[0] + 2.0) * (s.grid[1] + 2.0) * (s.grid[2] + 2.0);
-    if (s.sort_every > 0 && kick % s.sort_every == 0)
-        out.add("sc.sort", Bound::sort, {4, sc_work::sort_bytes(n), 0, n, 0});
-    out.add("sc.deposit", Bound::deposit,
-            {3, sc_work::deposit_bytes(n, w, nodes), sc_work::deposit_flops(n, w, nodes), n, 0});
+    bool const sorts = s.sort_every > 0 && kick % s.sort_every == 0;
+    if (sorts) out.add("sc.sort", Bound::sort, {4, sc_work::sort_bytes(n), 0, n, 0});
+    // Between two sorts the deposit packs the positions again and reads them in the last sort's order.
+    CallWork deposit{3, sc_work::deposit_bytes(n, w, nodes), sc_work::deposit_flops(n, w, nodes), n, 0};
+    if (s.sort_every > 0 && !sorts) deposit.own_bandwidth = c.deposit_between_sorts_bandwidth;
+    out.add("sc.deposit", Bound::deposit, deposit);
     // The Green's function is computed at the first kick and again whenever the bunch breathes out
     // of its grid spacing (+-10%, GridSizing.hh), which only tracking can tell: the forecast counts
     // it at every other kick (measured: 62 of 160 kicks in fodo_space_charge.toml). Its time per size
