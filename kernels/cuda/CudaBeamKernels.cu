@@ -194,7 +194,7 @@ class CudaBeamKernels final : public BeamKernels {
         events_.start();
         size_type const m = select(particles, begin, end, alive);
         PinnedParticles& host = staging_[next_staging_];
-        bool const grows = m > host.held;
+        bool const grows = std::max<size_type>(m, 1) > host.held;  // view() holds at least one
         double const staged_at = trace_log().now();
         auto const t = std::chrono::steady_clock::now();
         ParticleView const h = host.view(m);
