@@ -371,12 +371,12 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
         if (kernels.memory() == MemSpace::host) c.call_particle_seconds = std::max(0.0, t / size.particles);
     }
     // The GPU compiles each element switch (ElementCases) as a kernel of its own, with its own register
-    // budget (BeamDriver.hh), so its own occupancy: a one-entry segment through the larger switches streams
-    // below the marker's bandwidth (H100, 10^6 particles: solenoid_linac's and chicane's one-entry segments
-    // 50-52 us a call, 1.9-2.0 TB/s, where the marker's 2.78 TB/s gave 36 us). Each switch's bandwidth from a
-    // one-entry segment of its cheapest entry: a marker, a wide aperture (a few compares), a thin kicker (3
-    // FLOPs). The CPU leaves them 0: its segment's loads and stores are call_particle_seconds, added to the
-    // maps.
+    // budget (BeamDriver.hh), so its own occupancy: a one-entry segment through the larger switches may
+    // stream below the marker's bandwidth (H100, 10^6 particles: solenoid_linac's segments, 60 of its 96
+    // entries in the switch without integrators, 50 us a call, 2.0 TB/s, where the marker's 2.78 TB/s gave 36
+    // us and fodo's optics segments 40 us). Each switch's bandwidth from a one-entry segment of its cheapest
+    // entry: a marker, a wide aperture (a few compares), a thin kicker (3 FLOPs). The CPU leaves them 0: its
+    // segment's loads and stores are call_particle_seconds, added to the maps.
     if (kernels.memory() == MemSpace::device) {
         std::vector<Element> const singles = switch_entries();
         kernels.generate(state.view(), sampler, 0);
