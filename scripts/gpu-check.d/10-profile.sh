@@ -12,9 +12,23 @@ if ./$build/gtrack calibrate --out "$cal" >"$prof/calibrate.log" 2>&1; then
     cat "$prof/calibrate.log"
     note "calibrate gpu" "$(grep '^gpu:' "$prof/calibrate.log" | cut -c1-160)"
     note "calibrate cpu" "$(grep '^cpu:' "$prof/calibrate.log" | cut -c1-160)"
+    note "calibrate gpu switches" "$(grep '^gpu one-entry' "$prof/calibrate.log" | cut -c1-160)"
+    note "calibrate gpu sc" "$(grep '^gpu space charge' "$prof/calibrate.log" | cut -c1-160)"
+    note "calibrate gpu warm-up" "$(sed -n '/^\[gpu\]/,$p' "$cal" |
+        grep -E '^(warmup_seconds|sc_warmup_seconds|staging_in_kernels)' | cut -d'#' -f1 | paste -sd';')"
 else
     tail -n 20 "$prof/calibrate.log"
     note calibrate FAILED
+    status=1
+fi
+# The set-up taken out of the timed stages (each kind of call loaded once untimed, the staging and cuFFT's
+# plans as host events): a second.
+if ./$build/tests/gtrack_gpu_tests --source-file='*/KernelLoadingTest.cc' --no-version \
+        >"$prof/kernel-loading.txt" 2>&1; then
+    note "gpu_KernelLoadingTest" PASS
+else
+    tail -n 20 "$prof/kernel-loading.txt"
+    note "gpu_KernelLoadingTest" FAILED
     status=1
 fi
 # Sizes that keep each run to seconds: the GPU wants ~10^6 particles to be busy.
