@@ -51,9 +51,9 @@ struct CallWork {
     double selected_bytes = 0;      //!< Bound::download: of `bytes`, the selected particles'
     double staging_bytes = 0;       //!< Bound::download: host staging the call allocates and first writes
     double grow_bytes = 0;          //!< Bound::download: flags and offsets the call allocates
-    double own_bandwidth =
-        0;  //!< Bound::map, deposit: [B/s] the call's own (a segment's switch's, a deposit's
-            //!< between sorts); 0: the class's (track_bandwidth, deposit_bandwidth)
+    //! Bound::map, deposit: [B/s] the call's own (a segment's switch's, a deposit's between sorts); 0: the
+    //! class's (track_bandwidth, deposit_bandwidth)
+    double own_bandwidth = 0;
 };
 
 static_assert(std::tuple_size_v<decltype(Ceilings::fp64_map_family)> == k_map_families,
