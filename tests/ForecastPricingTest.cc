@@ -3,12 +3,19 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <set>
 #include <string>
 
+#include "IoTestSupport.hh"
+#include "beam/BeamSetup.hh"
+#include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
+#include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/beam/SelectParticles.hh"
+#include "run/CalibrateMeasure.hh"
 #include "run/Forecast.hh"
 #include "run/ParticleDownload.hh"
 
@@ -158,10 +165,129 @@ TEST_CASE("forecast: the output's gathers, one per snapshot and one for the loss
         // The first chunk fills one staging buffer, the second the other; the flags grow to one chunk.
         CHECK(near(g.seconds, expected(4, 2 * n, n, n, chunk)));
     }
+    SUBCASE("the GPU: the staging is host work beside the gathers' time (staging_in_kernels = 0)")
+    {
+        c.staging_in_kernels = 0;
+        double const n = 1000;
+        RunForecast const f = forecast_run(read_deck(input("fodo.toml"), {"beam.macroparticles=1000"}), c);
+        KernelForecast const& g = f.kernels.at("gather");
+        double const staging = n * k_staging_bytes_per_particle / c.staging_bandwidth;
+        CHECK(near(g.seconds, expected(2, 2 * n, n, n, n) - staging));
+        CHECK(near(f.host_staging_seconds, staging));
+        double kernels = 0;
+        for (auto const& [name, k] : f.kernels) kernels += k.seconds;
+        CHECK(near(f.seconds, kernels));  // the staging is not in the kernels' total
+        c.staging_in_kernels = 1;         // the CPU: in the gather's time, none beside it
+        CHECK(forecast_run(read_deck(input("fodo.toml"), {"beam.macroparticles=1000"}), c)
+                  .host_staging_seconds == 0);
+    }
     SUBCASE("a calibration from before the gathers were measured: not priced")
     {
         c.download_latency = 0;
         RunForecast const f = forecast_run(read_deck(input("fodo.toml"), {"beam.macroparticles=1000"}), c);
         CHECK(f.kernels.count("gather") == 0);
     }
+}
+
+// The GPU compiles each element switch as a kernel of its own, with its own occupancy: a segment streams at
+// the one-entry bandwidth calibrated for its switch (Ceilings::track_bandwidth_cases), the `all` switch at
+// the one without integrators'; a switch not calibrated (the CPU, older files) at track_bandwidth.
+TEST_CASE("forecast: a segment streams at its element switch's calibrated bandwidth")
+{
+    double const n = 1000;
+    DeckConfig const deck = read_deck(input("fodo.toml"), {"beam.macroparticles=1000"});
+    Lattice const lattice = build_lattice(deck, initial_reference(deck));
+    SegmentCaseTable const table(lattice.elements);
+    Ceilings c = made_up();
+    c.track_bandwidth_cases = {4e10, 2e10, 1e10};  // each distinct from track_bandwidth (1e11)
+    CHECK(c.track_bandwidth_of(int(ElementCases::linear_maps)) == 4e10);
+    CHECK(c.track_bandwidth_of(int(ElementCases::all)) == 1e10);  // the one without integrators'
+    // fodo.toml: one one-entry segment per entry (statistics at every entry), each at its own switch's rate.
+    double expected = 0;
+    std::set<int> switches;
+    for (size_type i = 0; i < size_type(lattice.elements.size()); ++i) {
+        int const s = int(table.cases(i, i + 1));
+        switches.insert(s);
+        expected +=
+            c.launch_latency + n * k_track_bytes_per_particle / c.track_bandwidth_cases[std::size_t(s)];
+    }
+    KernelForecast const& track = forecast_run(deck, c).kernels.at("track");
+    CHECK(track.calls == long(lattice.elements.size()));
+    CHECK(near(track.seconds, expected));
+    CHECK(!switches.empty());
+    // Not calibrated (0): track_bandwidth stands in, as in the first case above.
+    c.track_bandwidth_cases = {0, 0, 0};
+    CHECK(c.track_bandwidth_of(int(ElementCases::optics_maps)) == c.track_bandwidth);
+    CHECK(
+        near(forecast_run(deck, c).kernels.at("track").seconds,
+             double(track.calls) * (c.launch_latency + n * k_track_bytes_per_particle / c.track_bandwidth)));
+}
+
+TEST_CASE("calibrate: the one-entry segments that calibrate each switch take that switch")
+{
+    std::vector<Element> const entries = switch_entries();
+    REQUIRE(entries.size() == std::tuple_size_v<decltype(Ceilings::track_bandwidth_cases)>);
+    SegmentCaseTable const table(entries);
+    for (size_type i = 0; i < size_type(entries.size()); ++i) {
+        INFO("entry ", i);
+        CHECK(int(table.cases(i, i + 1)) == int(i));
+        CHECK(!table.emits_photons(i, i + 1));
+    }
+}
+
+// The calibration file keeps the new terms; a file written before them reads with them unmeasured.
+TEST_CASE("calibration file: the switches' bandwidths and where the gathers' staging is timed")
+{
+    test::TempDir dir;
+    Calibration cal;
+    cal.host = "test";
+    cal.date = "2026-11-27T00:00:00Z";
+    Ceilings g = made_up();
+    g.track_bandwidth_cases = {2.5e12, 2.0e12, 1.9e12};
+    g.staging_in_kernels = 0;
+    cal.gpu = g;
+    Ceilings cpu = made_up();
+    cpu.staging_in_kernels = 1;
+    cal.cpu = cpu;
+    write_calibration(dir.file("c.toml"), cal);
+    Calibration const back = read_calibration(dir.file("c.toml"));
+    REQUIRE(back.gpu.has_value());
+    CHECK(back.gpu->track_bandwidth_cases[1] == doctest::Approx(2.0e12));
+    CHECK(back.gpu->staging_in_kernels == 0);
+    CHECK(!back.gpu->stale_loading_model());
+    CHECK(back.cpu->track_bandwidth_cases[0] == 0);  // the CPU: not measured, track_bandwidth stands in
+    CHECK(back.cpu->staging_in_kernels == 1);
+    // Without the keys (an older file): not measured, and stale.
+    {
+        std::ifstream in(dir.file("c.toml"));
+        std::ofstream out(dir.file("old.toml"));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("track_bandwidth_", 0) != 0 && line.rfind("staging_in_kernels", 0) != 0)
+                out << line << "\n";
+    }
+    Calibration const old = read_calibration(dir.file("old.toml"));
+    CHECK(old.gpu->track_bandwidth_cases[0] == 0);
+    CHECK(old.gpu->track_bandwidth_of(0) == old.gpu->track_bandwidth);
+    CHECK(old.gpu->staging_in_kernels < 0);
+    CHECK(old.gpu->stale_loading_model());
+}
+
+// fodo_space_charge.toml sorts every 4th kick: the kicks between two sorts deposit from positions packed
+// again at their own calibrated bandwidth, the kicks with a sort at deposit_bandwidth.
+TEST_CASE("forecast: the space-charge deposit between two sorts at its own calibrated bandwidth")
+{
+    DeckConfig const deck = read_deck(input("fodo_space_charge.toml"), {"beam.macroparticles=1000"});
+    REQUIRE(deck.space_charge.sort_every == 4);
+    Ceilings c = made_up();
+    c.deposit_between_sorts_bandwidth = 1e10;  // a tenth of deposit_bandwidth
+    RunForecast const f = forecast_run(deck, c);
+    KernelForecast const& deposit = f.kernels.at("sc.deposit");
+    double const sorts = double(f.kernels.at("sc.sort").calls), kicks = double(deposit.calls);
+    CHECK(sorts == std::ceil(kicks / 4));  // kicks 0, 4, 8, ...
+    double const per_call = deposit.bytes / kicks;
+    CHECK(near(deposit.seconds, kicks * 3 * c.launch_latency + sorts * per_call / c.deposit_bandwidth +
+                                    (kicks - sorts) * per_call / c.deposit_between_sorts_bandwidth));
+    c.deposit_between_sorts_bandwidth = 0;  // not measured (an older file): every kick at deposit_bandwidth
+    CHECK(near(forecast_run(deck, c).kernels.at("sc.deposit").seconds,
+               kicks * (3 * c.launch_latency + per_call / c.deposit_bandwidth)));
 }

@@ -176,6 +176,26 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
     CHECK(read.cpu->mix_push_seconds >= 0);      // measured (clamped at 0)
     CHECK(read.cpu->call_particle_seconds > 0);  // the CPU's load into lanes and back
     for (double rate : read.cpu->fp64_map_family) CHECK(rate > 0);
+    // The CPU's gather times its staging inside (the host clock); its segments' loads and stores are
+    // call_particle_seconds, so no streaming bandwidth by switch (the GPU's occupancy) is measured.
+    CHECK(read.cpu->staging_in_kernels == 1);
+    for (double bw : read.cpu->track_bandwidth_cases) CHECK(bw == 0);
+
+    // A file written before the kernels were loaded ahead of their first timed call (no staging_in_kernels)
+    // reads, and the forecast says that its warm-up holds the module loading.
+    {
+        std::ifstream in(cal);
+        std::ofstream out(dir.file("lazy.toml"));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("staging_in_kernels", 0) != 0 && line.rfind("track_bandwidth_", 0) != 0)
+                out << line << "\n";
+    }
+    CommandResult const lazy =
+        run_gtrack("forecast " + input("fodo.toml") + " --calibration " + dir.file("lazy.toml"));
+    INFO(lazy.output);
+    CHECK(lazy.status == 0);
+    CHECK(
+        contains(lazy.output, "cpu calibration predates the kernels' loading before their first timed call"));
 
     // A file written before the lanes' model (no family rates, no mix or call costs) still reads; the
     // forecast prices the maps as before and says that the file should be measured again.

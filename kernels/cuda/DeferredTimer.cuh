@@ -48,21 +48,30 @@ class DeferredTimer {
             pairs_.push_back(p);
         }
         GT_CUDA_CHECK(cudaEventRecord(pairs_[pending_.size()].start));
+        excluded_ = 0;
     }
+
+    //! Takes `seconds` of host work out of the stage begun by start(): work during which the device sat
+    //! idle because the host had waited for the stream before it (a gather's page-locked staging,
+    //! allocated after the wait for the count), so that the events' span holds it whole. Not for work
+    //! that may overlap queued device work.
+    void exclude(double seconds) { excluded_ += seconds; }
 
     //! Ends the stage after the work queued since start(), without waiting for it.
     void stop(Stage stage)
     {
         cudaEvent_t const stop = pairs_[pending_.size()].stop;
         GT_CUDA_CHECK(cudaEventRecord(stop));
-        pending_.push_back(Pending{std::move(stage), stop});
+        pending_.push_back(Pending{std::move(stage), stop, excluded_});
+        excluded_ = 0;
     }
 
     //! Ends the stage at `done`, an event recorded after its work that the host has just waited for
     //! (a reduction's, ReduceScratch::done): this stage and every pending one are read, no new wait.
     void stop_waited(Stage stage, cudaEvent_t done)
     {
-        pending_.push_back(Pending{std::move(stage), done});
+        pending_.push_back(Pending{std::move(stage), done, excluded_});
+        excluded_ = 0;
         read(done);
     }
 
@@ -95,6 +104,7 @@ class DeferredTimer {
     struct Pending {
         Stage stage;
         cudaEvent_t stop;  //!< pairs_[i].stop, or the done event of stop_waited
+        double excluded;   //!< [s] host work taken out of the stage (exclude())
     };
 
     //! The oldest `count` pending stages (all by default), whose stop events precede `last` on the
@@ -107,7 +117,8 @@ class DeferredTimer {
             float ms = 0, ago_ms = 0;
             GT_CUDA_CHECK(cudaEventElapsedTime(&ms, pairs_[i].start, p.stop));
             GT_CUDA_CHECK(cudaEventElapsedTime(&ago_ms, p.stop, last));
-            out_.add(p.stage.kernel, 1e-3 * double(ms), p.stage.bytes, p.stage.items, p.stage.flops,
+            double const seconds = std::max(0.0, 1e-3 * double(ms) - p.excluded);
+            out_.add(p.stage.kernel, seconds, p.stage.bytes, p.stage.items, p.stage.flops,
                      1e-3 * double(ago_ms));
         }
         pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(count));
@@ -117,6 +128,7 @@ class DeferredTimer {
     KernelTimer& out_;
     std::vector<Pair> pairs_;  //!< pending stage i started at pairs_[i].start; reused once read
     std::vector<Pending> pending_;
+    double excluded_ = 0;  //!< [s] taken out of the stage begun by the last start()
 };
 
 }  // namespace gt::cuda

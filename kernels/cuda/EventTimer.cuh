@@ -2,6 +2,8 @@
 // for it at once. The beam kernels, which should not wait per stage, use DeferredTimer.cuh instead.
 #pragma once
 
+#include <algorithm>
+
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/Check.cuh"
@@ -25,7 +27,16 @@ class EventTimer {
     EventTimer& operator=(EventTimer const&) = delete;
 
     //! Marks the start of the work to be timed.
-    void start() { GT_CUDA_CHECK(cudaEventRecord(start_)); }
+    void start()
+    {
+        GT_CUDA_CHECK(cudaEventRecord(start_));
+        excluded_ = 0;
+    }
+
+    //! Takes `seconds` of host work out of the work begun by start(): work during which the device sat
+    //! idle because the host had waited for the stream before it (cuFFT's plans made and their kernels
+    //! loaded: CudaSpaceCharge.cu). Not for work that may overlap queued device work.
+    void exclude(double seconds) { excluded_ += seconds; }
 
     //! Waits for the work queued since start(); its duration in seconds. Execution errors surface here.
     double seconds()
@@ -34,12 +45,13 @@ class EventTimer {
         wait(stop_, "the timed work");
         float ms = 0;
         GT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-        return 1e-3 * double(ms);
+        return std::max(0.0, 1e-3 * double(ms) - excluded_);
     }
 
   private:
     cudaEvent_t start_ = nullptr;
     cudaEvent_t stop_ = nullptr;
+    double excluded_ = 0;  //!< [s] taken out of the work begun by the last start()
 };
 
 }  // namespace gt::cuda

@@ -2,7 +2,9 @@
 # shellcheck disable=SC2154,SC2034,SC2086  # $build, $out, note and status come from gpu-check.sh
 # Profile, trace, calibrate and forecast on the GPU (sourced by scripts/gpu-check.sh): measure the
 # machine's CPU and GPU ceilings, then for each example beamline deck forecast it, run it on the GPU
-# with --profile and --trace, and note forecast against measured (the profile's kernel time).
+# with --profile and --trace, then once more, and note forecast against measured (the profile's kernel
+# time) for both runs, PASS within +-30% (issue 29), with the host set-up that the trace shows moved out of
+# the kernels' time (kernel loading, cuFFT plans, the gathers' page-locked staging). About two minutes.
 prof="$out/profile"
 mkdir -p "$prof"
 cal="$prof/calibration.toml"
@@ -10,9 +12,23 @@ if ./$build/gtrack calibrate --out "$cal" >"$prof/calibrate.log" 2>&1; then
     cat "$prof/calibrate.log"
     note "calibrate gpu" "$(grep '^gpu:' "$prof/calibrate.log" | cut -c1-160)"
     note "calibrate cpu" "$(grep '^cpu:' "$prof/calibrate.log" | cut -c1-160)"
+    note "calibrate gpu switches" "$(grep '^gpu one-entry' "$prof/calibrate.log" | cut -c1-160)"
+    note "calibrate gpu sc" "$(grep '^gpu space charge' "$prof/calibrate.log" | cut -c1-160)"
+    note "calibrate gpu warm-up" "$(sed -n '/^\[gpu\]/,$p' "$cal" |
+        grep -E '^(warmup_seconds|sc_warmup_seconds|staging_in_kernels)' | cut -d'#' -f1 | paste -sd';')"
 else
     tail -n 20 "$prof/calibrate.log"
     note calibrate FAILED
+    status=1
+fi
+# The set-up taken out of the timed stages (each kind of call loaded once untimed, the staging and cuFFT's
+# plans as host events): a second.
+if ./$build/tests/gtrack_gpu_tests --source-file='*/KernelLoadingTest.cc' --no-version \
+        >"$prof/kernel-loading.txt" 2>&1; then
+    note "gpu_KernelLoadingTest" PASS
+else
+    tail -n 20 "$prof/kernel-loading.txt"
+    note "gpu_KernelLoadingTest" FAILED
     status=1
 fi
 # Sizes that keep each run to seconds: the GPU wants ~10^6 particles to be busy.
@@ -23,6 +39,29 @@ declare -A profile_args=(
     [solenoid_linac]="--set beam.macroparticles=1000000"
     [fodo_space_charge]="--set beam.macroparticles=1000000"
 )
+# forecast / measured within (0.7, 1.3), issue 29's +-30% (ForecastTest's test on the CPU), from a run's line
+# "measured X s in timed kernels; forecast Y s ...: measured / forecast = R".
+verdict() {
+    awk '/measured \/ forecast =/ { r = $NF; f = 1 / r;
+        printf "%s %.2f", (f > 0.7 && f < 1.3) ? "PASS" : "FAIL", r; found = 1 }
+        END { if (!found) printf "no ratio" }' "$1"
+}
+# [s] the trace's host events of one name, summed (kernel loading, cuFFT plans, host staging: set-up that
+# the kernels' events no longer hold, CudaBeamKernels.cu and CudaSpaceCharge.cu).
+moved() {
+    python3 - "$1" <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))
+events = events["traceEvents"] if isinstance(events, dict) else events
+total = {}
+for e in events:
+    if e.get("ph") == "X" and e.get("name") in ("kernel loading", "cufft plans", "host staging"):
+        total[e["name"]] = total.get(e["name"], 0.0) + e.get("dur", 0.0) * 1e-6
+print(", ".join(f"{k} {v:.4g} s" for k, v in sorted(total.items())) or "none")
+PY
+}
+# Each deck twice: the first run after calibrate (a fresh machine's kernels load from a cold disk) and a
+# repeat; the forecast within +-30% of both is issue 29's target (noted, not a failure of the check).
 for deck in fodo fodo_ring chicane solenoid_linac fodo_space_charge; do
     args=${profile_args[$deck]}
     # shellcheck disable=SC2086
@@ -32,11 +71,22 @@ for deck in fodo fodo_ring chicane solenoid_linac fodo_space_charge; do
             --trace "$prof/$deck-trace.json" -o "/tmp/$deck-profile.h5" >"$prof/$deck-profile.txt" 2>&1 &&
         python3 -c "import json; json.load(open('$prof/$deck-trace.json'))"; then
         sed -n '/^profile/,$p' "$prof/$deck-profile.txt"
-        grep -E '^(cpu|gpu) ' "$prof/$deck-forecast.txt"
+        sed -n '/^gpu/,$p' "$prof/$deck-forecast.txt"
         note "profile $deck (gpu)" "$(grep '^measured' "$prof/$deck-profile.txt")"
+        note "forecast $deck first run" "$(verdict "$prof/$deck-profile.txt"); moved out of kernels: $(moved "$prof/$deck-trace.json")"
     else
         tail -n 20 "$prof/$deck-profile.txt"
         note "profile $deck (gpu)" FAILED
+        status=1
+    fi
+    # shellcheck disable=SC2086
+    if ./$build/gtrack run inputs/$deck.toml --backend gpu -q --profile --calibration "$cal" $args \
+            -o "/tmp/$deck-profile.h5" >"$prof/$deck-repeat.txt" 2>&1; then
+        sed -n '/^profile/,$p' "$prof/$deck-repeat.txt"
+        note "forecast $deck repeat" "$(verdict "$prof/$deck-repeat.txt")"
+    else
+        tail -n 20 "$prof/$deck-repeat.txt"
+        note "profile $deck repeat (gpu)" FAILED
         status=1
     fi
 done

@@ -3,8 +3,11 @@
 # The forecast of the output's gathers to the host (loss records, snapshots) against the profile, after
 # 10-profile.sh (its calibration file): the gather's calls and bytes must be the profile's; the run's
 # generate and gather times over three alternating runs of fodo and chicane tell a deck's cost from a
-# run's noise; chicane once more with every module loaded at start (CUDA_MODULE_LOADING=EAGER) tells how
-# much of generate's first call is loading the module. About a minute.
+# run's noise; chicane once more with every module loaded at start (CUDA_MODULE_LOADING=EAGER): since each
+# kernel is loaded before its first timed call (CudaBeamKernels.cu), generate's time with the default
+# (lazy) loading should be eager's (7.5e-5 s at 10^6 on the H100, where it was 3-21 ms), and the gather's
+# the device's work alone (its page-locked staging is host time now: ~1-2 ms, where it was 22-119 ms).
+# About a minute.
 prof="$out/profile"
 cal="$prof/calibration.toml"
 log="$out/forecast-gather"

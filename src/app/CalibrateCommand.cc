@@ -37,8 +37,16 @@ void print_ceilings(char const* side, Ceilings const& c)
         "%.3g GB/s, first call +%.3g ms\n",
         side, c.download_latency * 1e6, c.download_scan_bandwidth * 1e-9, c.download_bandwidth * 1e-9,
         c.staging_bandwidth * 1e-9, c.download_warmup_seconds * 1e3);
-    std::printf("%s space charge: sort %.3g GB/s, deposit %.3g GB/s, gather %.3g GB/s; solve", side,
-                c.sort_bandwidth * 1e-9, c.deposit_bandwidth * 1e-9, c.gather_bandwidth * 1e-9);
+    if (c.track_bandwidth_cases[0] > 0)
+        std::printf(
+            "%s one-entry segments by switch: linear maps %.3g, optics maps %.3g, without integrators %.3g "
+            "GB/s\n",
+            side, c.track_bandwidth_cases[0] * 1e-9, c.track_bandwidth_cases[1] * 1e-9,
+            c.track_bandwidth_cases[2] * 1e-9);
+    std::printf(
+        "%s space charge: sort %.3g GB/s, deposit %.3g GB/s (between sorts %.3g), gather %.3g GB/s; solve",
+        side, c.sort_bandwidth * 1e-9, c.deposit_bandwidth * 1e-9, c.deposit_between_sorts_bandwidth * 1e-9,
+        c.gather_bandwidth * 1e-9);
     for (std::size_t i = 0; i < c.fft_points.size(); ++i)
         std::printf("%s %.3g ms at %.0f points", i ? "," : "", c.fft_seconds[i] * 1e3, c.fft_points[i]);
     std::printf("\n");

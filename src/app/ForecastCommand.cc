@@ -68,6 +68,13 @@ int forecast_command(CommandOptions const& options)
                 "call_particle_seconds): the element maps are priced as before, which runs low with "
                 "the CPU's vector lanes (measured / forecast up to ~2); run 'gtrack calibrate' again\n",
                 side);
+        if (ceilings->download_measured() && ceilings->stale_loading_model())
+            std::printf(
+                "note: this %s calibration predates the kernels' loading before their first timed call and "
+                "the streaming bandwidth by element switch (staging_in_kernels, track_bandwidth_<switch>): "
+                "its warm-up holds module loading and, on a GPU, the gathers the host staging, which runs "
+                "no longer time as kernel work (the forecast runs high); run 'gtrack calibrate' again\n",
+                side);
         if (!ceilings->download_measured())
             std::printf(
                 "note: this %s calibration predates the output's gathers to the host (download_latency, "

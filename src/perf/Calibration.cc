@@ -1,10 +1,12 @@
 // Reading and writing the calibration file, and the FFT-time interpolation.
 #include "perf/Calibration.hh"
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -62,7 +64,16 @@ constexpr Field k_fields[] = {
      "[B/s] an output gather over more particles than before: flags and offsets allocated", true},
     {"download_warmup_seconds", &Ceilings::download_warmup_seconds,
      "[s] the first output gather (one particle) beyond a steady one", true},
+    {"deposit_between_sorts_bandwidth", &Ceilings::deposit_between_sorts_bandwidth,
+     "[B/s] space-charge deposit at a kick between two sorts (positions packed again)", true},
+    {"staging_in_kernels", &Ceilings::staging_in_kernels,
+     "1: the gather's time holds its host staging (CPU); 0: host time beside it (GPU, page-locked)", true},
 };
+
+//! The streaming bandwidth by element switch (optional: 0 on the CPU and in files written before them).
+constexpr char const* k_switch_keys[] = {"track_bandwidth_linear_maps", "track_bandwidth_optics_maps",
+                                         "track_bandwidth_without_integrators"};
+static_assert(std::size(k_switch_keys) == std::tuple_size_v<decltype(Ceilings::track_bandwidth_cases)>);
 
 //! The map rates by family (optional: files written before them have fp64_map only, which the
 //! forecast then uses for every family; `gtrack calibrate` writes them).
@@ -78,6 +89,10 @@ void write_ceilings(std::ofstream& f, char const* name, Ceilings const& c)
     for (std::size_t i = 0; i < c.fp64_map_family.size(); ++i)
         f << fmt::format("{} = {:.6g}  # [FLOP/s] a lattice of these maps only\n", k_family_keys[i],
                          c.fp64_map_family[i]);
+    for (std::size_t i = 0; i < c.track_bandwidth_cases.size(); ++i)
+        f << fmt::format(
+            "{} = {:.6g}  # [B/s] a one-entry segment through this switch (0: track_bandwidth)\n",
+            k_switch_keys[i], c.track_bandwidth_cases[i]);
     f << fmt::format("fft_points = {}  # real points of the doubled grid\n", format_list(c.fft_points));
     f << fmt::format("fft_seconds = {}  # [s] one field solve (pad, two FFTs, product) per size\n",
                      format_list(c.fft_seconds));
@@ -121,6 +136,9 @@ std::optional<Ceilings> read_ceilings(toml::table const& root, std::string const
         if (!field.optional || t->contains(field.key)) c.*field.member = number(*t, path, section, field.key);
     for (std::size_t i = 0; i < c.fp64_map_family.size(); ++i)
         if (t->contains(k_family_keys[i])) c.fp64_map_family[i] = number(*t, path, section, k_family_keys[i]);
+    for (std::size_t i = 0; i < c.track_bandwidth_cases.size(); ++i)
+        if (t->contains(k_switch_keys[i]))
+            c.track_bandwidth_cases[i] = number(*t, path, section, k_switch_keys[i]);
     c.fft_points = numbers(*t, path, section, "fft_points");
     c.fft_seconds = numbers(*t, path, section, "fft_seconds");
     c.green_seconds = numbers(*t, path, section, "green_seconds");

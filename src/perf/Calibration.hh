@@ -27,6 +27,10 @@ struct Ceilings {
     double sort_bandwidth = 0;     //!< [B/s] counted bytes / time of the space-charge cell sort
     double deposit_bandwidth = 0;  //!< [B/s] counted bytes / time of the space-charge deposit
     double gather_bandwidth = 0;   //!< [B/s] counted bytes / time of the space-charge gather
+    //! [B/s] counted bytes / time of the space-charge deposit at a kick between two sorts (sort_every > 1):
+    //! the positions packed again and read in the last sort's order, where deposit_bandwidth is a kick's
+    //! right after its sort (which packed them). 0: not measured (files written before it): that one.
+    double deposit_between_sorts_bandwidth = 0;
     //! Space-charge field solve (pad, forward FFT, product, inverse FFT) by size of the doubled
     //! grid, ascending: the FFT time per size.
     std::vector<double> fft_points;     //!< real points of the doubled grid
@@ -59,6 +63,35 @@ struct Ceilings {
     //! the CPU's zero-filled staging of that size goes with them, the GPU allocates outside its timer)
     double download_grow_bandwidth = 0;
     double download_warmup_seconds = 0;  //!< [s] the first gather (of one particle) beyond a steady one
+    //! Whether the backend's gather time holds the host staging it allocates: 1 on the CPU (zero-filled
+    //! vectors, timed by the host clock), 0 on the GPU (the page-locked allocation is made while the
+    //! device waits idle for the count, and is taken out of the gather's events: host work, shown in
+    //! --trace as "host staging"; the forecast gives it as host time beside the kernels). Negative:
+    //! files written before it, whose gathers counted it on both.
+    double staging_in_kernels = -1;
+
+    //! [B/s] counted bytes / time of a one-entry segment through each element switch the GPU compiles as
+    //! a kernel of its own (ElementCases: linear maps, optics maps, without integrators), each with its
+    //! own register budget and so its own occupancy and streaming bandwidth: measured on the GPU on a
+    //! marker, a wide aperture and a thin kicker. 0: not measured (the CPU, whose segments' loads and stores
+    //! call_particle_seconds prices, and files written before them): track_bandwidth stands in.
+    std::array<double, 3> track_bandwidth_cases{};
+
+    //! [B/s] the streaming bandwidth of a segment tracked by switch `cases` (ElementCases' order; the `all`
+    //! switch, whose kinds need field data, at the switch without integrators'): its own where measured,
+    //! else track_bandwidth.
+    double track_bandwidth_of(int cases) const
+    {
+        int const i =
+            cases < int(track_bandwidth_cases.size()) ? cases : int(track_bandwidth_cases.size()) - 1;
+        return track_bandwidth_cases[std::size_t(i)] > 0 ? track_bandwidth_cases[std::size_t(i)]
+                                                         : track_bandwidth;
+    }
+    //! True when the file predates the kernels' loading before their first timed call (staging_in_kernels
+    //! and, on the GPU, track_bandwidth_cases absent): its warm-up holds the module loading that runs no
+    //! longer time as kernel work, its GPU gathers the host staging, and segments of the larger switches are
+    //! priced at the marker's bandwidth. The forecast still works, off by those; `gtrack calibrate` again.
+    bool stale_loading_model() const { return staging_in_kernels < 0; }
 
     bool download_measured() const
     {

@@ -23,6 +23,9 @@ struct KernelForecast {
 struct RunForecast {
     std::map<std::string, KernelForecast> kernels;  //!< by the names the profile uses
     double seconds = 0, best = 0, worst = 0;        //!< [s] all timed kernels (I/O and setup excluded)
+    //! [s] host work of the output stage that the kernels' time does not hold: the GPU gathers' page-locked
+    //! staging, allocated while the device waits (Ceilings::staging_in_kernels == 0); not in `seconds`.
+    double host_staging_seconds = 0;
 };
 
 // forecast_run (run/Forecast.hh) counts a run's work with the run's own schedule.

@@ -124,6 +124,9 @@ std::string format_forecast(RunForecast const& f)
                          k.bytes * 1e-9, k.flops * 1e-9, k.best, k.seconds, k.worst);
     s += fmt::format("{:<12} {:>8} {:>10} {:>10} {:>11.4g} {:>11.4g} {:>11.4g}\n", "total", "", "", "",
                      f.best, f.seconds, f.worst);
+    if (f.host_staging_seconds > 0)
+        s += fmt::format("host staging of the output's gathers (page-locked, not kernel time): {:.4g} s\n",
+                         f.host_staging_seconds);
     return s;
 }
 

@@ -181,6 +181,20 @@ std::vector<Element> mix_lattice(int entries)
     return out;
 }
 
+}  // namespace
+
+std::vector<Element> switch_entries()
+{
+    ReferenceParticle const ref = calibration_reference();
+    std::vector<Element> out = {Element::make(ElementKind::marker), Element::make(ElementKind::aperture),
+                                Element::make(ElementKind::kicker)};
+    out[1].aperture = Aperture::make(ApertureShape::ellipse, 1.0, 1.0);
+    out[2].kicker = Kicker::make(1e-7, -1e-7, 0.0, ref);
+    return out;
+}
+
+namespace {
+
 //! Steady-state seconds per call of `kernel` (the first call excluded).
 double steady_seconds(KernelTimer const& timer, char const* kernel)
 {
@@ -219,11 +233,15 @@ double gather_seconds(BeamKernels& kernels)
     return it == records.end() ? 0.0 : it->second.seconds;
 }
 
-//! [s] the mean of `calls` gathers of [0, particles.size) selecting `alive` ones.
-double mean_gather(BeamKernels& kernels, ParticleView particles, bool alive, int calls)
+//! [s] the mean of `calls` gathers of [0, particles.size) selecting `alive` ones, by the gather's timer;
+//! `wall`, when given, gets their mean by the host clock (each gather ends with a wait for the device).
+double mean_gather(BeamKernels& kernels, ParticleView particles, bool alive, int calls,
+                   double* wall = nullptr)
 {
     double const before = gather_seconds(kernels);
+    auto const t = Clock::now();
     for (int i = 0; i < calls; ++i) kernels.gather_to_host(particles, 0, particles.size, alive);
+    if (wall) *wall = since(t) / calls;
     return (gather_seconds(kernels) - before) / calls;
 }
 
@@ -234,6 +252,8 @@ double mean_gather(BeamKernels& kernels, ParticleView particles, bool alive, int
 //! the count's copy back and its wait) and the first call's (modules, scratch), the first call over the
 //! beam the flags and offsets it allocates, and the first two calls that select all the host staging that
 //! the two alternating buffers allocate (GPU: page-locked memory, pinned as it is allocated) and write.
+//! The staging by the host clock: the GPU's gather takes it out of its events (host work while the device
+//! waits: staging_in_kernels = 0), the CPU's times it with the host clock inside the gather (1).
 void measure_download(Ceilings& c, BeamKernels& kernels, BeamSampler const& sampler, double particles)
 {
     ParticleState one(1, kernels.memory());
@@ -249,10 +269,12 @@ void measure_download(Ceilings& c, BeamKernels& kernels, BeamSampler const& samp
     c.download_grow_bandwidth = particles * k_gather_grow_bytes_per_particle / std::max(grown - none, 1e-12);
     c.download_scan_bandwidth =
         particles * k_gather_bytes_per_particle / std::max(none - c.download_latency, 1e-12);
-    double const staged = mean_gather(kernels, beam, true, 2);  // each buffer's first fill
-    double const all = mean_gather(kernels, beam, true, 4);
+    double staged_wall = 0, all_wall = 0;
+    mean_gather(kernels, beam, true, 2, &staged_wall);  // each buffer's first fill
+    double const all = mean_gather(kernels, beam, true, 4, &all_wall);
     c.download_bandwidth = particles * k_gather_bytes_per_selected / std::max(all - none, 1e-12);
-    c.staging_bandwidth = particles * k_staging_bytes_per_particle / std::max(staged - all, 1e-12);
+    c.staging_bandwidth = particles * k_staging_bytes_per_particle / std::max(staged_wall - all_wall, 1e-12);
+    c.staging_in_kernels = kernels.memory() == MemSpace::device ? 0.0 : 1.0;
 }
 
 void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
@@ -348,6 +370,23 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
         // its bound by the bandwidth (0 here).
         if (kernels.memory() == MemSpace::host) c.call_particle_seconds = std::max(0.0, t / size.particles);
     }
+    // The GPU compiles each element switch (ElementCases) as a kernel of its own, with its own register
+    // budget (BeamDriver.hh), so its own occupancy: a one-entry segment through the larger switches may
+    // stream below the marker's bandwidth (H100, 10^6 particles: solenoid_linac's segments, 60 of its 96
+    // entries in the switch without integrators, 50 us a call, 2.0 TB/s, where the marker's 2.78 TB/s gave 36
+    // us and fodo's optics segments 40 us). Each switch's bandwidth from a one-entry segment of its cheapest
+    // entry: a marker, a wide aperture (a few compares), a thin kicker (3 FLOPs). The CPU leaves them 0: its
+    // segment's loads and stores are call_particle_seconds, added to the maps.
+    if (kernels.memory() == MemSpace::device) {
+        std::vector<Element> const singles = switch_entries();
+        kernels.generate(state.view(), sampler, 0);
+        for (std::size_t i = 0; i < c.track_bandwidth_cases.size(); ++i) {
+            kernels.set_elements({singles[i]}, {});
+            kernels.track(state.view(), 0, 1, 0);
+            double const t = mean_seconds(kernels, "track", 5, [&] { kernels.track(state.view(), 0, 1, 0); });
+            c.track_bandwidth_cases[i] = size.particles * k_track_bytes_per_particle / t;
+        }
+    }
 
     // Moments: the fixed cost of a pass (launch, copy back, host synchronization) from one particle,
     // then the FP64 rate of the rest.
@@ -370,7 +409,7 @@ void measure_space_charge(Ceilings& c, std::unique_ptr<SpaceChargeKernels> (*mak
 {
     ParticleState state(size_type(size.sc_particles), memory);
     BeamFrame const frame = beam_frame(calibration_reference(), 1e-9, std::uint64_t(size.sc_particles));
-    double deposit = 0, gather = 0, sort = 0;
+    double deposit = 0, gather = 0, sort = 0, between = 0;
     for (int g : size.grids) {
         beam.generate(state.view(), calibration_sampler(), 0);
         auto sc = make();
@@ -407,7 +446,29 @@ void measure_space_charge(Ceilings& c, std::unique_ptr<SpaceChargeKernels> (*mak
         deposit = steady_bandwidth(t, "sc.deposit");
         gather = steady_bandwidth(t, "sc.gather");
         sort = steady_bandwidth(t, "sc.sort");
+        // A deck that sorts every few kicks (fodo_space_charge.toml: 4) deposits between two sorts from the
+        // positions packed again, in the last sort's order: a fresh solver sorting every 4th kick, the mean
+        // deposit of its kicks without a sort (after a first round of 4). The calibration's bunch does not
+        // move between kicks, so the order stays the sort's; a run's particles drift out of it a little
+        // (not measured).
+        if (g == size.grids.back()) {
+            auto every4 = make();
+            s.sort_every = 4;
+            s.fixed_grid.reset();
+            double seconds = 0;
+            int counted = 0;
+            for (int k = 0; k < 12; ++k) {
+                SpaceChargeDiagnostics const d = every4->kick(state.view(), s, frame, 1e-3);
+                if (k >= 4 && !d.sorted) {
+                    seconds += d.t_deposit;
+                    ++counted;
+                }
+            }
+            KernelRecord const& r = every4->timer().records().at("sc.deposit");
+            between = r.bytes / double(r.calls) / std::max(seconds / std::max(counted, 1), 1e-12);
+        }
     }
+    c.deposit_between_sorts_bandwidth = between;
     c.deposit_bandwidth = deposit;
     c.gather_bandwidth = gather;
     c.sort_bandwidth = sort;

@@ -2,6 +2,9 @@
 // executors and kernels (best or steady-state of repeated calls, after a warm-up call).
 #pragma once
 
+#include <vector>
+
+#include "kernels/elements/Element.hh"
 #include "perf/Calibration.hh"
 
 namespace gt {
@@ -18,6 +21,10 @@ CalibrateSize calibrate_size(bool quick);
 
 //! The CPU's ceilings with the current OpenMP thread count.
 Ceilings measure_cpu_ceilings(CalibrateSize const& size);
+//! The one-entry segments whose streaming bandwidth calibrates each element switch the GPU compiles
+//! (Ceilings::track_bandwidth_cases, in ElementCases' order): a marker, a wide aperture, a thin kicker.
+std::vector<Element> switch_entries();
+
 //! The GPU's ceilings (throws without a GPU).
 Ceilings measure_gpu_ceilings(CalibrateSize const& size);
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "beam/Lattice.hh"
+#include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/beam/SelectParticles.hh"
 #include "kernels/spacecharge/GridGeometry.hh"
@@ -50,6 +51,9 @@ struct CallWork {
     double selected_bytes = 0;      //!< Bound::download: of `bytes`, the selected particles'
     double staging_bytes = 0;       //!< Bound::download: host staging the call allocates and first writes
     double grow_bytes = 0;          //!< Bound::download: flags and offsets the call allocates
+    //! Bound::map, deposit: [B/s] the call's own (a segment's switch's, a deposit's between sorts); 0: the
+    //! class's (track_bandwidth, deposit_bandwidth)
+    double own_bandwidth = 0;
 };
 
 static_assert(std::tuple_size_v<decltype(Ceilings::fp64_map_family)> == k_map_families,
@@ -64,11 +68,14 @@ class ForecastBuilder {
         // Streaming kernels reach the measured fraction of the copy bandwidth of a one-entry segment,
         // not the copy bandwidth itself (73-87% on the H100); every kernel is bounded by the copy.
         // A gather to the host is priced at its own measured rates (its copy is bound by the host link).
+        // A segment streams at the bandwidth its element switch reaches (the GPU compiles each switch with
+        // its own register budget, so its own occupancy), where calibrated.
         bool const streams = (bound == Bound::map || bound == Bound::stream) && c_.track_bandwidth > 0;
+        double const stream_bandwidth = w.own_bandwidth > 0 ? w.own_bandwidth : c_.track_bandwidth;
         double const body =
             bound == Bound::download
                 ? time_of(bound, w)
-                : std::max(time_of(bound, w), w.bytes / (streams ? c_.track_bandwidth : c_.copy_bandwidth));
+                : std::max(time_of(bound, w), w.bytes / (streams ? stream_bandwidth : c_.copy_bandwidth));
         // A reduction's fixed cost is its launch, the copy back and the wait, measured as one; a gather's
         // its launches, the count's copy back and the waits, measured as one too.
         double const latency = bound == Bound::download           ? c_.download_latency
@@ -95,6 +102,11 @@ class ForecastBuilder {
         k.best += seconds;
         k.worst += seconds;
     }
+
+    //! [s] host work beside the kernels (not in their time): the GPU gathers' page-locked staging.
+    void add_host_staging(double seconds) { f_.host_staging_seconds += seconds; }
+
+    Ceilings const& ceilings() const { return c_; }
 
     RunForecast finish()
     {
@@ -127,12 +139,13 @@ class ForecastBuilder {
             case Bound::sort:
                 return w.bytes / c_.sort_bandwidth;
             case Bound::deposit:
-                return w.bytes / c_.deposit_bandwidth;
+                return w.bytes / (w.own_bandwidth > 0 ? w.own_bandwidth : c_.deposit_bandwidth);
             case Bound::gather:
                 return w.bytes / c_.gather_bandwidth;
             case Bound::download:
                 return (w.bytes - w.selected_bytes) / c_.download_scan_bandwidth +
-                       w.selected_bytes / c_.download_bandwidth + w.staging_bytes / c_.staging_bandwidth +
+                       w.selected_bytes / c_.download_bandwidth +
+                       (c_.staging_in_kernels != 0 ? w.staging_bytes / c_.staging_bandwidth : 0.0) +
                        (c_.download_grow_bandwidth > 0 ? w.grow_bytes / c_.download_grow_bandwidth : 0.0);
             case Bound::fixed:
                 return w.seconds;
@@ -158,6 +171,7 @@ class CountingBeamKernels final : public BeamKernels {
     void set_elements(std::vector<Element> const& elements, std::vector<double> const&) override
     {
         work_ = SegmentWork(elements);
+        cases_ = SegmentCaseTable(elements);
     }
     void track(ParticleView particles, size_type begin, size_type end, std::int32_t) override
     {
@@ -167,6 +181,7 @@ class CountingBeamKernels final : public BeamKernels {
         w.family_flops = work_.family_flops_per_particle(begin, end);
         w.per_particle_items = n * work_.per_particle_entries(begin, end);
         w.particles = n;
+        w.own_bandwidth = out_.ceilings().track_bandwidth_of(int(cases_.cases(begin, end)));
         for (double& f : w.family_flops) f *= n;
         out_.add("track", Bound::map, w);
     }
@@ -213,6 +228,9 @@ class CountingBeamKernels final : public BeamKernels {
             if (m > staging_[next_staging_]) {
                 w.staging_bytes = m * k_staging_bytes_per_particle;
                 staging_[next_staging_] = m;
+                // The GPU allocates it while the device waits, outside the gather's events: host time.
+                if (out_.ceilings().staging_in_kernels == 0)
+                    out_.add_host_staging(w.staging_bytes / out_.ceilings().staging_bandwidth);
             }
             next_staging_ ^= 1;
         }
@@ -225,7 +243,8 @@ class CountingBeamKernels final : public BeamKernels {
   private:
     ForecastBuilder& out_;
     SegmentWork work_;
-    KernelTimer timer_;  // stays empty: nothing is timed here
+    SegmentCaseTable cases_;  //!< each segment's element switch (its streaming bandwidth)
+    KernelTimer timer_;       // stays empty: nothing is timed here
     bool priced_gathers_ = false;
     double looked_ = 0;           //!< particles the flags and offsets hold
     double staging_[2] = {0, 0};  //!< particles each host staging buffer holds
@@ -252,14 +271,17 @@ void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const
         sliced ? 2.0 * s.grid[1] * (s.grid[0] + 1.0) : 4.0 * s.grid[2] * s.grid[1] * (s.grid[0] + 1.0);
     double const corners = sliced ? (s.grid[0] + 2.0) * (s.grid[1] + 2.0)
                                   : (s.grid[0] + 2.0) * (s.grid[1] + 2.0) * (s.grid[2] + 2.0);
-    if (s.sort_every > 0 && kick % s.sort_every == 0)
-        out.add("sc.sort", Bound::sort, {4, sc_work::sort_bytes(n), 0, n, 0});
-    out.add("sc.deposit", Bound::deposit,
-            {3, sc_work::deposit_bytes(n, w, nodes), sc_work::deposit_flops(n, w, nodes), n, 0});
+    bool const sorts = s.sort_every > 0 && kick % s.sort_every == 0;
+    if (sorts) out.add("sc.sort", Bound::sort, {4, sc_work::sort_bytes(n), 0, n, 0});
+    // Between two sorts the deposit packs the positions again and reads them in the last sort's order.
+    CallWork deposit{3, sc_work::deposit_bytes(n, w, nodes), sc_work::deposit_flops(n, w, nodes), n, 0};
+    if (s.sort_every > 0 && !sorts) deposit.own_bandwidth = c.deposit_between_sorts_bandwidth;
+    out.add("sc.deposit", Bound::deposit, deposit);
     // The Green's function is computed at the first kick and again whenever the bunch breathes out
     // of its grid spacing (+-10%, GridSizing.hh), which only tracking can tell: the forecast counts
     // it at every other kick (measured: 62 of 160 kicks in fodo_space_charge.toml). Its time per size
-    // is the calibrated steady one (the first call's FFT plans are in the warm-up).
+    // is the calibrated steady one (the first call's excess is in the warm-up; on the GPU the FFT plans
+    // and cuFFT's kernels are made and loaded outside the timed stages, CudaSpaceCharge.cu).
     if (first || kick % 2 == 1)
         out.add("sc.green", Bound::fixed,
                 {3, sc_work::green_bytes(corners, doubled, spectrum), sc_work::green_flops(doubled), 0,
@@ -327,8 +349,9 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
     // The output stage: the loss records, every particle looked at (none lost here).
     gather_chunks(kernels, particles, false);
     if (ceilings.download_measured()) out.add_once("gather", ceilings.download_warmup_seconds, false);
-    // The first call of each kernel loads its module and touches fresh memory; the first kick makes
-    // the FFT plans: measured once by calibrate, paid once per run.
+    // The first call of each kernel beyond a steady one: fresh memory touched, scratch allocated (the GPU
+    // loads each kernel's module before its first timed call, CudaBeamKernels.cu, so loading is set-up
+    // and not here); the first kick's likewise: measured once by calibrate, paid once per run.
     out.add_once("warm-up", ceilings.warmup_seconds + (kicks > 0 ? ceilings.sc_warmup_seconds : 0.0));
     return out.finish();
 }
