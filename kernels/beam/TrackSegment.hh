@@ -12,8 +12,11 @@ namespace gt {
 //! `Cases`: the element switch compiled into the kernel (SegmentCaseTable picks it per segment). `Photons`:
 //! the segment holds entries that emit photons (quantum excitation, SegmentCaseTable::emits_photons): each
 //! particle's clock (id, turn) goes to track_element, which draws the photons of those entries; the kernels
-//! without it are the code of a lattice without quantum excitation, unchanged.
-template <ElementCases Cases, bool Photons = false>
+//! without it are the code of a lattice without quantum excitation, unchanged. `Misalignments`: false for a
+//! segment without a misaligned entry (SegmentCaseTable::misaligned), whose kernels then carry no shift or
+//! roll at all: on the GPU the misalignment of every entry was predicated code (about 45 issued instructions
+//! per push, whether or not the entry is misaligned; docs/performance.md, "Instructions per push").
+template <ElementCases Cases, bool Photons = false, bool Misalignments = true>
 struct TrackSegment {
     ParticleView particles;
     Element const* elements;  //!< the table in the executor's memory
@@ -25,8 +28,33 @@ struct TrackSegment {
     {
         if (!particles.alive(i)) return;
         Particle p = particles.load(i);
-        [[maybe_unused]] PhotonClock clock{};
-        if constexpr (Photons) clock = PhotonClock{particles.id[i], turn};
+        if constexpr (Photons) {
+            PhotonClock const clock{particles.id[i], turn};
+            push_through(
+                i, p, [&clock](Element const& e, Particle& q) { return track_element<Cases>(e, q, clock); });
+        } else if constexpr (Cases == ElementCases::linear_maps && !Misalignments) {
+            // A particle finite at the start stays finite through an entry whose written coordinates are
+            // (track_linear_map_finite_entry); one that is not takes track_element's full check, so is lost
+            // at the first entry, as before.
+            if (is_finite(p))
+                push_through(
+                    i, p, [](Element const& e, Particle& q) { return track_linear_map_finite_entry(e, q); });
+            else
+                push_through(i, p,
+                             [](Element const& e, Particle& q) { return track_element<Cases, false>(e, q); });
+        } else {
+            push_through(i, p, [](Element const& e, Particle& q) {
+                return track_element<Cases, Misalignments>(e, q);
+            });
+        }
+        particles.store(i, p);
+    }
+
+  private:
+    //! Pushes p through [begin, end) with `push(entry, p)` (false: lost there, the loss recorded).
+    template <class Push>
+    GT_HOST_DEVICE GT_FORCEINLINE void push_through(size_type i, Particle& p, Push const& push) const
+    {
         // A pointer and a 32-bit count, and pt made opaque per element (Opaque.hh): the register budget
         // of the optics switch (64 at four blocks per SM, BeamDriver.hh) held, where a 64-bit index and
         // hoisted pt-only products were spilled to local memory on every element (ptxas -v; the same
@@ -34,18 +62,12 @@ struct TrackSegment {
         Element const* e = elements + begin;
         for (auto left = static_cast<std::uint32_t>(end > begin ? end - begin : 0); left != 0; --left, ++e) {
             opaque_in_place(p.pt);
-            bool ok = false;
-            if constexpr (Photons)
-                ok = track_element<Cases>(*e, p, clock);
-            else
-                ok = track_element<Cases>(*e, p);
-            if (!ok) {
+            if (!push(*e, p)) {
                 particles.lost_element[i] = e->index;
                 particles.lost_turn[i] = turn;
                 break;
             }
         }
-        particles.store(i, p);
     }
 };
 

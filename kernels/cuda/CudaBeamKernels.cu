@@ -76,7 +76,8 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("track");
         events_.start();
         beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn,
-                                         cases_.cases(begin, end), cases_.emits_photons(begin, end));
+                                         cases_.cases(begin, end), cases_.emits_photons(begin, end),
+                                         cases_.misaligned(begin, end));
         events_.stop({"track", double(particles.size) * k_track_bytes_per_particle,
                       double(particles.size) * double(end - begin),
                       double(particles.size) * work_.flops_per_particle(begin, end)});
