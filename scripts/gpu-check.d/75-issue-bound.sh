@@ -14,7 +14,7 @@
 #     32 x warp instructions / pushes (thread instructions, as docs/performance.md counts them); the SM
 #     clock = cycles / duration; the issue ceiling = pushes/s if every scheduler issued one warp instruction
 #     a cycle for the whole launch = pushes x 4 x SMs x clock / warp instructions.
-# Passing: both rates and both ncu rows are written (a machine without counters notes "ncu failed" and
+# Passing: the three validations say bit for bit, both rates and both ncu rows are written (a machine without counters notes "ncu failed" and
 # does not fail the check). Expected after branch kern (static SASS counts, docs/performance.md
 # "Instructions per push"): linear FODO ~39 instr/push (103 before), so a ceiling near 8.5e11 on the H100
 # (3.3e11 before) and a rate above 6e11 if issue stays ~85% busy; the exact ring's aperture, drift and
@@ -72,8 +72,12 @@ ib_kernel() {
 import csv, sys
 csv_path, app_path, rate = sys.argv[1], sys.argv[2], sys.argv[3]
 m = {}
-with open(csv_path) as f:
-    lines = [l for l in f if l.startswith('"')]  # ncu's own ==PROF== lines are not CSV
+lines = []
+for path in (csv_path, app_path):  # the CSV is in ncu's log file; the application's file, should it be there
+    with open(path) as f:
+        lines += [l for l in f if l.startswith('"')]  # ncu's own ==PROF== lines are not CSV
+header = [l for l in lines if l.startswith('"ID"')][:1]
+lines = header + [l for l in lines if not l.startswith('"ID"')]
 for r in csv.DictReader(lines):
     name, value = r.get("Metric Name", ""), r.get("Metric Value", "").replace(",", "")
     try:
@@ -125,5 +129,29 @@ EOF
     fi
 }
 
+# CPU == GPU for the kernels this branch changed: the aligned linear and optics kernels (the two decks) and
+# the kernels with misalignments (every_element holds misaligned entries). Passing: "bit for bit".
+ib_validate() {  # NAME DECK ARGS...
+    local name=$1 deck=$2
+    shift 2
+    if timeout 120 ./"$build"/gtrack validate "$deck" "$@" >"$ib_dir/validate-$name.txt" 2>&1 &&
+        grep -q "bit for bit" "$ib_dir/validate-$name.txt"; then
+        note "issue-bound validate $name" "bit for bit"
+    else
+        note "issue-bound validate $name" "NOT bit for bit (issue-bound/validate-$name.txt)"
+        status=1
+    fi
+}
+ib_validate linear-fodo inputs/fodo.toml --set beam.macroparticles=20000 "${ib_linear[@]}"
+ib_validate exact-ring inputs/fodo_ring.toml --set beam.macroparticles=20000 --set lattice.turns=20
+[ -f regression/every_element/deck.toml ] && ib_validate every-element regression/every_element/deck.toml
+
 ib_kernel linear-fodo inputs/fodo.toml "${ib_linear[@]}"
 ib_kernel exact-ring inputs/fodo_ring.toml
+
+# Registers and stack of every TrackSegment kernel (the new ones without misalignments among them).
+if command -v cuobjdump >/dev/null 2>&1; then
+    cuobjdump --dump-resource-usage ./"$build"/gtrack 2>/dev/null | c++filt |
+        awk '/Function/ { f = $0 } /REG:/ && f ~ /TrackSegment/ { print f; print "   " $0 }' >"$ib_dir/resources.txt"
+    head -24 "$ib_dir/resources.txt"
+fi
