@@ -4,6 +4,7 @@
 // the rest. Each switch pushes an entry with the same code, so the same bits.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -315,6 +316,18 @@ TEST_CASE("segments without a misaligned entry run the kernels without misalignm
     check_same_bits(with, linear);
     ParticleState optics = track_forced<Aligned, ElementCases::optics_maps>(table);
     check_same_bits(with, optics);
+    {
+        // A particle not finite at the segment's start (pt infinite): the kernel without misalignments
+        // takes the full check for it, so it is lost at the first entry, after that entry's map, as before.
+        ParticleState a = beam(), b = beam();
+        a.view().pt[3] = b.view().pt[3] = std::numeric_limits<double>::infinity();
+        cpu::for_each(a.size(),
+                      OneByOne<ElementCases::linear_maps>{a.view(), table.data(), 2, table.size(), 0});
+        cpu::for_each(b.size(),
+                      Aligned<ElementCases::linear_maps>{b.view(), table.data(), 2, table.size(), 0});
+        CHECK(a.view().lost_element[3] == table[2].index);
+        check_same_bits(a, b);
+    }
 
     // One misaligned entry: only the segments that hold it are misaligned; its shift moves the beam.
     table[1].misaligned = true;

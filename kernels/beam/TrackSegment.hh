@@ -29,31 +29,30 @@ struct TrackSegment {
         if (!particles.alive(i)) return;
         Particle p = particles.load(i);
         if constexpr (Photons) {
-            PhotonClock const clock{particles.id[i], turn};
-            push_through(
-                i, p, [&clock](Element const& e, Particle& q) { return track_element<Cases>(e, q, clock); });
+            push_through<Push::photons>(i, p, PhotonClock{particles.id[i], turn});
         } else if constexpr (Cases == ElementCases::linear_maps && !Misalignments) {
             // A particle finite at the start stays finite through an entry whose written coordinates are
             // (track_linear_map_finite_entry); one that is not takes track_element's full check, so is lost
             // at the first entry, as before.
             if (is_finite(p))
-                push_through(
-                    i, p, [](Element const& e, Particle& q) { return track_linear_map_finite_entry(e, q); });
+                push_through<Push::finite_entry>(i, p, PhotonClock{});
             else
-                push_through(i, p,
-                             [](Element const& e, Particle& q) { return track_element<Cases, false>(e, q); });
+                push_through<Push::checked>(i, p, PhotonClock{});
         } else {
-            push_through(i, p, [](Element const& e, Particle& q) {
-                return track_element<Cases, Misalignments>(e, q);
-            });
+            push_through<Push::checked>(i, p, PhotonClock{});
         }
         particles.store(i, p);
     }
 
   private:
-    //! Pushes p through [begin, end) with `push(entry, p)` (false: lost there, the loss recorded).
-    template <class Push>
-    GT_HOST_DEVICE GT_FORCEINLINE void push_through(size_type i, Particle& p, Push const& push) const
+    enum class Push { checked, finite_entry, photons };
+
+    //! Pushes p through [begin, end) (false from an entry: lost there, the loss recorded). `How`:
+    //! track_element (with the clock for `photons`) or, for a particle finite at the start,
+    //! track_linear_map_finite_entry.
+    template <Push How>
+    GT_HOST_DEVICE GT_FORCEINLINE void push_through(size_type i, Particle& p,
+                                                    [[maybe_unused]] PhotonClock const& clock) const
     {
         // A pointer and a 32-bit count, and pt made opaque per element (Opaque.hh): the register budget
         // of the optics switch (64 at four blocks per SM, BeamDriver.hh) held, where a 64-bit index and
@@ -62,7 +61,14 @@ struct TrackSegment {
         Element const* e = elements + begin;
         for (auto left = static_cast<std::uint32_t>(end > begin ? end - begin : 0); left != 0; --left, ++e) {
             opaque_in_place(p.pt);
-            if (!push(*e, p)) {
+            bool ok = false;
+            if constexpr (How == Push::photons)
+                ok = track_element<Cases>(*e, p, clock);
+            else if constexpr (How == Push::finite_entry)
+                ok = track_linear_map_finite_entry(*e, p);
+            else
+                ok = track_element<Cases, Misalignments>(*e, p);
+            if (!ok) {
                 particles.lost_element[i] = e->index;
                 particles.lost_turn[i] = turn;
                 break;

@@ -407,7 +407,9 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
     }
     if constexpr (Misalignments)
         if (e.misaligned) e.misalignment.leave(p);
-    return ok && is_finite(p);
+    // `&`, not `&&`: the check runs after a refusing map too (no side effect, the same verdict), and on the
+    // GPU both verdicts meet in one predicate, where the short circuit carried a bool through the switch.
+    return ok & is_finite(p);
 }
 
 //! track_element with quantum excitation: an entry that emits photons (quantum_excitation(e)) runs its

@@ -6,8 +6,7 @@
 #  2. ncu, one launch of each (`--launch-count 1 -k regex:TrackSegment`, 10^6 particles): executed warp
 #     instructions (smsp__inst_executed.sum), SM cycles (sm__cycles_elapsed.avg/.max), issue slots busy
 #     (sm__inst_issued.avg.pct_of_peak_sustained_active), FP64 and ALU pipe use
-#     (sm__pipe_{fp64,alu}_cycles_active.avg.pct_of_peak_sustained_active; an FP64 instruction predicated off
-#     still holds the pipe), achieved occupancy (sm__warps_active.avg.pct_of_peak_sustained_active), the
+#     (sm__pipe_{fp64,alu}_cycles_active.avg.pct_of_peak_sustained_active), achieved occupancy (sm__warps_active.avg.pct_of_peak_sustained_active), the
 #     kernel's duration, and the sections WarpStateStats (stall reasons), Occupancy and LaunchStats.
 #  3. From them: pushes per launch = particles x entries of the segment, both read from the profiled run's
 #     own `--timing` row (items / calls: every launch is one turn, the whole ring), not assumed; instr/push =
@@ -16,9 +15,10 @@
 #     a cycle for the whole launch = pushes x 4 x SMs x clock / warp instructions.
 # Passing: the three validations say bit for bit, both rates and both ncu rows are written (a machine without counters notes "ncu failed" and
 # does not fail the check). Expected after branch kern (static SASS counts, docs/performance.md
-# "Instructions per push"): linear FODO ~39 instr/push (103 before), so a ceiling near 8.5e11 on the H100
-# (3.3e11 before) and a rate above 6e11 if issue stays ~85% busy; the exact ring's aperture, drift and
-# quadrupole pushes each ~45-50 instructions fewer. About two minutes.
+# "Instructions per push"): linear FODO ~36 instr/push (103 before), so a ceiling near 9e11 on the H100
+# (3.3e11 before) and a rate above 6e11 if issue stays ~85% busy; the exact ring ~58 instructions fewer a
+# push (~223, was 281), a ceiling near 1.5e11: its 1.6e11 target is not expected from this alone. About
+# two minutes.
 ib_dir="$out/issue-bound"
 mkdir -p "$ib_dir"
 ib_linear=(--set 'elements.QFH.model="linear"' --set 'elements.QD.model="linear"' --set 'elements.D.model="linear"')
