@@ -40,7 +40,7 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
     switch (cases) {
         // sm_90, ptxas -v: 46 registers and no spills unbounded, so five 256-thread blocks per SM (40 warps);
         // held to six blocks it takes 39 and spills 40 bytes, to eight 32 and spills 80 (stores) / 104
-        // (loads).
+        // (loads). Without misalignments (CUDA 13.0, issue 29): 38 registers, no spills.
         case ElementCases::linear_maps:
             if (misaligned)
                 Policy::template for_each_resident<5>(
@@ -55,6 +55,8 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
         // stack (the element loop's count, one 4-byte store and load per element) where it was 520 bytes
         // (1052 / 1688 bytes of spill stores / loads) with the exact combined-function bend in the switch
         // (issue 29; docs/performance.md). The switch without integrators takes 128 and an 88-byte stack.
+        // CUDA 13.0 at branch kern: a 104-byte stack (144 / 220 bytes of spill stores / loads, off the path
+        // every entry takes but the loop count's) without misalignments, 112 with them (was 96).
         case ElementCases::optics_maps:
             if (misaligned)
                 Policy::template for_each_resident<4>(
