@@ -4,6 +4,7 @@
 // the rest. Each switch pushes an entry with the same code, so the same bits.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -114,6 +115,9 @@ using Block = TrackSegmentLanes<4, Cases>;
 // defaulted second parameter to `template <ElementCases> class`).
 template <ElementCases Cases>
 using OneByOne = TrackSegment<Cases>;
+// The kernels for segments without a misaligned entry (TrackSegment's `Misalignments` false).
+template <ElementCases Cases>
+using Aligned = TrackSegment<Cases, false, false>;
 
 void check_same_bits(ParticleState& a, ParticleState& b)
 {
@@ -244,18 +248,29 @@ TEST_CASE("the smaller switches push their entries to the same bits, and refuse 
         CHECK_FALSE(track_element<ElementCases::optics_maps>(Element::make(kind), s));
     }
     {
-        // The combined-function exact bend: pushed by the switch without integrators, refused by optics'.
+        // The combined-function exact bend: pushed by the switch without integrators; the host never gives
+        // it to optics' (is_optics_map), which no longer re-checks it per particle (issue 29).
         Element const gradient_bend = exact_bend_entry();
-        Particle q = p0, s = p0;
+        Particle q = p0;
         CHECK(track_element<ElementCases::without_integrators>(gradient_bend, q));
         CHECK(q.x != p0.x);
-        CHECK_FALSE(track_element<ElementCases::optics_maps>(gradient_bend, s));
+        CHECK_FALSE(is_optics_map(gradient_bend));
+        std::vector<Element> const table = {drift_entry(DriftModel::linear), gradient_bend};
+        CHECK(SegmentCaseTable(table).cases(0, 2) == ElementCases::without_integrators);
     }
+    // Kinds the linear-map switch lacks: refused (the CPU marks the particle lost; the GPU traps).
     for (Element const& e :
-         {exact, quadrupole_entry(QuadrupoleModel::exact), quadrupole_entry(QuadrupoleModel::kick),
-          Element::make(ElementKind::sector_bend), Element::make(ElementKind::time_code)}) {
+         {Element::make(ElementKind::sector_bend), Element::make(ElementKind::time_code)}) {
         Particle s = p0;
         CHECK_FALSE(track_element<ElementCases::linear_maps>(e, s));
+    }
+    // Drifts and quadrupoles of the other models: refused by the host, which never gives them to the
+    // linear-map switch (is_linear_map; that switch no longer re-checks the model per particle, issue 29).
+    for (Element const& e :
+         {exact, quadrupole_entry(QuadrupoleModel::exact), quadrupole_entry(QuadrupoleModel::kick)}) {
+        CHECK_FALSE(is_linear_map(e));
+        std::vector<Element> const table = {drift_entry(DriftModel::linear), e};
+        CHECK(SegmentCaseTable(table).cases(0, 2) == ElementCases::optics_maps);
     }
 }
 
@@ -288,6 +303,42 @@ TEST_CASE("the linear FODO through the linear-map switch: the bits of the switch
         kernels->track(picked.view(), half, table.size(), turn);
     }
     check_same_bits(reference, picked);
+}
+
+TEST_CASE("segments without a misaligned entry run the kernels without misalignments, to the same bits")
+{
+    std::vector<Element> table = linear_fodo();  // its one misaligned quadrupole made aligned
+    REQUIRE(table.size() >= 3);
+    for (Element& e : table) e.misaligned = false;
+    CHECK_FALSE(SegmentCaseTable(table).misaligned(0, table.size()));
+    ParticleState with = track_forced<OneByOne, ElementCases::linear_maps>(table);
+    ParticleState linear = track_forced<Aligned, ElementCases::linear_maps>(table);
+    check_same_bits(with, linear);
+    ParticleState optics = track_forced<Aligned, ElementCases::optics_maps>(table);
+    check_same_bits(with, optics);
+    {
+        // A particle not finite at the segment's start (pt infinite): the kernel without misalignments
+        // takes the full check for it, so it is lost at the first entry, after that entry's map, as before.
+        ParticleState a = beam(), b = beam();
+        a.view().pt[3] = b.view().pt[3] = std::numeric_limits<double>::infinity();
+        cpu::for_each(a.size(),
+                      OneByOne<ElementCases::linear_maps>{a.view(), table.data(), 2, table.size(), 0});
+        cpu::for_each(b.size(),
+                      Aligned<ElementCases::linear_maps>{b.view(), table.data(), 2, table.size(), 0});
+        CHECK(a.view().lost_element[3] == table[2].index);
+        check_same_bits(a, b);
+    }
+
+    // One misaligned entry: only the segments that hold it are misaligned; its shift moves the beam.
+    table[1].misaligned = true;
+    table[1].misalignment = Misalignment::make(1e-4, -2e-4, 0.01);
+    SegmentCaseTable const shifted(table);
+    CHECK(shifted.misaligned(0, table.size()));
+    CHECK(shifted.misaligned(1, 2));
+    CHECK_FALSE(shifted.misaligned(0, 1));
+    CHECK_FALSE(shifted.misaligned(2, table.size()));
+    ParticleState moved = track_forced<OneByOne, ElementCases::linear_maps>(table);
+    CHECK(test::differing_particles(with.view(), moved.view()) > 0);
 }
 
 TEST_CASE("with radiation, every switch that takes an entry pushes it to the bits of the switch of all kinds")

@@ -18,9 +18,12 @@ void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t 
 
 //! `photons`: the segment holds entries that emit photons (SegmentCaseTable::emits_photons): tracked by the
 //! kernels with each particle's photon clock (TrackSegment), with the switch without integrators (or all).
+//! `misaligned`: the segment holds a misaligned entry (SegmentCaseTable::misaligned); without one, the
+//! linear-map and optics-map switches run their kernels compiled without the misalignment (TrackSegment's
+//! `Misalignments`; the same operations on every aligned entry, so the same bits).
 template <class Policy>
 void track(ParticleView particles, Element const* elements, size_type begin, size_type end, std::int32_t turn,
-           ElementCases cases, bool photons = false)
+           ElementCases cases, bool photons = false, bool misaligned = true)
 {
     if (photons) {
         // sm_90: the switch without integrators and the photons' Philox and Box-Muller (ptxas -v in
@@ -37,18 +40,32 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
     switch (cases) {
         // sm_90, ptxas -v: 46 registers and no spills unbounded, so five 256-thread blocks per SM (40 warps);
         // held to six blocks it takes 39 and spills 40 bytes, to eight 32 and spills 80 (stores) / 104
-        // (loads).
+        // (loads). Without misalignments (CUDA 13.0, issue 29): 38 registers, no spills.
         case ElementCases::linear_maps:
-            Policy::template for_each_resident<5>(particles.size, TrackSegment<ElementCases::linear_maps>{
-                                                                      particles, elements, begin, end, turn});
+            if (misaligned)
+                Policy::template for_each_resident<5>(
+                    particles.size,
+                    TrackSegment<ElementCases::linear_maps>{particles, elements, begin, end, turn});
+            else
+                Policy::template for_each_resident<5>(
+                    particles.size, TrackSegment<ElementCases::linear_maps, false, false>{particles, elements,
+                                                                                          begin, end, turn});
             break;
         // sm_90, ptxas -v (CUDA 13): 64 registers held to four 256-thread blocks per SM (32 warps), an 8-byte
         // stack (the element loop's count, one 4-byte store and load per element) where it was 520 bytes
         // (1052 / 1688 bytes of spill stores / loads) with the exact combined-function bend in the switch
         // (issue 29; docs/performance.md). The switch without integrators takes 128 and an 88-byte stack.
+        // CUDA 13.0 at branch kern: a 104-byte stack (144 / 220 bytes of spill stores / loads, off the path
+        // every entry takes but the loop count's) without misalignments, 112 with them (was 96).
         case ElementCases::optics_maps:
-            Policy::template for_each_resident<4>(particles.size, TrackSegment<ElementCases::optics_maps>{
-                                                                      particles, elements, begin, end, turn});
+            if (misaligned)
+                Policy::template for_each_resident<4>(
+                    particles.size,
+                    TrackSegment<ElementCases::optics_maps>{particles, elements, begin, end, turn});
+            else
+                Policy::template for_each_resident<4>(
+                    particles.size, TrackSegment<ElementCases::optics_maps, false, false>{particles, elements,
+                                                                                          begin, end, turn});
             break;
         // two blocks per SM: 128 registers, not the 132 ptxas would take for one (sm_90)
         case ElementCases::without_integrators:

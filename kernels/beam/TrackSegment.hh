@@ -12,8 +12,11 @@ namespace gt {
 //! `Cases`: the element switch compiled into the kernel (SegmentCaseTable picks it per segment). `Photons`:
 //! the segment holds entries that emit photons (quantum excitation, SegmentCaseTable::emits_photons): each
 //! particle's clock (id, turn) goes to track_element, which draws the photons of those entries; the kernels
-//! without it are the code of a lattice without quantum excitation, unchanged.
-template <ElementCases Cases, bool Photons = false>
+//! without it are the code of a lattice without quantum excitation, unchanged. `Misalignments`: false for a
+//! segment without a misaligned entry (SegmentCaseTable::misaligned), whose kernels then carry no shift or
+//! roll at all: on the GPU the misalignment of every entry was predicated code (about 45 issued instructions
+//! per push, whether or not the entry is misaligned; docs/performance.md, "Instructions per push").
+template <ElementCases Cases, bool Photons = false, bool Misalignments = true>
 struct TrackSegment {
     ParticleView particles;
     Element const* elements;  //!< the table in the executor's memory
@@ -25,8 +28,32 @@ struct TrackSegment {
     {
         if (!particles.alive(i)) return;
         Particle p = particles.load(i);
-        [[maybe_unused]] PhotonClock clock{};
-        if constexpr (Photons) clock = PhotonClock{particles.id[i], turn};
+        if constexpr (Photons) {
+            push_through<Push::photons>(i, p, PhotonClock{particles.id[i], turn});
+        } else if constexpr (Cases == ElementCases::linear_maps && !Misalignments) {
+            // A particle finite at the start stays finite through an entry whose written coordinates are
+            // (track_linear_map_finite_entry); one that is not takes track_element's full check, so is lost
+            // at the first entry, as before.
+            if (is_finite(p))
+                push_through<Push::finite_entry>(i, p, PhotonClock{});
+            else
+                push_through<Push::checked>(i, p, PhotonClock{});
+        } else {
+            push_through<Push::checked>(i, p, PhotonClock{});
+        }
+        particles.store(i, p);
+    }
+
+  private:
+    enum class Push { checked, finite_entry, photons };
+
+    //! Pushes p through [begin, end) (false from an entry: lost there, the loss recorded). `How`:
+    //! track_element (with the clock for `photons`) or, for a particle finite at the start,
+    //! track_linear_map_finite_entry.
+    template <Push How>
+    GT_HOST_DEVICE GT_FORCEINLINE void push_through(size_type i, Particle& p,
+                                                    [[maybe_unused]] PhotonClock const& clock) const
+    {
         // A pointer and a 32-bit count, and pt made opaque per element (Opaque.hh): the register budget
         // of the optics switch (64 at four blocks per SM, BeamDriver.hh) held, where a 64-bit index and
         // hoisted pt-only products were spilled to local memory on every element (ptxas -v; the same
@@ -35,17 +62,18 @@ struct TrackSegment {
         for (auto left = static_cast<std::uint32_t>(end > begin ? end - begin : 0); left != 0; --left, ++e) {
             opaque_in_place(p.pt);
             bool ok = false;
-            if constexpr (Photons)
+            if constexpr (How == Push::photons)
                 ok = track_element<Cases>(*e, p, clock);
+            else if constexpr (How == Push::finite_entry)
+                ok = track_linear_map_finite_entry(*e, p);
             else
-                ok = track_element<Cases>(*e, p);
+                ok = track_element<Cases, Misalignments>(*e, p);
             if (!ok) {
                 particles.lost_element[i] = e->index;
                 particles.lost_turn[i] = turn;
                 break;
             }
         }
-        particles.store(i, p);
     }
 };
 

@@ -98,11 +98,17 @@ class CudaBeamKernels final : public BeamKernels {
         NvtxRange const range("track");
         ElementCases const cases = cases_.cases(begin, end);
         bool const photons = cases_.emits_photons(begin, end);
-        load_before_timing(k_load_track + 2 * int(cases) + (photons ? 1 : 0), [&](ParticleView one) {
-            beam_driver::track<cuda::Policy>(one, elements_.data(), begin, end, turn, cases, photons);
-        });
+        bool const misaligned = cases_.misaligned(begin, end);
+        // One kernel per (switch, photons, misalignments): TrackSegment's instantiations in
+        // beam_driver::track.
+        load_before_timing(k_load_track + 4 * int(cases) + 2 * int(misaligned) + int(photons),
+                           [&](ParticleView one) {
+                               beam_driver::track<cuda::Policy>(one, elements_.data(), begin, end, turn,
+                                                                cases, photons, misaligned);
+                           });
         events_.start();
-        beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn, cases, photons);
+        beam_driver::track<cuda::Policy>(particles, elements_.data(), begin, end, turn, cases, photons,
+                                         misaligned);
         events_.stop({"track", double(particles.size) * k_track_bytes_per_particle,
                       double(particles.size) * double(end - begin),
                       double(particles.size) * work_.flops_per_particle(begin, end)});

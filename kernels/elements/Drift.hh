@@ -98,12 +98,14 @@ GT_HOST_DEVICE GT_FORCEINLINE void drift_linear(Particle& p, double length, doub
 enum class DriftModel : std::int32_t { linear, exact };
 
 struct Drift {
-    double length;           //!< [m]
+    //! [m] length and L / (beta gamma)^2 (the linear map's t-pt term): the linear map's two coefficients, an
+    //! aligned pair (the GPU reads them with one 128-bit load; the Element is 16-byte aligned).
+    alignas(16) double length;
+    double t_per_pt;
     double inv_beta;         //!< [1] 1 / beta of the reference
     double two_inv_beta;     //!< [1] 2 / beta
     double inv_beta2;        //!< [1] 1 / beta^2
     double inv_beta_gamma2;  //!< [1] 1 / (beta gamma)^2 of the reference
-    double t_per_pt;         //!< [m] L / (beta gamma)^2: the linear map's t-pt term
     DriftModel model;
 
     static Drift make(double length, DriftModel model, ReferenceParticle const& ref)

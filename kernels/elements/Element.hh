@@ -237,8 +237,9 @@ inline void set_quantum_excitation(Element& e, QuantumExcitation const& q)
 }
 
 //! The `optics_maps` switch: the same calls as track_element's full switch for those kinds; any other
-//! entry is refused (false: the particle is marked lost), and the host never picks this switch for a
-//! segment that holds one.
+//! kind is refused (false: the particle is marked lost). The host never picks this switch for a segment that
+//! holds one, nor for an exact bend with body multipoles (`kicked`, is_optics_map): that is no longer
+//! re-checked per particle (issue 29: the host's SegmentCaseTable is the only picker).
 GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& p)
 {
     switch (e.kind) {
@@ -253,7 +254,6 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& 
             return e.sector_bend(p);
         case ElementKind::exact_bend:
             // ExactBend::operator() without its split steps (see ElementCases); with its radiation.
-            if (e.exact_bend.kicked) return false;
             return e.exact_bend.uniform(p);
         case ElementKind::dipole_edge:
             return e.dipole_edge(p);
@@ -270,9 +270,13 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& 
     }
 }
 
-//! The `linear_maps` switch: the calls Drift and Quadrupole make for their linear model. Any other entry
-//! is refused (false: the particle is marked lost); the host never picks this switch for a segment that
-//! holds one.
+//! The `linear_maps` switch: the calls Drift and Quadrupole make for their linear model. The host
+//! (SegmentCaseTable, is_linear_map) picks it only for segments of markers, monitors and linear drifts and
+//! quadrupoles without radiation, and the model and c_rad are not re-checked per particle (issue 29: 9 of
+//! the 33 issued instructions of a linear quadrupole push went to the re-check and its refusal's flag). Any
+//! other kind is refused: on the CPU the particle is marked lost (false); on the GPU the kernel traps (a
+//! launch failure the host reports), which costs the pushes nothing where a `false` carried a flag through
+//! the switch to the finiteness check (docs/performance.md, "Instructions per push").
 GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& p)
 {
     switch (e.kind) {
@@ -280,13 +284,41 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
         case ElementKind::monitor:
             return true;
         case ElementKind::drift:
-            if (e.drift.model != DriftModel::linear) return false;
             drift_linear_table(p, e.drift.length, e.drift.t_per_pt);
             return true;
         case ElementKind::quadrupole:
-            if (e.quadrupole.model != QuadrupoleModel::linear || e.quadrupole.c_rad != 0.0) return false;
             return e.quadrupole.track_linear(p);
         default:
+#if defined(__CUDA_ARCH__)
+            __trap();
+#endif
+            return false;
+    }
+}
+
+//! The linear-map switch with track_element's finiteness check, for a particle whose six coordinates are
+//! finite on entry and an entry that is not misaligned: only the coordinates the entry's map writes are
+//! tested (the others are unchanged, so finite), which is is_finite's verdict after the map. A marker or
+//! monitor writes none: its push is the dispatch alone. TrackSegment runs it for the segments without
+//! misalignments once a particle is finite at the segment's start (docs/performance.md, "Instructions per
+//! push": 13 of a drift's 31 issued instructions were the check of all six).
+GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map_finite_entry(Element const& e, Particle& p)
+{
+    switch (e.kind) {
+        case ElementKind::marker:
+        case ElementKind::monitor:
+            return true;
+        case ElementKind::drift:
+            drift_linear_table(p, e.drift.length, e.drift.t_per_pt);
+            return finite_bits(p.x) & finite_bits(p.y) & finite_bits(p.t);
+        case ElementKind::quadrupole:
+            e.quadrupole.track_linear(p);
+            return finite_bits(p.x) & finite_bits(p.px) & finite_bits(p.y) & finite_bits(p.py) &
+                   finite_bits(p.t);
+        default:
+#if defined(__CUDA_ARCH__)
+            __trap();
+#endif
             return false;
     }
 }
@@ -295,12 +327,15 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
 //! unphysical momentum, or a coordinate that became NaN or infinite). With `without_integrators` the
 //! t-code and 3D-map entries are not compiled, with `optics_maps` only track_optics_map's, with
 //! `linear_maps` only track_linear_map's: the host never
-//! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching one
-//! there would be marked lost, not pushed.
-template <ElementCases Cases = ElementCases::all>
+//! picks a switch for a segment holding an entry it lacks (SegmentCaseTable), and a particle reaching an
+//! entry of a kind its switch lacks is marked lost, not pushed (the linear-map switch on the GPU traps).
+//! `Misalignments` false: the entries' misalignments are not applied (TrackSegment, for segments that hold
+//! no misaligned entry, SegmentCaseTable::misaligned).
+template <ElementCases Cases = ElementCases::all, bool Misalignments = true>
 GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
 {
-    if (e.misaligned) e.misalignment.enter(p);
+    if constexpr (Misalignments)
+        if (e.misaligned) e.misalignment.enter(p);
     bool ok = true;
     if constexpr (Cases == ElementCases::linear_maps) {
         ok = track_linear_map(e, p);
@@ -370,8 +405,11 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
                 break;
         }
     }
-    if (e.misaligned) e.misalignment.leave(p);
-    return ok && is_finite(p);
+    if constexpr (Misalignments)
+        if (e.misaligned) e.misalignment.leave(p);
+    // `&`, not `&&`: the check runs after a refusing map too (no side effect, the same verdict), and on the
+    // GPU both verdicts meet in one predicate, where the short circuit carried a bool through the switch.
+    return ok & is_finite(p);
 }
 
 //! track_element with quantum excitation: an entry that emits photons (quantum_excitation(e)) runs its

@@ -38,9 +38,16 @@ GT_HOST_DEVICE GT_FORCEINLINE bool exponents_finite(Particle const& p)
     return (carry & 0x80000000u) == 0;
 }
 
+//! True when v is finite: its 11 exponent bits are not all ones (a mask and a compare of the high word).
+GT_HOST_DEVICE GT_FORCEINLINE bool finite_bits(double v)
+{
+    std::uint32_t const ones = 0x7ff00000u;
+    return (high_word(v) & ones) != ones;
+}
+
 //! True when all six coordinates are finite: the same answer on both sides, computed as each side does
-//! it cheaply. The GPU tests the exponent bits (exponents_finite: integer operations, off the FP64 pipe
-//! that bounds the linear-map kernel; the sum below was 7 FP64 instructions a push, about half of a
+//! it cheaply. The GPU tests the exponent bits (exponents_finite's verdict: integer operations, off the FP64
+//! pipe that bounds the linear-map kernel; the sum below was 7 FP64 instructions a push, about half of a
 //! linear FODO push's). The CPU adds the six coordinates (one sum carries any NaN or infinity, inf - inf
 //! being NaN too, so a finite sum means six finite coordinates) and tests the bits only where the sum is
 //! not finite, which also catches finite coordinates whose sum overflows (within a factor 6 of DBL_MAX:
@@ -48,7 +55,10 @@ GT_HOST_DEVICE GT_FORCEINLINE bool exponents_finite(Particle const& p)
 GT_HOST_DEVICE GT_FORCEINLINE bool is_finite(Particle const& p)
 {
 #if defined(__CUDA_ARCH__)
-    return exponents_finite(p);
+    // Each exponent compared with all ones (finite_bits: a mask and a compare, the compares chained on one
+    // predicate): exponents_finite's verdict in 12 integer instructions where its carries and shifts took 17.
+    return finite_bits(p.x) & finite_bits(p.px) & finite_bits(p.y) & finite_bits(p.py) & finite_bits(p.t) &
+           finite_bits(p.pt);
 #else
     double const sum = ((p.x + p.px) + (p.y + p.py)) + (p.t + p.pt);
     return sum - sum == 0.0 || exponents_finite(p);
