@@ -211,7 +211,7 @@ TEST_CASE("forecast: a segment streams at its element switch's calibrated bandwi
         expected +=
             c.launch_latency + n * k_track_bytes_per_particle / c.track_bandwidth_cases[std::size_t(s)];
     }
-    KernelForecast const& track = forecast_run(deck, c).kernels.at("track");
+    KernelForecast const track = forecast_run(deck, c).kernels.at("track");
     CHECK(track.calls == long(lattice.elements.size()));
     CHECK(near(track.seconds, expected));
     CHECK(!switches.empty());
