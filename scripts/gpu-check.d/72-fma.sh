@@ -67,9 +67,12 @@ if command -v cuobjdump >/dev/null 2>&1; then
     # Registers and stack frame of the two switches these rates run (issue 29, branch gpukern): linear_maps
     # (the linear FODO) and optics_maps (the exact ring). Before gpukern: REG:46 STACK:0 and REG:64
     # STACK:520; the static counts after it: REG:46 STACK:0 and REG:64 STACK:8 (docs/performance.md).
+    # Each switch has a kernel per (photons, misalignments) since branch kern: every one is listed with
+    # its template arguments; the rates above run the ones without photons or misalignments
+    # (TrackSegment<(gt::ElementCases)N, false, false>).
     fma_resources() {  # CASES: 0 linear_maps, 1 optics_maps (demangled or mangled kernel name)
-        awk -v a="ElementCases)$1>" -v b="ElementCasesE$1E" \
-            '(index($0, a) || index($0, b)) && /Function/ { getline; print $1, $2; exit }' "$fma_dir/resources.txt"
+        awk -v a="ElementCases)$1" -v b="ElementCasesE$1E" \
+            '(index($0, a) || index($0, b)) && /Function/ { k = $0; sub(/.*TrackSegment/, "", k); sub(/>.*/, ">", k); getline; printf "%s %s %s; ", k, $1, $2 }' "$fma_dir/resources.txt"
     }
     note "fma: linear_maps switch (cuobjdump)" "$(fma_resources 0)"
     note "fma: optics_maps switch (cuobjdump)" "$(fma_resources 1)"
