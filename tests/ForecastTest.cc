@@ -197,6 +197,20 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
     CHECK(
         contains(lazy.output, "cpu calibration predates the kernels' loading before their first timed call"));
 
+    // A file written before the field-map family's rate (no fp64_map_field_map) reads: the profile elements
+    // are priced at the other family's rate, and the forecast says so.
+    {
+        std::ifstream in(cal);
+        std::ofstream out(dir.file("no_field_map.toml"));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("fp64_map_field_map", 0) != 0) out << line << "\n";
+    }
+    CommandResult const no_fm =
+        run_gtrack("forecast " + input("ion_linac.toml") + " --calibration " + dir.file("no_field_map.toml"));
+    INFO(no_fm.output);
+    CHECK(no_fm.status == 0);
+    CHECK(contains(no_fm.output, "cpu calibration predates the field-map family's rate"));
+
     // A file written before the lanes' model (no family rates, no mix or call costs) still reads; the
     // forecast prices the maps as before and says that the file should be measured again.
     {
