@@ -13,6 +13,7 @@ if ./$build/gtrack calibrate --out "$cal" >"$prof/calibrate.log" 2>&1; then
     note "calibrate gpu" "$(grep '^gpu:' "$prof/calibrate.log" | cut -c1-160)"
     note "calibrate cpu" "$(grep '^cpu:' "$prof/calibrate.log" | cut -c1-160)"
     note "calibrate gpu switches" "$(grep '^gpu one-entry' "$prof/calibrate.log" | cut -c1-160)"
+    note "calibrate gpu map families" "$(grep '^gpu maps by family' "$prof/calibrate.log" | cut -c1-160)"
     note "calibrate gpu sc" "$(grep '^gpu space charge' "$prof/calibrate.log" | cut -c1-160)"
     note "calibrate gpu warm-up" "$(sed -n '/^\[gpu\]/,$p' "$cal" |
         grep -E '^(warmup_seconds|sc_warmup_seconds|staging_in_kernels)' | cut -d'#' -f1 | paste -sd';')"
