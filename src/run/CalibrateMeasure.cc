@@ -76,26 +76,17 @@ std::vector<Element> calibration_lattice(bool maps, int entries)
     return out;
 }
 
-//! A lattice of one map family's entries (the example decks' usual models): exact drifts, chromatic
-//! quadrupoles of alternating sign, weak sextupoles by four split steps (at k2 = 5 nearly every particle was
-//! lost, and a lost one costs no map: the rate read 31 instead of 8 GFLOP/s), exact sector bends, and for the
-//! other kinds three hard-edge solenoids to one RF cavity (tracked per particle on the CPU, as 3D-map and
-//! t-code entries are; the cavity's phase, a sine and a cosine a particle, takes the rate from the
-//! solenoids' 7.9 down to 4.7 GFLOP/s on the development VM, where the example decks' field-map and t-code
-//! entries run at 5.5-5.9: solenoids alone priced them 1.45x low, one in two cavities 1.35x high); profile
-//! entries have a family of their own (field_map_lattice).
-std::vector<Element> family_lattice(MapFamily family, int entries, std::vector<double>& field_data);
-
 //! The field-map family's lattice: profile elements (AxialFieldMap: RK4 in s through the paraxial field of
 //! an on-axis profile), solenoids and cavities in turn, each 0.4 m of 10 spline intervals (one RK4 step
-//! each): a finite solenoid's Bz of 0.5 T (radius 5 cm, 20 cm long) and a standing wave's Ez = 1 MV/m
-//! cos(pi z / 0.4 m) at 352.2 MHz, 30 degrees before the crest, as the example decks' cavities run. Each
-//! is built for the reference the one before leaves (the cavities accelerate it), as a deck's are.
+//! each): a finite solenoid's Bz, 0.45 T at its centre (radius 5 cm, 20 cm long, either sign) and a standing
+//! wave's Ez = 1 MV/m cos(pi z / 0.4 m) at 352.2 MHz, 30 degrees before the crest, as the example decks'
+//! cavities run. Each is built for the reference the one before leaves (the cavities accelerate it), as a
+//! deck's are.
 std::vector<Element> field_map_lattice(int entries, std::vector<double>& field_data)
 {
     ReferenceParticle ref = calibration_reference();
     double const z0 = -0.2, dz = 0.04, a = 0.05, b = 0.1;
-    int const points = 11;
+    auto g = [a](double u) { return u / std::sqrt(u * u + a * a); };
     std::vector<Element> out;
     for (int i = 0; i < entries; ++i) {
         bool const rf = i % 2 == 1;
@@ -103,12 +94,9 @@ std::vector<Element> field_map_lattice(int entries, std::vector<double>& field_d
         r.profile.quantity = rf ? ProfileQuantity::electric : ProfileQuantity::magnetic;
         r.profile.z_first = z0;
         r.profile.dz = dz;
-        for (int k = 0; k < points; ++k) {
-            double const z = z0 + k * dz;
-            auto g = [a](double u) { return u / std::sqrt(u * u + a * a); };
+        for (double z = z0; r.profile.values.size() < 11; z += dz)
             r.profile.values.push_back(rf ? 1e6 * std::cos(constants::pi * z / 0.4)
                                           : 0.25 * (i % 4 == 0 ? 1.0 : -1.0) * (g(z + b) - g(z - b)));
-        }
         r.rf = rf;
         r.frequency = rf ? 352.2e6 : 0.0;
         r.phase = rf ? -constants::pi / 6.0 : 0.0;
@@ -122,6 +110,14 @@ std::vector<Element> field_map_lattice(int entries, std::vector<double>& field_d
     return out;
 }
 
+//! A lattice of one map family's entries (the example decks' usual models): exact drifts, chromatic
+//! quadrupoles of alternating sign, weak sextupoles by four split steps (at k2 = 5 nearly every particle was
+//! lost, and a lost one costs no map: the rate read 31 instead of 8 GFLOP/s), exact sector bends, and for the
+//! other kinds three hard-edge solenoids to one RF cavity (tracked per particle on the CPU, as 3D-map and
+//! t-code entries are; the cavity's phase, a sine and a cosine a particle, takes the rate from the
+//! solenoids' 7.9 down to 4.7 GFLOP/s on the development VM, where the example decks' field-map and t-code
+//! entries run at 5.5-5.9: solenoids alone priced them 1.45x low, one in two cavities 1.35x high); profile
+//! entries have a family of their own (field_map_lattice).
 std::vector<Element> family_lattice(MapFamily family, int entries, std::vector<double>& field_data)
 {
     if (family == MapFamily::field_map) return field_map_lattice(entries, field_data);
