@@ -236,6 +236,65 @@ TEST_CASE("calibrate: the one-entry segments that calibrate each switch take tha
 }
 
 // The calibration file keeps the new terms; a file written before them reads with them unmeasured.
+// ion_linac's profile solenoids and cavities (axial_field_map) are priced at the field-map family's own rate;
+// a file written before it (no fp64_map_field_map) prices them at the `other` family's rate, as before.
+TEST_CASE(
+    "forecast: profile elements at the field-map family's calibrated rate, the other family's without it")
+{
+    double const n = 1000;
+    DeckConfig const deck =
+        read_deck(input("ion_linac.toml"), {"beam.macroparticles=1000", "space_charge.enabled=false"});
+    Lattice const lattice = build_lattice(deck, initial_reference(deck));
+    size_type const entries = size_type(lattice.elements.size());
+    FamilyFlops const flops = SegmentWork(lattice.elements).family_flops_per_particle(0, entries);
+    int const fm = int(MapFamily::field_map);
+    REQUIRE(flops[fm] > 0);  // 6 periods of a solenoid and two cavities, 4 slices each
+    CHECK(map_family(ElementKind::axial_field_map) == MapFamily::field_map);
+    CHECK(k_map_family_names[fm] == std::string("field_map"));
+
+    Ceilings c = made_up();
+    c.track_bandwidth = c.copy_bandwidth = 1e30;  // no bound by the bytes
+    c.fp64_map = 1e300;
+    c.fp64_map_family.fill(1e300);  // every other family's FLOPs cost nothing
+    c.mix_push_seconds = 0;
+    c.fp64_map_family[fm] = 1e9;
+    KernelForecast const track = forecast_run(deck, c).kernels.at("track");
+    double const launches = double(track.calls) * c.launch_latency;
+    CHECK(near(track.seconds, launches + n * flops[fm] / 1e9));
+    CHECK(!c.stale_field_map_rate());
+
+    // Not measured (a file written before the family): the other family's rate, which priced them before.
+    c.fp64_map_family[fm] = 0;
+    c.fp64_map_family[int(MapFamily::other)] = 4e9;
+    CHECK(c.stale_field_map_rate());
+    CHECK(c.fp64_map_of(fm) == 4e9);
+    // The other family's FLOPs (apertures: ion_linac's COL) at 4e9 too now.
+    double const other = n * flops[int(MapFamily::other)] / 4e9;
+    CHECK(near(forecast_run(deck, c).kernels.at("track").seconds, launches + n * flops[fm] / 4e9 + other));
+
+    // The file: the key written and read back; a file without it reads, and stale_field_map_rate says so.
+    test::TempDir dir;
+    Calibration cal;
+    cal.host = "test";
+    cal.date = "2026-11-28T00:00:00Z";
+    c.fp64_map_family[fm] = 5.5e9;
+    cal.cpu = c;
+    write_calibration(dir.file("c.toml"), cal);
+    Calibration const back = read_calibration(dir.file("c.toml"));
+    CHECK(back.cpu->fp64_map_family[fm] == doctest::Approx(5.5e9));
+    CHECK(!back.cpu->stale_field_map_rate());
+    {
+        std::ifstream in(dir.file("c.toml"));
+        std::ofstream out(dir.file("old.toml"));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("fp64_map_field_map", 0) != 0) out << line << "\n";
+    }
+    Calibration const old = read_calibration(dir.file("old.toml"));
+    CHECK(old.cpu->fp64_map_family[fm] == 0);
+    CHECK(old.cpu->stale_field_map_rate());
+    CHECK(old.cpu->fp64_map_of(fm) == doctest::Approx(4e9));
+}
+
 TEST_CASE("calibration file: the switches' bandwidths and where the gathers' staging is timed")
 {
     test::TempDir dir;

@@ -25,10 +25,13 @@ enum class MapFamily : int {
     multipole,   //!< thin and thick multipoles (split steps)
     bend,        //!< sector-bend bodies (either model) and dipole edges
     other,       //!< every other kind (calibrated on solenoids and RF cavities: per-particle maps on the CPU)
+    //! profile elements (axial_field_map: RK4 in s through the paraxial field of an on-axis solenoid or
+    //! cavity profile), calibrated on such elements; last, so that older files' five rates keep their places
+    field_map,
 };
-inline constexpr int k_map_families = 5;
-inline constexpr char const* k_map_family_names[k_map_families] = {"drift", "quadrupole", "multipole", "bend",
-                                                                   "other"};
+inline constexpr int k_map_families = 6;
+inline constexpr char const* k_map_family_names[k_map_families] = {"drift", "quadrupole", "multipole",
+                                                                   "bend",  "other",      "field_map"};
 
 inline MapFamily map_family(ElementKind kind)
 {
@@ -44,6 +47,8 @@ inline MapFamily map_family(ElementKind kind)
         case ElementKind::exact_bend:
         case ElementKind::dipole_edge:
             return MapFamily::bend;
+        case ElementKind::axial_field_map:
+            return MapFamily::field_map;
         default:
             return MapFamily::other;
     }

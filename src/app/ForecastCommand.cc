@@ -68,6 +68,12 @@ int forecast_command(CommandOptions const& options)
                 "call_particle_seconds): the element maps are priced as before, which runs low with "
                 "the CPU's vector lanes (measured / forecast up to ~2); run 'gtrack calibrate' again\n",
                 side);
+        if (ceilings->stale_field_map_rate())
+            std::printf(
+                "note: this %s calibration predates the field-map family's rate (fp64_map_field_map): the "
+                "profile elements (RK4 through an on-axis field) are priced at the other family's rate, as "
+                "before; run 'gtrack calibrate' again\n",
+                side);
         if (ceilings->download_measured() && ceilings->stale_loading_model())
             std::printf(
                 "note: this %s calibration predates the kernels' loading before their first timed call and "

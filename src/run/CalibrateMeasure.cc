@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "beam/AxialFieldMapBuilder.hh"
 #include "beam/BeamSetup.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentWork.hh"
@@ -75,15 +76,51 @@ std::vector<Element> calibration_lattice(bool maps, int entries)
     return out;
 }
 
+//! The field-map family's lattice: profile elements (AxialFieldMap: RK4 in s through the paraxial field of
+//! an on-axis profile), solenoids and cavities in turn, each 0.4 m of 10 spline intervals (one RK4 step
+//! each): a finite solenoid's Bz, 0.45 T at its centre (radius 5 cm, 20 cm long, either sign) and a standing
+//! wave's Ez = 1 MV/m cos(pi z / 0.4 m) at 352.2 MHz, 30 degrees before the crest, as the example decks'
+//! cavities run. Each is built for the reference the one before leaves (the cavities accelerate it), as a
+//! deck's are.
+std::vector<Element> field_map_lattice(int entries, std::vector<double>& field_data)
+{
+    ReferenceParticle ref = calibration_reference();
+    double const z0 = -0.2, dz = 0.04, a = 0.05, b = 0.1;
+    auto g = [a](double u) { return u / std::sqrt(u * u + a * a); };
+    std::vector<Element> out;
+    for (int i = 0; i < entries; ++i) {
+        bool const rf = i % 2 == 1;
+        AxialMapRequest r;
+        r.profile.quantity = rf ? ProfileQuantity::electric : ProfileQuantity::magnetic;
+        r.profile.z_first = z0;
+        r.profile.dz = dz;
+        for (double z = z0; r.profile.values.size() < 11; z += dz)
+            r.profile.values.push_back(rf ? 1e6 * std::cos(constants::pi * z / 0.4)
+                                          : 0.25 * (i % 4 == 0 ? 1.0 : -1.0) * (g(z + b) - g(z - b)));
+        r.rf = rf;
+        r.frequency = rf ? 352.2e6 : 0.0;
+        r.phase = rf ? -constants::pi / 6.0 : 0.0;
+        AxialMapSlices const m = build_axial_field_map(r, ref, field_data);
+        Element e = Element::make(ElementKind::axial_field_map);
+        e.axial_field_map = m.slices.front();
+        e.index = i;
+        out.push_back(e);
+        ref = m.reference_after.back();
+    }
+    return out;
+}
+
 //! A lattice of one map family's entries (the example decks' usual models): exact drifts, chromatic
 //! quadrupoles of alternating sign, weak sextupoles by four split steps (at k2 = 5 nearly every particle was
 //! lost, and a lost one costs no map: the rate read 31 instead of 8 GFLOP/s), exact sector bends, and for the
-//! other kinds three hard-edge solenoids to one RF cavity (tracked per particle on the CPU, as profile,
-//! 3D-map and t-code entries are; the cavity's phase, a sine and a cosine a particle, takes the rate from the
+//! other kinds three hard-edge solenoids to one RF cavity (tracked per particle on the CPU, as 3D-map and
+//! t-code entries are; the cavity's phase, a sine and a cosine a particle, takes the rate from the
 //! solenoids' 7.9 down to 4.7 GFLOP/s on the development VM, where the example decks' field-map and t-code
-//! entries run at 5.5-5.9: solenoids alone priced them 1.45x low, one in two cavities 1.35x high).
-std::vector<Element> family_lattice(MapFamily family, int entries)
+//! entries run at 5.5-5.9: solenoids alone priced them 1.45x low, one in two cavities 1.35x high); profile
+//! entries have a family of their own (field_map_lattice).
+std::vector<Element> family_lattice(MapFamily family, int entries, std::vector<double>& field_data)
 {
+    if (family == MapFamily::field_map) return field_map_lattice(entries, field_data);
     ReferenceParticle const ref = calibration_reference();
     std::vector<Element> out;
     for (int i = 0; i < entries; ++i) {
@@ -104,6 +141,8 @@ std::vector<Element> family_lattice(MapFamily family, int entries)
             case MapFamily::bend:
                 e = Element::make(ElementKind::exact_bend);
                 e.exact_bend = ExactBend::make(1.0, 0.05, 0.0, 0.0, 0, ref);
+                break;
+            case MapFamily::field_map:  // field_map_lattice
                 break;
             case MapFamily::other:
                 if (i % 4 != 3) {
@@ -320,17 +359,19 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
         c.fallback_push_seconds = std::max(0.0, (t - time[0]) / pushes);
     }
     // Each family's rate from a lattice of its maps alone, on a fresh beam (the mix's apertures have taken
-    // some particles, and a lost one costs no map).
+    // some particles, and a lost one costs no map). The field-map family's entries are ~100 times the
+    // others' work (10 RK4 steps of ~400-650 FLOPs): 10 of them, for a call of the same order.
     for (std::size_t f = 0; f < c.fp64_map_family.size(); ++f) {
         kernels.generate(state.view(), sampler, 0);
-        std::vector<Element> const lattice = family_lattice(MapFamily(f), entries);
-        kernels.set_elements(lattice, {});
-        kernels.track(state.view(), 0, size_type(entries), 0);  // warm-up
+        int const n = MapFamily(f) == MapFamily::field_map ? 10 : entries;
+        std::vector<double> field_data;
+        std::vector<Element> const lattice = family_lattice(MapFamily(f), n, field_data);
+        kernels.set_elements(lattice, field_data);
+        kernels.track(state.view(), 0, size_type(n), 0);  // warm-up
         double const t =
-            mean_seconds(kernels, "track", 3, [&] { kernels.track(state.view(), 0, size_type(entries), 0); });
-        double const f_flops =
-            size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(entries));
-        c.fp64_map_family[f] = f_flops / std::max(t - pushes * c.push_seconds, 1e-12);
+            mean_seconds(kernels, "track", 3, [&] { kernels.track(state.view(), 0, size_type(n), 0); });
+        double const f_flops = size.particles * SegmentWork(lattice).flops_per_particle(0, size_type(n));
+        c.fp64_map_family[f] = f_flops / std::max(t - size.particles * n * c.push_seconds, 1e-12);
     }
     // A lattice that mixes the kinds costs more per push than its maps priced alone (each measured on a
     // lattice of one kind, whose dispatch the branch predictor learns and whose table fits the L1 cache):
