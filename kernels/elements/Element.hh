@@ -308,13 +308,18 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map_finite_entry(Element const& 
         case ElementKind::marker:
         case ElementKind::monitor:
             return true;
-        case ElementKind::drift:
+        case ElementKind::drift: {
             drift_linear_table(p, e.drift.length, e.drift.t_per_pt);
-            return finite_bits(p.x) & finite_bits(p.y) & finite_bits(p.t);
-        case ElementKind::quadrupole:
+            // Every verdict computed, then joined without branches (`&`, not `&&`).
+            bool const x = finite_bits(p.x), y = finite_bits(p.y), t = finite_bits(p.t);
+            return x & y & t;
+        }
+        case ElementKind::quadrupole: {
             e.quadrupole.track_linear(p);
-            return finite_bits(p.x) & finite_bits(p.px) & finite_bits(p.y) & finite_bits(p.py) &
-                   finite_bits(p.t);
+            bool const x = finite_bits(p.x), px = finite_bits(p.px), y = finite_bits(p.y),
+                       py = finite_bits(p.py), t = finite_bits(p.t);
+            return x & px & y & py & t;
+        }
         default:
 #if defined(__CUDA_ARCH__)
             __trap();
