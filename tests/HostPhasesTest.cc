@@ -6,8 +6,8 @@
 
 #include "IoTestSupport.hh"
 #include "deck/DeckReader.hh"
+#include "kernels/core/TraceScope.hh"
 #include "perf/HostPhases.hh"
-#include "perf/TraceScope.hh"
 #include "run/BeamRun.hh"
 
 using namespace gt;

@@ -16,6 +16,20 @@ void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t 
     Policy::for_each(particles.size, GenerateBeam{particles, sampler, first_id});
 }
 
+//! A segment through the switch `Cases` at `MinBlocks` resident blocks per SM: the kernel with the entries'
+//! misalignments, or, for a segment without a misaligned entry, the one compiled without them.
+template <class Policy, int MinBlocks, ElementCases Cases>
+void track_resident(ParticleView particles, Element const* elements, size_type begin, size_type end,
+                    std::int32_t turn, bool misaligned)
+{
+    if (misaligned)
+        Policy::template for_each_resident<MinBlocks>(
+            particles.size, TrackSegment<Cases>{particles, elements, begin, end, turn});
+    else
+        Policy::template for_each_resident<MinBlocks>(
+            particles.size, TrackSegment<Cases, false, false>{particles, elements, begin, end, turn});
+}
+
 //! `photons`: the segment holds entries that emit photons (SegmentCaseTable::emits_photons): tracked by the
 //! kernels with each particle's photon clock (TrackSegment), with the switch without integrators (or all).
 //! `misaligned`: the segment holds a misaligned entry (SegmentCaseTable::misaligned); without one, the
@@ -42,14 +56,8 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
         // held to six blocks it takes 39 and spills 40 bytes, to eight 32 and spills 80 (stores) / 104
         // (loads). Without misalignments (CUDA 13.0, issue 29): 38 registers, no spills.
         case ElementCases::linear_maps:
-            if (misaligned)
-                Policy::template for_each_resident<5>(
-                    particles.size,
-                    TrackSegment<ElementCases::linear_maps>{particles, elements, begin, end, turn});
-            else
-                Policy::template for_each_resident<5>(
-                    particles.size, TrackSegment<ElementCases::linear_maps, false, false>{particles, elements,
-                                                                                          begin, end, turn});
+            track_resident<Policy, 5, ElementCases::linear_maps>(particles, elements, begin, end, turn,
+                                                                 misaligned);
             break;
         // sm_90, ptxas -v (CUDA 13): 64 registers held to four 256-thread blocks per SM (32 warps), an 8-byte
         // stack (the element loop's count, one 4-byte store and load per element) where it was 520 bytes
@@ -58,14 +66,8 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
         // CUDA 13.0 at branch kern: a 104-byte stack (144 / 220 bytes of spill stores / loads, off the path
         // every entry takes but the loop count's) without misalignments, 112 with them (was 96).
         case ElementCases::optics_maps:
-            if (misaligned)
-                Policy::template for_each_resident<4>(
-                    particles.size,
-                    TrackSegment<ElementCases::optics_maps>{particles, elements, begin, end, turn});
-            else
-                Policy::template for_each_resident<4>(
-                    particles.size, TrackSegment<ElementCases::optics_maps, false, false>{particles, elements,
-                                                                                          begin, end, turn});
+            track_resident<Policy, 4, ElementCases::optics_maps>(particles, elements, begin, end, turn,
+                                                                 misaligned);
             break;
         // two blocks per SM: 128 registers, not the 132 ptxas would take for one (sm_90)
         case ElementCases::without_integrators:

@@ -3,7 +3,6 @@
 // timer: a tracking segment is queued and timed without a wait, and read at the statistics point
 // after it (DeferredTimer.cuh), so a segment and its point cost the host one synchronization.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <set>
 #include <span>
@@ -23,6 +22,7 @@
 #include "kernels/core/NvtxRange.hh"
 #include "kernels/core/PinnedHostArray.hh"
 #include "kernels/core/TraceLog.hh"
+#include "kernels/core/TraceScope.hh"
 #include "kernels/cuda/DeferredTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
 
@@ -202,11 +202,9 @@ class CudaBeamKernels final : public BeamKernels {
         PinnedParticles& host = staging_[next_staging_];
         bool const grows = std::max<size_type>(m, 1) > host.held;  // view() holds at least one
         double const staged_at = trace_log().now();
-        auto const t = std::chrono::steady_clock::now();
         ParticleView const h = host.view(m);
         if (grows) {
-            double const seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+            double const seconds = trace_log().now() - staged_at;
             events_.exclude(seconds);
             trace_log().add(TraceEvent{"host staging", "phase", staged_at, seconds});
         }
@@ -279,10 +277,8 @@ class CudaBeamKernels final : public BeamKernels {
     void load_before_timing(int kind, F const& call)
     {
         if (!loaded_.insert(kind).second) return;
-        NvtxRange const range("kernel loading");
-        double const start = trace_log().now();
+        TraceScope const loading("kernel loading");
         call(scratch_.view());
-        trace_log().add(TraceEvent{"kernel loading", "phase", start, trace_log().now() - start});
     }
 
     TimeBunchState bunch_;

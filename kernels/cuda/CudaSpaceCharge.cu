@@ -2,13 +2,13 @@
 #include <cufft.h>
 #include <cub/device/device_radix_sort.cuh>
 
-#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/core/Device.hh"
 #include "kernels/core/TraceLog.hh"
+#include "kernels/core/TraceScope.hh"
 #include "kernels/cuda/CufftCheck.cuh"
 #include "kernels/cuda/EventTimer.cuh"
 #include "kernels/cuda/Executor.cuh"
@@ -212,12 +212,11 @@ struct CudaBackend {
         cuda::note_host_wait();
         GT_CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the work before the plans
         double const start = trace_log().now();
-        auto const t = std::chrono::steady_clock::now();
         plans_.prepare(d);
         warm();
         cuda::note_host_wait();
         GT_CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the first transform
-        double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+        double const seconds = trace_log().now() - start;
         events_.exclude(seconds);
         trace_log().add(TraceEvent{"cufft plans", "phase", start, seconds});
     }
@@ -240,10 +239,9 @@ class CudaSpaceCharge final : public SolverSpaceChargeKernels<CudaBackend> {
     //! amounts. Each kernel still loads at its first launch (a small cost that both pay alike).
     CudaSpaceCharge()
     {
-        double const start = trace_log().now();
+        TraceScope const loading("kernel loading");
         cudaFuncAttributes attributes{};
         GT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, deposit_aggregated_kernel<2, std::int64_t>));
-        trace_log().add(TraceEvent{"kernel loading", "phase", start, trace_log().now() - start});
     }
 
     std::string description() const override { return "gpu (" + device::name() + ", cuFFT)"; }

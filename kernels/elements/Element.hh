@@ -270,13 +270,22 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_optics_map(Element const& e, Particle& 
     }
 }
 
+//! The linear-map switches' answer to a kind they lack (the host never gives them one): the particle marked
+//! lost on the CPU; on the GPU the kernel traps (a launch failure the host reports), which costs the pushes
+//! nothing where a `false` carried a flag through the switch to the finiteness check.
+GT_HOST_DEVICE GT_FORCEINLINE bool refused_by_linear_switch()
+{
+#if defined(__CUDA_ARCH__)
+    __trap();
+#endif
+    return false;
+}
+
 //! The `linear_maps` switch: the calls Drift and Quadrupole make for their linear model. The host
 //! (SegmentCaseTable, is_linear_map) picks it only for segments of markers, monitors and linear drifts and
 //! quadrupoles without radiation, and the model and c_rad are not re-checked per particle (issue 29: 9 of
-//! the 33 issued instructions of a linear quadrupole push went to the re-check and its refusal's flag). Any
-//! other kind is refused: on the CPU the particle is marked lost (false); on the GPU the kernel traps (a
-//! launch failure the host reports), which costs the pushes nothing where a `false` carried a flag through
-//! the switch to the finiteness check (docs/performance.md, "Instructions per push").
+//! the 33 issued instructions of a linear quadrupole push went to the re-check and its refusal's flag; docs/
+//! performance.md, "Instructions per push"). Any other kind: refused_by_linear_switch.
 GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& p)
 {
     switch (e.kind) {
@@ -289,10 +298,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map(Element const& e, Particle& 
         case ElementKind::quadrupole:
             return e.quadrupole.track_linear(p);
         default:
-#if defined(__CUDA_ARCH__)
-            __trap();
-#endif
-            return false;
+            return refused_by_linear_switch();
     }
 }
 
@@ -321,10 +327,7 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_linear_map_finite_entry(Element const& 
             return x & px & y & py & t;
         }
         default:
-#if defined(__CUDA_ARCH__)
-            __trap();
-#endif
-            return false;
+            return refused_by_linear_switch();
     }
 }
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
-#include "perf/TraceScope.hh"
+#include "kernels/core/TraceScope.hh"
 #include "run/RunProfile.hh"
 
 #include <fmt/format.h>

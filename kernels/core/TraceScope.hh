@@ -1,4 +1,4 @@
-// A host phase of a run ("setup", "tracking", "output", ...): one trace event and one NVTX range.
+// A host phase ("setup", "tracking", "output", "kernel loading", ...): one trace event and one NVTX range.
 #pragma once
 
 #include <string>
