@@ -20,19 +20,12 @@ else
     mkdir -p "$ms_dir"
     ms_ok=1
     # Phases of one rank's trace: MPI start-up, setup (generate), tracking (snapshot), output.
+    # shellcheck source=scripts/gpu-check.d/trace-sums.bash
+    source scripts/gpu-check.d/trace-sums.bash
     ms_phases() {
-        python3 - "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-ev = d["traceEvents"] if isinstance(d, dict) else d
-s = {}
-for e in ev:
-    if e.get("ph") == "X":
-        s[e["name"]] = s.get(e["name"], 0.0) + e["dur"] / 1e6
-print("start-up %.3f, setup %.3f (generate %.3f), tracking %.3f (snapshot %.3f), output %.3f, strips %.3f; in main %.3f s" % (
-    s.get("MPI start-up", 0), s.get("setup", 0), s.get("generate", 0), s.get("tracking", 0),
-    s.get("phase-space snapshot", 0), s.get("output", 0), s.get("strips", 0), s.get("gtrack run", 0)))
-EOF
+        local s
+        read -r -a s <<<"$(trace_sums "$1" "MPI start-up" setup generate tracking "phase-space snapshot" output strips "gtrack run")"
+        printf 'start-up %.3f, setup %.3f (generate %.3f), tracking %.3f (snapshot %.3f), output %.3f, strips %.3f; in main %.3f s\n' "${s[@]}"
     }
     ms_dd=$(dd if=/dev/zero of="$ms_dir/dd.bin" bs=64M count=32 oflag=direct conv=fsync 2>&1 | tail -1)
     rm -f "$ms_dir/dd.bin"

@@ -36,19 +36,12 @@ else
         done
         note "mpi launch: mpirun -np $np /bin/true" "default ${ml_default}s; hwloc I/O plugins off ${ml_hw}s"
     done
-    ml_start() {  # rank 0's MPI start-up from its trace
-        python3 - "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-ev = d["traceEvents"] if isinstance(d, dict) else d
-s = {}
-for e in ev:
-    if e.get("ph") == "X":
-        s[e["name"]] = s.get(e["name"], 0.0) + e["dur"] / 1e6
-print("MPI start-up %.3f, GPU context wait %.3f, tracking %.3f (kernels: track %.3f, moments %.3f, gather %.3f), in main %.3f" % (
-    s.get("MPI start-up", 0), s.get("wait for the GPU context", 0), s.get("tracking", 0), s.get("track", 0),
-    s.get("moments", 0), s.get("gather", 0), s.get("gtrack run", 0)))
-EOF
+    # shellcheck source=scripts/gpu-check.d/trace-sums.bash
+    source scripts/gpu-check.d/trace-sums.bash
+    ml_start() {  # a rank's start-up and tracking from its trace
+        local s
+        read -r -a s <<<"$(trace_sums "$1" "MPI start-up" "wait for the GPU context" tracking track moments gather "gtrack run")"
+        printf 'MPI start-up %.3f, GPU context wait %.3f, tracking %.3f (kernels: track %.3f, moments %.3f, gather %.3f), in main %.3f\n' "${s[@]}"
     }
     declare -A ml_wall=()
     ml_run() {  # tag np(0: no mpirun) particles env...: one FODO run
