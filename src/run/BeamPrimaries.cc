@@ -81,12 +81,10 @@ struct Held {
 std::vector<Held> held_particles(BeamKernels& kernels, ParticleView particles, bool alive)
 {
     std::vector<Held> out;
-    for (size_type begin = 0; begin < particles.size; begin += k_download_chunk) {
-        size_type const end = std::min(particles.size, begin + k_download_chunk);
-        ParticleView const v = kernels.gather_to_host(particles, begin, end, alive);
+    for_each_gathered(kernels, particles, alive, [&](ParticleView const& v) {
         for (size_type i = 0; i < v.size; ++i)
             out.push_back(Held{v.load(i), v.id[i], v.lost_element[i], v.lost_turn[i]});
-    }
+    });
     std::sort(out.begin(), out.end(), [](Held const& a, Held const& b) { return a.id < b.id; });
     return out;
 }

@@ -254,14 +254,6 @@ class CountingBeamKernels final : public BeamKernels {
     int next_staging_ = 0;
 };
 
-//! The output stage's gathers (ParticleDownload.cc), a chunk at a time: the live particles of a
-//! snapshot (every chunk holds some: the forecast's beam stays alive), or the loss records.
-void gather_chunks(BeamKernels& kernels, ParticleView particles, bool alive)
-{
-    for (size_type begin = 0; begin < particles.size; begin += k_download_chunk)
-        kernels.gather_to_host(particles, begin, std::min(particles.size, begin + k_download_chunk), alive);
-}
-
 //! The stages of one space-charge kick, with the counts SpaceChargeSolver records (SpaceChargeWork.hh).
 void add_kick(ForecastBuilder& out, Ceilings const& c, SpaceChargeSettings const& s, double n, long kick,
               bool first)
@@ -345,12 +337,14 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
     kernels.price_gathers(ceilings.download_measured());
     auto const at_point = [&] {
         if (tracker.point().stats) kernels.moments(particles);
-        if (tracker.point().phase_space) gather_chunks(kernels, particles, true);
+        // The snapshot's gathers (ParticleDownload.cc): every chunk holds live particles here.
+        if (tracker.point().phase_space)
+            for_each_gathered(kernels, particles, true, [](ParticleView const&) {});
     };
     at_point();
     while (tracker.advance()) at_point();
     // The output stage: the loss records, every particle looked at (none lost here).
-    gather_chunks(kernels, particles, false);
+    for_each_gathered(kernels, particles, false, [](ParticleView const&) {});
     if (ceilings.download_measured()) out.add_once("gather", ceilings.download_warmup_seconds, false);
     // The first call of each kernel beyond a steady one: fresh memory touched, scratch allocated (the GPU
     // loads each kernel's module before its first timed call, CudaBeamKernels.cu, so loading is set-up

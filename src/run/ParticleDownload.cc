@@ -12,19 +12,20 @@ Table loss_table(BeamKernels& kernels, ParticleView particles, Lattice const& la
     std::vector<std::uint64_t> id;
     std::vector<std::int64_t> element, turn;
     std::vector<double> s, z[6];
-    for (size_type begin = 0; begin < particles.size; begin += chunk) {
-        size_type const end = std::min(particles.size, begin + chunk);
-        ParticleView const v = kernels.gather_to_host(particles, begin, end, false);
-        for (size_type i = 0; i < v.size; ++i) {
-            id.push_back(v.id[i]);
-            element.push_back(v.lost_element[i]);
-            turn.push_back(v.lost_turn[i]);
-            ElementInfo const& info = lattice.info[std::size_t(v.lost_element[i])];
-            s.push_back(lattice.reference_begin.s + double(v.lost_turn[i]) * lattice.length + info.s_end);
-            double const c[6] = {v.x[i], v.px[i], v.y[i], v.py[i], v.t[i], v.pt[i]};
-            for (int k = 0; k < 6; ++k) z[k].push_back(c[k]);
-        }
-    }
+    for_each_gathered(
+        kernels, particles, false,
+        [&](ParticleView const& v) {
+            for (size_type i = 0; i < v.size; ++i) {
+                id.push_back(v.id[i]);
+                element.push_back(v.lost_element[i]);
+                turn.push_back(v.lost_turn[i]);
+                ElementInfo const& info = lattice.info[std::size_t(v.lost_element[i])];
+                s.push_back(lattice.reference_begin.s + double(v.lost_turn[i]) * lattice.length + info.s_end);
+                double const c[6] = {v.x[i], v.px[i], v.y[i], v.py[i], v.t[i], v.pt[i]};
+                for (int k = 0; k < 6; ++k) z[k].push_back(c[k]);
+            }
+        },
+        chunk);
     Table t;
     t.add_column("id", "1", std::move(id));
     t.add_column("element", "1", std::move(element));
