@@ -295,6 +295,58 @@ TEST_CASE(
     CHECK(old.cpu->fp64_map_of(fm) == doctest::Approx(4e9));
 }
 
+// 3D field maps (field_map_3d) have a family of their own: on the GPU the grid's loads, not the FLOPs, set
+// their rate (the `other` family's rate priced fieldmap3d_linac at half its time on the H100); a file without
+// fp64_map_field_map_3d prices them at the `other` family's rate, as before.
+TEST_CASE("forecast: 3D field maps at their family's calibrated rate, the other family's without it")
+{
+    double const n = 1000;
+    DeckConfig const deck = read_deck(input("fieldmap3d_linac.toml"), {"beam.macroparticles=1000"});
+    Lattice const lattice = build_lattice(deck, initial_reference(deck));
+    size_type const entries = size_type(lattice.elements.size());
+    FamilyFlops const flops = SegmentWork(lattice.elements).family_flops_per_particle(0, entries);
+    int const f3 = int(MapFamily::field_map_3d);
+    REQUIRE(flops[f3] > 0);  // the quadrupoles' and cavities' maps
+    CHECK(map_family(ElementKind::field_map_3d) == MapFamily::field_map_3d);
+    CHECK(k_map_family_names[f3] == std::string("field_map_3d"));
+
+    Ceilings c = made_up();
+    c.track_bandwidth = c.copy_bandwidth = 1e30;
+    c.fp64_map = 1e300;
+    c.fp64_map_family.fill(1e300);
+    c.mix_push_seconds = 0;
+    c.fp64_map_family[f3] = 2e9;
+    KernelForecast const track = forecast_run(deck, c).kernels.at("track");
+    double const launches = double(track.calls) * c.launch_latency;
+    CHECK(near(track.seconds, launches + n * flops[f3] / 2e9));
+    CHECK(!c.stale_field_map_3d_rate());
+
+    c.fp64_map_family[f3] = 0;
+    c.fp64_map_family[int(MapFamily::other)] = 4e9;
+    CHECK(c.stale_field_map_3d_rate());
+    CHECK(c.fp64_map_of(f3) == 4e9);
+
+    test::TempDir dir;
+    Calibration cal;
+    cal.host = "test";
+    cal.date = "2026-11-28T00:00:00Z";
+    c.fp64_map_family[f3] = 3.5e9;
+    cal.cpu = c;
+    write_calibration(dir.file("c.toml"), cal);
+    CHECK(read_calibration(dir.file("c.toml")).cpu->fp64_map_family[f3] == doctest::Approx(3.5e9));
+    {
+        std::ifstream in(dir.file("c.toml"));
+        std::ofstream out(dir.file("old.toml"));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("fp64_map_field_map_3d", 0) != 0) out << line << "\n";
+    }
+    Calibration const old = read_calibration(dir.file("old.toml"));
+    CHECK(old.cpu->fp64_map_family[f3] == 0);
+    CHECK(old.cpu->stale_field_map_3d_rate());
+    CHECK(!old.cpu->stale_field_map_rate());
+    CHECK(old.cpu->fp64_map_of(f3) == doctest::Approx(4e9));
+}
+
 TEST_CASE("calibration file: the switches' bandwidths and where the gathers' staging is timed")
 {
     test::TempDir dir;

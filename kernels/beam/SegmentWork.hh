@@ -28,10 +28,14 @@ enum class MapFamily : int {
     //! profile elements (axial_field_map: RK4 in s through the paraxial field of an on-axis solenoid or
     //! cavity profile), calibrated on such elements; last, so that older files' five rates keep their places
     field_map,
+    //! 3D field maps (field_map_3d: RK4 in s through fields interpolated on a Cartesian grid), calibrated on
+    //! such maps: on the GPU the grid's loads, not the FLOPs, set their rate (the `other` family's priced the
+    //! example deck at half its measured time on the H100)
+    field_map_3d,
 };
-inline constexpr int k_map_families = 6;
-inline constexpr char const* k_map_family_names[k_map_families] = {"drift", "quadrupole", "multipole",
-                                                                   "bend",  "other",      "field_map"};
+inline constexpr int k_map_families = 7;
+inline constexpr char const* k_map_family_names[k_map_families] = {
+    "drift", "quadrupole", "multipole", "bend", "other", "field_map", "field_map_3d"};
 
 inline MapFamily map_family(ElementKind kind)
 {
@@ -49,6 +53,8 @@ inline MapFamily map_family(ElementKind kind)
             return MapFamily::bend;
         case ElementKind::axial_field_map:
             return MapFamily::field_map;
+        case ElementKind::field_map_3d:
+            return MapFamily::field_map_3d;
         default:
             return MapFamily::other;
     }

@@ -27,9 +27,10 @@ void print_ceilings(char const* side, Ceilings const& c)
         c.launch_latency * 1e6);
     std::printf(
         "%s maps by family: drift %.3g, quadrupole %.3g, multipole %.3g, bend %.3g, other %.3g, field map "
-        "%.3g GFLOP/s\n",
+        "%.3g, 3D field map %.3g GFLOP/s\n",
         side, c.fp64_map_family[0] * 1e-9, c.fp64_map_family[1] * 1e-9, c.fp64_map_family[2] * 1e-9,
-        c.fp64_map_family[3] * 1e-9, c.fp64_map_family[4] * 1e-9, c.fp64_map_family[5] * 1e-9);
+        c.fp64_map_family[3] * 1e-9, c.fp64_map_family[4] * 1e-9, c.fp64_map_family[5] * 1e-9,
+        c.fp64_map_family[6] * 1e-9);
     std::printf(
         "%s a mixed lattice: %.3g ns per push beyond the family rates; %.3g ns per particle and call\n", side,
         std::max(0.0, c.mix_push_seconds) * 1e9, c.call_particle_seconds * 1e9);

@@ -74,6 +74,12 @@ int forecast_command(CommandOptions const& options)
                 "profile elements (RK4 through an on-axis field) are priced at the other family's rate, as "
                 "before; run 'gtrack calibrate' again\n",
                 side);
+        if (ceilings->stale_field_map_3d_rate())
+            std::printf(
+                "note: this %s calibration predates the 3D field maps' rate (fp64_map_field_map_3d): the "
+                "field_map elements are priced at the other family's rate, as before (on the GPU about half "
+                "their time); run 'gtrack calibrate' again\n",
+                side);
         if (ceilings->download_measured() && ceilings->stale_loading_model())
             std::printf(
                 "note: this %s calibration predates the kernels' loading before their first timed call and "

@@ -77,8 +77,9 @@ static_assert(std::size(k_switch_keys) == std::tuple_size_v<decltype(Ceilings::t
 
 //! The map rates by family (optional: files written before them have fp64_map only, which the
 //! forecast then uses for every family; `gtrack calibrate` writes them).
-constexpr char const* k_family_keys[] = {"fp64_map_drift", "fp64_map_quadrupole", "fp64_map_multipole",
-                                         "fp64_map_bend",  "fp64_map_other",      "fp64_map_field_map"};
+constexpr char const* k_family_keys[] = {"fp64_map_drift",       "fp64_map_quadrupole", "fp64_map_multipole",
+                                         "fp64_map_bend",        "fp64_map_other",      "fp64_map_field_map",
+                                         "fp64_map_field_map_3d"};
 static_assert(std::size(k_family_keys) == std::tuple_size_v<decltype(Ceilings::fp64_map_family)>);
 
 void write_ceilings(std::ofstream& f, char const* name, Ceilings const& c)

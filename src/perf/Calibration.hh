@@ -38,9 +38,10 @@ struct Ceilings {
     std::vector<double> green_seconds;  //!< [s] the Green's function at the same sizes
     std::vector<double> field_seconds;  //!< [s] E = -grad phi on the grid of the same sizes
     //! [FLOP/s] the maps of one family each (MapFamily, kernels/beam/SegmentWork.hh: drift, quadrupole,
-    //! multipole, bend, other, field_map). 0: not measured (files written before them): fp64_map stands in,
-    //! and for field_map (files written before it) the `other` family's rate, which priced it until then.
-    std::array<double, 6> fp64_map_family{};
+    //! multipole, bend, other, field_map, field_map_3d). 0: not measured (files written before them):
+    //! fp64_map stands in, and for field_map and field_map_3d (files written before them) the `other`
+    //! family's rate, which priced them until then.
+    std::array<double, 7> fp64_map_family{};
     //! [s] per particle and entry that the CPU's lanes track one particle at a time, beyond push_seconds
     //! (per_particle_in_lanes, SegmentWork.hh; measured on thin kickers). 0: not measured.
     double fallback_push_seconds = 0;
@@ -112,16 +113,22 @@ struct Ceilings {
     //! True when the file has the other families' rates but predates the field-map family's (profile
     //! elements, fp64_map_field_map): those entries are priced at the `other` family's rate, as before.
     bool stale_field_map_rate() const { return !stale_map_model() && fp64_map_family[k_field_map] <= 0; }
+    //! The same for the 3D field maps' family (fp64_map_field_map_3d).
+    bool stale_field_map_3d_rate() const
+    {
+        return !stale_map_model() && fp64_map_family[k_field_map_3d] <= 0;
+    }
 
     double fp64_map_of(int family) const
     {
         bool const own = family < int(fp64_map_family.size()) && fp64_map_family[family] > 0;
         if (own) return fp64_map_family[family];
-        if (family == k_field_map && fp64_map_family[k_other] > 0) return fp64_map_family[k_other];
+        if ((family == k_field_map || family == k_field_map_3d) && fp64_map_family[k_other] > 0)
+            return fp64_map_family[k_other];
         return fp64_map;
     }
-    //! MapFamily::other and MapFamily::field_map (kernels/beam/SegmentWork.hh; not included here).
-    static constexpr int k_other = 4, k_field_map = 5;
+    //! MapFamily::other, field_map and field_map_3d (kernels/beam/SegmentWork.hh; not included here).
+    static constexpr int k_other = 4, k_field_map = 5, k_field_map_3d = 6;
 };
 
 struct Calibration {

@@ -5,6 +5,7 @@
 #include "run/CalibrateMeasure.hh"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "beam/AxialFieldMapBuilder.hh"
 #include "beam/BeamSetup.hh"
+#include "beam/FieldMap3DBuilder.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/beam/SelectParticles.hh"
@@ -110,6 +112,84 @@ std::vector<Element> field_map_lattice(int entries, std::vector<double>& field_d
     return out;
 }
 
+//! A grid of dims[0] x dims[1] x dims[2] nodes spaced `spacing` from `origin`, its fields from f(x, y, z,
+//! e, b) (either left empty: no such field).
+template <class F>
+FieldMap3DFile synthetic_map(std::array<std::int32_t, 3> dims, std::array<double, 3> origin,
+                             std::array<double, 3> spacing, bool has_e, F const& f)
+{
+    FieldMap3DFile m;
+    m.path = "(calibration)";
+    m.dimensions = dims;
+    m.origin = origin;
+    m.spacing = spacing;
+    auto const nodes = static_cast<std::size_t>(m.nodes());
+    if (has_e) m.e.resize(3 * nodes);
+    m.b.resize(3 * nodes);
+    std::size_t node = 0;
+    for (std::int32_t i = 0; i < dims[0]; ++i)
+        for (std::int32_t j = 0; j < dims[1]; ++j)
+            for (std::int32_t k = 0; k < dims[2]; ++k, ++node)  // z fastest, as the files' node order
+                f(origin[0] + i * spacing[0], origin[1] + j * spacing[1], origin[2] + k * spacing[2],
+                  has_e ? &m.e[3 * node] : nullptr, &m.b[3 * node]);
+    return m;
+}
+
+//! The 3D field-map family's lattice (field_map_3d: RK4 in s through E and B interpolated trilinearly on a
+//! Cartesian grid), the example deck's two kinds of map in turn and at its grids' sizes: a static
+//! quadrupole, B = g (y, x, 0) with g = 1 T/m and tanh edges 1 cm wide, on 9 x 9 x 41 nodes over 4 cm x 4 cm
+//! x 0.26 m (52 RK4 steps); and a 1.3 GHz pillbox's TM010 mode, Ez = E0 J0(k r), B_theta = -(E0 / c) J1(k r)
+//! with E0 = 1 MV/m, on 13 x 13 x 5 nodes over 12.5 cm x 12.5 cm x 0.115 m (40 steps), 10 degrees before the
+//! crest. Each is built for the reference the one before leaves, as a deck's are. Unlike the other families,
+//! the GPU's rate here is set by the eight nodes' loads of each field evaluation, not by the FLOPs.
+std::vector<Element> field_map_3d_lattice(int entries, std::vector<double>& field_data)
+{
+    double const g = 1.0, edge = 0.01, q_len = 0.26;
+    FieldMap3DFile const quad = synthetic_map(
+        {9, 9, 41}, {-0.02, -0.02, 0.0}, {0.005, 0.005, 0.0065}, false,
+        [&](double x, double y, double z, double*, double* b) {
+            double const s = 0.5 * (std::tanh((z - 0.03) / edge) - std::tanh((z - q_len + 0.03) / edge));
+            b[0] = g * s * y;
+            b[1] = g * s * x;
+            b[2] = 0.0;
+        });
+    double const f_rf = 1.3e9, k = 2.0 * constants::pi * f_rf / constants::c_light, e0 = 1e6;
+    double const radius = 2.404825557695773 / k, cav_len = constants::c_light / (2.0 * f_rf);
+    double const dx = 2.0 * radius / 12.0 * 0.707;
+    FieldMap3DFile const cavity =
+        synthetic_map({13, 13, 5}, {-6 * dx, -6 * dx, 0.0}, {dx, dx, cav_len / 4.0}, true,
+                      [&](double x, double y, double, double* e, double* b) {
+                          double const r = std::hypot(x, y);
+                          double const b_theta = -(e0 / constants::c_light) * std::cyl_bessel_j(1.0, k * r);
+                          e[0] = 0.0;
+                          e[1] = 0.0;
+                          e[2] = e0 * std::cyl_bessel_j(0.0, k * r);
+                          b[0] = r > 0 ? -b_theta * y / r : 0.0;
+                          b[1] = r > 0 ? b_theta * x / r : 0.0;
+                          b[2] = 0.0;
+                      });
+    EmFieldGrid const grids[2] = {append_field_grid(quad, 1.0, 1.0, k_default_field_layout, field_data),
+                                  append_field_grid(cavity, 1.0, 1.0, k_default_field_layout, field_data)};
+    ReferenceParticle ref = calibration_reference();
+    std::vector<Element> out;
+    for (int i = 0; i < entries; ++i) {
+        bool const rf = i % 2 == 1;
+        FieldMap3DRequest r;
+        r.dz = rf ? cav_len / 4.0 : 0.0065;
+        r.length = rf ? cav_len : q_len;
+        r.frequency = rf ? f_rf : 0.0;
+        r.phase = rf ? -10.0 * constants::pi / 180.0 : 0.0;
+        r.steps_per_slice = rf ? 40 : 52;
+        FieldMap3DSlices const m = build_field_map_3d(r, grids[rf ? 1 : 0], ref);
+        Element e = Element::make(ElementKind::field_map_3d);
+        e.field_map_3d = m.slices.front();
+        e.index = i;
+        out.push_back(e);
+        ref = m.reference_after.back();
+    }
+    return out;
+}
+
 //! A lattice of one map family's entries (the example decks' usual models): exact drifts, chromatic
 //! quadrupoles of alternating sign, weak sextupoles by four split steps (at k2 = 5 nearly every particle was
 //! lost, and a lost one costs no map: the rate read 31 instead of 8 GFLOP/s), exact sector bends, and for the
@@ -121,6 +201,7 @@ std::vector<Element> field_map_lattice(int entries, std::vector<double>& field_d
 std::vector<Element> family_lattice(MapFamily family, int entries, std::vector<double>& field_data)
 {
     if (family == MapFamily::field_map) return field_map_lattice(entries, field_data);
+    if (family == MapFamily::field_map_3d) return field_map_3d_lattice(entries, field_data);
     ReferenceParticle const ref = calibration_reference();
     std::vector<Element> out;
     for (int i = 0; i < entries; ++i) {
@@ -142,7 +223,8 @@ std::vector<Element> family_lattice(MapFamily family, int entries, std::vector<d
                 e = Element::make(ElementKind::exact_bend);
                 e.exact_bend = ExactBend::make(1.0, 0.05, 0.0, 0.0, 0, ref);
                 break;
-            case MapFamily::field_map:  // field_map_lattice
+            case MapFamily::field_map:     // field_map_lattice
+            case MapFamily::field_map_3d:  // field_map_3d_lattice
                 break;
             case MapFamily::other:
                 if (i % 4 != 3) {
@@ -359,11 +441,12 @@ void measure_beam(Ceilings& c, BeamKernels& kernels, CalibrateSize const& size)
         c.fallback_push_seconds = std::max(0.0, (t - time[0]) / pushes);
     }
     // Each family's rate from a lattice of its maps alone, on a fresh beam (the mix's apertures have taken
-    // some particles, and a lost one costs no map). The field-map family's entries are ~100 times the
-    // others' work (10 RK4 steps of ~400-650 FLOPs): 10 of them, for a call of the same order.
+    // some particles, and a lost one costs no map). The field-map families' entries are ~100 times the
+    // others' work (10 to 52 RK4 steps of ~400-650 FLOPs): 10 of them, for a call of the same order.
     for (std::size_t f = 0; f < c.fp64_map_family.size(); ++f) {
         kernels.generate(state.view(), sampler, 0);
-        int const n = MapFamily(f) == MapFamily::field_map ? 10 : entries;
+        bool const heavy = MapFamily(f) == MapFamily::field_map || MapFamily(f) == MapFamily::field_map_3d;
+        int const n = heavy ? 10 : entries;
         std::vector<double> field_data;
         std::vector<Element> const lattice = family_lattice(MapFamily(f), n, field_data);
         kernels.set_elements(lattice, field_data);

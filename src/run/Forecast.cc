@@ -59,8 +59,9 @@ struct CallWork {
 static_assert(std::tuple_size_v<decltype(Ceilings::fp64_map_family)> == k_map_families,
               "a calibrated map rate for every family");
 static_assert(Ceilings::k_other == int(MapFamily::other) &&
-                  Ceilings::k_field_map == int(MapFamily::field_map),
-              "the field-map family falls back to the other family's rate");
+                  Ceilings::k_field_map == int(MapFamily::field_map) &&
+                  Ceilings::k_field_map_3d == int(MapFamily::field_map_3d),
+              "the field-map families fall back to the other family's rate");
 
 class ForecastBuilder {
   public:
