@@ -145,7 +145,9 @@ struct InRange {
 //! ScatterOrder wrote, charged tracks first), so that the live tracks fill slots [0, alive) of `to`
 //! in their groups and slot order, and the rest of `to` is vacant. A gather: the writes of a warp are
 //! contiguous, its reads ascending. While the loop is paused (no order was written) slot k is copied
-//! to slot k, so that `to` always holds the whole state and the host swaps the two every iteration.
+//! to slot k, so that `to` always holds the whole state and the host swaps the two every iteration;
+//! once it has finished every slot is vacant, and only that is written (the iterations queued after
+//! the run's end cost a status write a slot, not a copy).
 struct CompactTracks {
     TrackView from;
     TrackView to;
@@ -154,11 +156,11 @@ struct CompactTracks {
 
     GT_HOST_DEVICE void operator()(size_type k) const
     {
-        if (plan->paused) {
+        if (plan->paused && !plan->finished) {
             move_track(from, k, to, k);
             return;
         }
-        if (k < plan->order_all[1]) {
+        if (!plan->paused && k < plan->order_all[1]) {
             move_track(from, order[k], to, k);
             return;
         }
