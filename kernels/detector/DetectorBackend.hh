@@ -296,13 +296,28 @@ class DetectorBackend final : public DetectorKernels {
 
     //! A step action over every slot, or over the slots of `range` (one of the plan's order ranges)
     //! of the run.track_order order (under "compact" the slots themselves): launched over every
-    //! slot, those past the range do nothing.
+    //! slot, those past the range do nothing. On the host under "compact" the range is read when
+    //! the action starts (every action before it has run: the host's for_each returns when done), and
+    //! only its slots are handed out, so that the threads of a static schedule share the live tracks
+    //! rather than the first threads taking them all.
     using OrderRange = std::uint64_t (LoopScalars::*)[2];
     template <class F>
     void run(char const* name, F const& f, OrderRange range = &LoopScalars::order_all)
     {
         if (track_order_ == TrackOrder::slots) return run_all(name, f);
-        if (track_order_ == TrackOrder::compact) return run_all(name, InRange<F>{f, scalars_.data()->*range});
+        if (track_order_ == TrackOrder::compact) {
+            std::uint64_t const* r = scalars_.data()->*range;
+            if constexpr (Ops::space == MemSpace::host) {
+                timed(name, [&] {
+                    if (!scalars_.data()->paused && r[1] > r[0])
+                        Ops::for_each(r[1] - r[0], FromSlot<F>{f, r[0]});
+                    return std::uint64_t(0);
+                });
+            } else {
+                run_all(name, InRange<F>{f, r});
+            }
+            return;
+        }
         run_all(name, OnSlots<F>{f, order_.data(), scalars_.data()->*range});
     }
 

@@ -141,6 +141,15 @@ struct InRange {
     }
 };
 
+//! f on slot first + k (the host's launch over a range it read, DetectorBackend::run).
+template <class F>
+struct FromSlot {
+    F f;
+    std::uint64_t first;
+
+    GT_HOST_DEVICE void operator()(size_type k) const { f(static_cast<size_type>(first + k)); }
+};
+
 //! run.track_order "compact": slot k of `to` receives the track of slot order[k] of `from` (the order
 //! ScatterOrder wrote, charged tracks first), so that the live tracks fill slots [0, alive) of `to`
 //! in their groups and slot order, and the rest of `to` is vacant. A gather: the writes of a warp are
