@@ -8,6 +8,7 @@
 #include "TextTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
+#include "detector/DetectorSetup.hh"
 
 using namespace gt;
 
@@ -197,12 +198,16 @@ TEST_CASE("track_slots belongs to detector decks")
     CHECK(cfg.detector.track_slots == 128);
 }
 
-TEST_CASE("track_order: slots by default, alive or charge, a choice with did-you-mean")
+TEST_CASE("track_order: slots by default, alive, charge or compact, a choice with did-you-mean")
 {
     CHECK(read_deck_text(k_deck, "d.toml", {}).detector.track_order == "slots");
     DeckConfig const cfg =
         read_deck_text(with(k_deck, "seed = 5", "seed = 5\ntrack_order = \"charge\""), "d.toml", {});
     CHECK(cfg.detector.track_order == "charge");
+    DeckConfig const compact =
+        read_deck_text(with(k_deck, "seed = 5", "seed = 5\ntrack_order = \"compact\""), "d.toml", {});
+    CHECK(compact.detector.track_order == "compact");
+    CHECK(make_detector_setup(compact).tables.track_order == TrackOrder::compact);
     auto const ds = errors_of(with(k_deck, "seed = 5", "seed = 5\ntrack_order = \"charged\""));
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].key == "run.track_order");

@@ -51,6 +51,8 @@ inline constexpr int k_min_blocks<AlongStep> = 4;
 template <class F>
 inline constexpr int k_min_blocks<OnSlots<F>> = k_min_blocks<F>;
 template <class F>
+inline constexpr int k_min_blocks<InRange<F>> = k_min_blocks<F>;
+template <class F>
 inline constexpr int k_min_blocks<Unpaused<F>> = k_min_blocks<F>;
 
 //! GTRACK_TEST_DETECTOR_UNBOUNDED=1: the 64-register bound off (read once).

@@ -13,6 +13,12 @@
 // their vacancy rank, secondaries enter the stack in slot order (EmInteraction.hh), hits are sorted
 // by a total order before anyone sees them, and counters, tallies and energy balances are integer
 // sums. So a deck gives the same bits on the CPU, for any thread count, and on the GPU.
+//
+// run.track_order "compact" moves the tracks themselves, every iteration after initialization
+// (compact_tracks): the live ones to slots [0, alive), charged first. Each track's physics is keyed
+// by its id and step (random numbers, secondaries' ids), so the results are those of every other
+// order; the schedule (which secondary starts when, which interaction waits for stack room, the
+// iteration count and the stack's peak) follows the new slot order, the same on every backend.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +26,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/core/NvtxRange.hh"
@@ -71,6 +78,7 @@ class DetectorBackend final : public DetectorKernels {
         params_.seed = tables.seed;
         setup_showers(tables, capacity);
         state_ = TrackState(capacity, Ops::space);
+        spare_ = TrackState(tables.track_order == TrackOrder::compact ? capacity : 0, Ops::space);
         hits_ = Buffer<Hit>(hit_capacity > capacity ? hit_capacity : capacity, Ops::space);
         counters_ = Buffer<std::uint64_t>(k_num_counters, Ops::space);
         tallies_ = Buffer<std::uint64_t>(static_cast<std::size_t>(tables.num_logical), Ops::space);
@@ -287,12 +295,29 @@ class DetectorBackend final : public DetectorKernels {
     }
 
     //! A step action over every slot, or over the slots of `range` (one of the plan's order ranges)
-    //! of the run.track_order order: launched over every slot, those past the range do nothing.
+    //! of the run.track_order order (under "compact" the slots themselves): launched over every
+    //! slot, those past the range do nothing. On the host under "compact" the range is read when
+    //! the action starts (every action before it has run: the host's for_each returns when done), and
+    //! only its slots are handed out, so that the threads of a static schedule share the live tracks
+    //! rather than the first threads taking them all.
     using OrderRange = std::uint64_t (LoopScalars::*)[2];
     template <class F>
     void run(char const* name, F const& f, OrderRange range = &LoopScalars::order_all)
     {
         if (track_order_ == TrackOrder::slots) return run_all(name, f);
+        if (track_order_ == TrackOrder::compact) {
+            std::uint64_t const* r = scalars_.data()->*range;
+            if constexpr (Ops::space == MemSpace::host) {
+                timed(name, [&] {
+                    if (!scalars_.data()->paused && r[1] > r[0])
+                        Ops::for_each(r[1] - r[0], FromSlot<F>{f, r[0]});
+                    return std::uint64_t(0);
+                });
+            } else {
+                run_all(name, InRange<F>{f, r});
+            }
+            return;
+        }
         run_all(name, OnSlots<F>{f, order_.data(), scalars_.data()->*range});
     }
 
@@ -300,7 +325,7 @@ class DetectorBackend final : public DetectorKernels {
     void queue_iteration()
     {
         std::size_t const n = state_.size();
-        TrackView const t = state_.view();
+        TrackView t = state_.view();
         LoopScalars* const plan = scalars_.data();
         std::uint64_t* const counters = counters_.data();
         timed("scan_vacancies", [&] {
@@ -314,6 +339,7 @@ class DetectorBackend final : public DetectorKernels {
         EventEnergyView const energy{event_energy_.data(), event_energy_.size() / k_num_energy_categories};
         run_all("initialize", InitializeTracks{params_, t, 0, stack_.data(), 0, 0, counters, energy, plan});
         if (track_order_ != TrackOrder::slots) order_tracks(t);
+        if (track_order_ == TrackOrder::compact) t = compact_tracks(t);
         run("limit_step", LimitStep{params_, t});
         if (params_.field.type == FieldType::none) {
             run("propagate", Propagate<NoField>{params_, t, counters});
@@ -337,12 +363,27 @@ class DetectorBackend final : public DetectorKernels {
     void order_tracks(TrackView const& t)
     {
         std::size_t const n = state_.size();
-        OrderKey const key{t.status, t.particle, params_.particles, track_order_ == TrackOrder::charge};
+        OrderKey const key{t.status, t.particle, params_.particles, track_order_ != TrackOrder::alive};
         timed("order_scan", [&] {
             Ops::exclusive_scan(key, order_rank_.data(), n);
             return std::uint64_t(0);
         });
         run_all("order_tracks", ScatterOrder{key, order_rank_.data(), order_.data(), n, scalars_.data()});
+    }
+
+    //! run.track_order "compact", after order_tracks: the tracks moved to their places in the order
+    //! (slots [0, alive), charged ones first), in the spare state, which becomes the state. The host
+    //! swaps every iteration, paused or not (CompactTracks then copies every slot in place), so
+    //! that it always knows which of the two holds the tracks. Returns the state's view.
+    TrackView compact_tracks(TrackView const& t)
+    {
+        TrackView const to = spare_.view();
+        timed("compact_tracks", [&] {
+            Ops::for_each(state_.size(), CompactTracks{t, to, order_.data(), scalars_.data()});
+            return std::uint64_t(0);
+        });
+        std::swap(state_, spare_);
+        return to;
     }
 
     //! The buffers grown for the iteration that paused: the hit buffer as the loop that read every
@@ -402,7 +443,7 @@ class DetectorBackend final : public DetectorKernels {
     //! lepton kernel has work in.
     void interact(TrackView const& t, std::uint64_t* counters)
     {
-        bool const by_charge = track_order_ == TrackOrder::charge;
+        bool const by_charge = track_order_ == TrackOrder::charge || track_order_ == TrackOrder::compact;
         run("interact_photons", EmInteractPhotons{params_, t, finals_.data()},
             by_charge ? &LoopScalars::order_neutral : &LoopScalars::order_all);
         run("interact_leptons", EmInteractLeptons{params_, t, finals_.data()},
@@ -446,6 +487,7 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<double> field_map_;
     Buffer<Primary> primary_list_;
     TrackState state_;
+    TrackState spare_;  //!< run.track_order "compact": where the next iteration's order is written
     Buffer<Hit> hits_;
     Buffer<std::uint64_t> counters_;
     Buffer<std::uint64_t> tallies_;

@@ -17,6 +17,12 @@ enum class TrackOrder : std::int32_t {
     slots = 0,   //!< every slot, in slot order
     alive = 1,   //!< the live slots only, in slot order
     charge = 2,  //!< the live slots only: charged ones first, then neutral (Celeritas' partitioning)
+    //! the tracks moved every iteration so that the live ones are slots [0, alive), charged ones
+    //! first: the charge order's groups in contiguous slots (a scheduling choice: the secondaries
+    //! enter the stack in the new slot order, so the iteration count, the stack peak and the
+    //! interactions held back may differ from the other orders; hits, tallies, the other counters
+    //! and energy balances do not)
+    compact = 3,
 };
 
 struct DetectorTables {

@@ -17,6 +17,7 @@
 
 #include "kernels/core/Macros.hh"
 #include "kernels/core/Types.hh"
+#include "kernels/detector/TrackState.hh"
 #include "kernels/physics/ParticleType.hh"
 
 namespace gt {
@@ -123,6 +124,57 @@ struct OnSlots {
         std::uint64_t const item = range[0] + k;
         if (item >= range[1]) return;
         f(slots[item]);
+    }
+};
+
+//! Runs f on the slots i in [range[0], range[1]) (read on the backend): launched over every slot, the
+//! items past the range do nothing (run.track_order "compact", whose live tracks are slots [0, alive)).
+template <class F>
+struct InRange {
+    F f;
+    std::uint64_t const* range;
+
+    GT_HOST_DEVICE void operator()(size_type i) const
+    {
+        if (i < range[0] || i >= range[1]) return;
+        f(i);
+    }
+};
+
+//! f on slot first + k (the host's launch over a range it read, DetectorBackend::run).
+template <class F>
+struct FromSlot {
+    F f;
+    std::uint64_t first;
+
+    GT_HOST_DEVICE void operator()(size_type k) const { f(static_cast<size_type>(first + k)); }
+};
+
+//! run.track_order "compact": slot k of `to` receives the track of slot order[k] of `from` (the order
+//! ScatterOrder wrote, charged tracks first), so that the live tracks fill slots [0, alive) of `to`
+//! in their groups and slot order, and the rest of `to` is vacant. A gather: the writes of a warp are
+//! contiguous, its reads ascending. While the loop is paused (no order was written) slot k is copied
+//! to slot k, so that `to` always holds the whole state and the host swaps the two every iteration;
+//! once it has finished every slot is vacant, and only that is written (the iterations queued after
+//! the run's end cost a status write a slot, not a copy).
+struct CompactTracks {
+    TrackView from;
+    TrackView to;
+    std::uint32_t const* order;
+    LoopScalars const* plan;
+
+    GT_HOST_DEVICE void operator()(size_type k) const
+    {
+        if (plan->paused && !plan->finished) {
+            move_track(from, k, to, k);
+            return;
+        }
+        if (!plan->paused && k < plan->order_all[1]) {
+            move_track(from, order[k], to, k);
+            return;
+        }
+        to.status[k] = 0;
+        to.secondaries[k] = 0;  // the secondaries' scan runs over every slot
     }
 };
 

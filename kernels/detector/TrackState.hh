@@ -8,6 +8,8 @@
 #include <cstdint>
 
 #include "kernels/core/Buffer.hh"
+#include "kernels/core/Macros.hh"
+#include "kernels/core/Types.hh"
 #include "kernels/geometry/Vec3.hh"
 
 namespace gt {
@@ -52,6 +54,48 @@ struct TrackView {
     std::uint32_t* secondary_offset = nullptr;  //!< their exclusive prefix sum in slot order
     std::size_t size = 0;
 };
+
+//! Every array of TrackView, pointers and the size: a field added to TrackView fails here until
+//! move_track (below) is told whether it moves with its track.
+static_assert(sizeof(TrackView) == 32 * sizeof(void*) + sizeof(std::size_t),
+              "a TrackView field was added or removed: update move_track");
+
+//! Slot i of `from` to slot k of `to`: everything a track carries across an iteration's boundary
+//! (run.track_order "compact" moves the live tracks to the front). Not moved: vacancy_rank and
+//! secondary_offset, scratch that their scans fill before each use.
+GT_HOST_DEVICE inline void move_track(TrackView const& from, size_type i, TrackView const& to, size_type k)
+{
+    to.status[k] = from.status[i];
+    to.track_id[k] = from.track_id[i];
+    to.event[k] = from.event[i];
+    to.particle[k] = from.particle[i];
+    to.pos[k] = from.pos[i];
+    to.dir[k] = from.dir[i];
+    to.energy[k] = from.energy[i];
+    to.time[k] = from.time[i];
+    to.volume[k] = from.volume[i];
+    to.step_count[k] = from.step_count[i];
+    to.in_step[k] = from.in_step[i];
+    to.step_done[k] = from.step_done[i];
+    to.on_boundary[k] = from.on_boundary[i];
+    to.ending[k] = from.ending[i];
+    to.remaining[k] = from.remaining[i];
+    to.h_next[k] = from.h_next[i];
+    to.h_limit[k] = from.h_limit[i];
+    to.step_length[k] = from.step_length[i];
+    to.pre_pos[k] = from.pre_pos[i];
+    to.pre_dir[k] = from.pre_dir[i];
+    to.pre_energy[k] = from.pre_energy[i];
+    to.pre_time[k] = from.pre_time[i];
+    to.edep[k] = from.edep[i];
+    to.msc_depth[k] = from.msc_depth[i];
+    to.mfp_left[k] = from.mfp_left[i];
+    to.xs_used[k] = from.xs_used[i];
+    to.interacts[k] = from.interacts[i];
+    to.held[k] = from.held[i];
+    to.edep_cut[k] = from.edep_cut[i];
+    to.secondaries[k] = from.secondaries[i];
+}
 
 class TrackState {
   public:

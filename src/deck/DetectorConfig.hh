@@ -133,7 +133,7 @@ struct DetectorConfig {
     GunConfig gun;
     DetectorPhysicsConfig physics;
     std::uint64_t track_slots = 65536;
-    std::string track_order = "slots";  //!< "slots", "alive" or "charge" (kernels/detector/DetectorTables.hh)
+    std::string track_order = "slots";  //!< "slots", "alive", "charge", "compact" (DetectorTables.hh)
     std::string cpu_loop = "tracks";    //!< "tracks" (kernels/cpu/CpuTrackLoop.cc) or "slots" (the GPU's)
     bool write_hits = true;
     StripsConfig strips;

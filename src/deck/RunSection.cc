@@ -24,7 +24,7 @@ void read_run(DeckContext& ctx, toml::table const& t, DeckConfig& cfg)
         if (cfg.run.kind != "detector")
             ctx.error(ctx.where(*n), "run.track_order",
                       "'track_order' is only used by detector decks (kind = \"detector\")");
-        else if (auto order = ctx.choice_at(t, path, "track_order", {"slots", "alive", "charge"}, false))
+        else if (auto order = ctx.choice_at(t, path, "track_order", {"slots", "alive", "charge", "compact"}, false))
             cfg.detector.track_order = *order;
     }
     if (toml::node const* n = t.get("cpu_loop")) {

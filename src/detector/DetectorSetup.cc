@@ -162,9 +162,10 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     gun.per_event = g.per_event;
     gun.primaries = g.events * g.per_event;
     t.seed = cfg.run.seed;
-    t.track_order = cfg.detector.track_order == "charge"  ? TrackOrder::charge
-                    : cfg.detector.track_order == "alive" ? TrackOrder::alive
-                                                          : TrackOrder::slots;
+    t.track_order = cfg.detector.track_order == "charge"    ? TrackOrder::charge
+                    : cfg.detector.track_order == "alive"   ? TrackOrder::alive
+                    : cfg.detector.track_order == "compact" ? TrackOrder::compact
+                                                            : TrackOrder::slots;
     add_shower_tables(cfg, s);
     return s;
 }
