@@ -33,5 +33,10 @@ ef_bench "4000 events 262144 slots" 4000 262144 slots
 ef_bench "4000 events 1048576 slots" 4000 1048576 slots
 ef_bench "4000 events 262144 slots alive" 4000 262144 alive
 ef_bench "4000 events 262144 slots charge" 4000 262144 charge
+ef_bench "4000 events 262144 slots compact" 4000 262144 compact
+ef_bench "4000 events 1048576 slots charge" 4000 1048576 charge
+ef_bench "4000 events 1048576 slots compact" 4000 1048576 compact
+ef_bench "200 events 262144 slots charge" 200 262144 charge
+ef_bench "200 events 262144 slots compact" 200 262144 compact
 ef_bench "4000 events 65536 slots" 4000 65536 slots
 rm -f "$ef/bench.h5"
