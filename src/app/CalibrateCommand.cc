@@ -53,12 +53,12 @@ void print_ceilings(char const* side, Ceilings const& c)
         std::printf("%s %.3g ms at %.0f points", i ? "," : "", c.fft_seconds[i] * 1e3, c.fft_points[i]);
     std::printf("\n");
     std::printf(
-        "%s detector loop: %.3g us a track-step (%.3g with showers); field substeps %.3g us (uniform), %.3g "
-        "us "
-        "(solenoid); an iteration %.3g us + %.3g ns a slot\n",
+        "%s detector loop: %.3g us a track-step (%.3g with showers); field substeps %.3g us (uniform), "
+        "%.3g us (solenoid); an iteration %.3g us + %.3g ns a slot (%.3g with showers)\n",
         side, c.detector_step_seconds * 1e6, c.detector_shower_step_seconds * 1e6,
         c.detector_uniform_substep_seconds * 1e6, c.detector_solenoid_substep_seconds * 1e6,
-        c.detector_iteration_seconds * 1e6, c.detector_slot_seconds * 1e9);
+        c.detector_iteration_seconds * 1e6, c.detector_slot_seconds * 1e9,
+        c.detector_shower_slot_seconds * 1e9);
 }
 
 }  // namespace
@@ -73,8 +73,10 @@ Calibration measure_calibration(bool quick, bool cpu_only)
     c.date = iso8601_utc_now();
     std::printf("gtrack calibrate: measuring the CPU (%d threads)%s\n", cpu::thread_count(),
                 quick ? ", quick sizes" : "");
+    Ceilings detector;
+    measure_detector_costs(detector, false);
     c.cpu = measure_cpu_ceilings(size);
-    measure_detector_costs(*c.cpu, false);
+    copy_detector_costs(*c.cpu, detector);
     print_ceilings("cpu", *c.cpu);
     if (!cpu_only && device::count() > 0) {
         std::printf("measuring the GPU (%s)\n", device::name().c_str());

@@ -78,6 +78,8 @@ constexpr Field k_fields[] = {
      "[s] per field substep beyond a step's first, solenoid (and field maps)", true},
     {"detector_slot_seconds", &Ceilings::detector_slot_seconds,
      "[s] per track slot and step iteration of the detector's slot walk", true},
+    {"detector_shower_slot_seconds", &Ceilings::detector_shower_slot_seconds,
+     "[s] per track slot and step iteration of the slot walk with showers", true},
     {"detector_iteration_seconds", &Ceilings::detector_iteration_seconds,
      "[s] per step iteration of the slot walk beyond its slots (launches)", true},
 };

@@ -88,8 +88,9 @@ struct Ceilings {
     double detector_uniform_substep_seconds =
         0;  //!< [s] per field substep beyond a step's first, uniform field
     double detector_solenoid_substep_seconds =
-        0;                             //!< [s] the same in a solenoid's field (and the field maps')
-    double detector_slot_seconds = 0;  //!< [s] per track slot and step iteration of the slot walk
+        0;                                    //!< [s] the same in a solenoid's field (and the field maps')
+    double detector_slot_seconds = 0;         //!< [s] per track slot and step iteration of the slot walk
+    double detector_shower_slot_seconds = 0;  //!< [s] the same with showers (more actions an iteration)
     double detector_iteration_seconds =
         -1;  //!< [s] per step iteration of the slot walk beyond its slots (launches)
 
@@ -101,6 +102,7 @@ struct Ceilings {
         if (detector_uniform_substep_seconds <= 0) return "detector_uniform_substep_seconds";
         if (detector_solenoid_substep_seconds <= 0) return "detector_solenoid_substep_seconds";
         if (detector_slot_seconds <= 0) return "detector_slot_seconds";
+        if (detector_shower_slot_seconds <= 0) return "detector_shower_slot_seconds";
         if (detector_iteration_seconds < 0) return "detector_iteration_seconds";
         return "";
     }

@@ -100,7 +100,9 @@ RunForecast price_detector_work(DeckConfig const& deck, DetectorWork const& w, C
     // them (the GPU's fixed cost an iteration).
     if (walks_slots(deck, gpu))
         add("iterations", w.iterations,
-            w.iterations * (c.detector_iteration_seconds + double(d.track_slots) * c.detector_slot_seconds));
+            w.iterations * (c.detector_iteration_seconds +
+                            double(d.track_slots) * (d.physics.showers ? c.detector_shower_slot_seconds
+                                                                       : c.detector_slot_seconds)));
     for (auto const& [name, k] : f.kernels) {
         f.seconds += k.seconds;
         f.best += k.best;
