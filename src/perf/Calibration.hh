@@ -89,10 +89,14 @@ struct Ceilings {
         0;  //!< [s] per field substep beyond a step's first, uniform field
     double detector_solenoid_substep_seconds =
         0;                                    //!< [s] the same in a solenoid's field (and the field maps')
+    double detector_hit_seconds = 0;          //!< [s] per hit (scored in a sensitive volume, then sorted)
     double detector_slot_seconds = 0;         //!< [s] per track slot and step iteration of the slot walk
     double detector_shower_slot_seconds = 0;  //!< [s] the same with showers (more actions an iteration)
-    double detector_iteration_seconds =
-        -1;  //!< [s] per step iteration of the slot walk beyond its slots (launches)
+    //! [s] per step iteration of the slot walk beyond its slots (launches); -1: not measured
+    double detector_iteration_seconds = -1;
+    //! [s] a GPU run's first calls beyond steady ones (module loading): once a run (0 on the CPU, and where
+    //! not measured)
+    double detector_warmup_seconds = 0;
 
     //! The first detector key this file lacks ("" when it has them all).
     std::string missing_detector_key() const
@@ -101,6 +105,7 @@ struct Ceilings {
         if (detector_shower_step_seconds <= 0) return "detector_shower_step_seconds";
         if (detector_uniform_substep_seconds <= 0) return "detector_uniform_substep_seconds";
         if (detector_solenoid_substep_seconds <= 0) return "detector_solenoid_substep_seconds";
+        if (detector_hit_seconds <= 0) return "detector_hit_seconds";
         if (detector_slot_seconds <= 0) return "detector_slot_seconds";
         if (detector_shower_slot_seconds <= 0) return "detector_shower_slot_seconds";
         if (detector_iteration_seconds < 0) return "detector_iteration_seconds";

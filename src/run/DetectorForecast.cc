@@ -88,6 +88,8 @@ RunForecast price_detector_work(DeckConfig const& deck, DetectorWork const& w, C
     // and with showers the interactions and secondaries) by the deck's physics.
     double const step = d.physics.showers ? c.detector_shower_step_seconds : c.detector_step_seconds;
     add(d.physics.showers ? "shower steps" : "steps", w.steps, w.steps * step);
+    // A hit scored (its record written) and sorted at the end.
+    add("hits", w.hits, w.hits * c.detector_hit_seconds);
     // The field's substeps beyond a step's first: uniform, or the solenoid's (field maps: at the solenoid's
     // cost, their interpolation not measured on its own).
     if (d.field.type != "none") {
@@ -103,6 +105,12 @@ RunForecast price_detector_work(DeckConfig const& deck, DetectorWork const& w, C
             w.iterations * (c.detector_iteration_seconds +
                             double(d.track_slots) * (d.physics.showers ? c.detector_shower_slot_seconds
                                                                        : c.detector_slot_seconds)));
+    // The first calls' module loading (GPU), once a run: not scaled by best and worst.
+    if (c.detector_warmup_seconds > 0) {
+        KernelForecast& k = f.kernels["warm-up"];
+        k.calls = 1;
+        k.seconds = k.best = k.worst = c.detector_warmup_seconds;
+    }
     for (auto const& [name, k] : f.kernels) {
         f.seconds += k.seconds;
         f.best += k.best;
