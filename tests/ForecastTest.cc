@@ -185,7 +185,9 @@ TEST_CASE("forecast of every example detector deck from a pilot run is within 30
     CommandResult const c = run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal);
     INFO(c.output);
     REQUIRE(c.status == 0);
-    for (auto const& [name, args] : k_small_detector_runs) {
+    for (auto const& entry : k_small_detector_runs) {
+        std::string const& name = entry.first;  // not a structured binding: INFO captures it (clang)
+        std::string const& args = entry.second;
         INFO(name);
         std::string const out = dir.file(name + ".h5");
         double measured = 0, forecast = 0, own = 0;
