@@ -16,6 +16,7 @@
 #include "io/H5Handle.hh"
 #include "kernels/cpu/Lanes.hh"
 #include "perf/Calibration.hh"
+#include "run/DetectorForecast.hh"
 
 using namespace gt;
 using namespace gt::test;
@@ -42,6 +43,14 @@ std::map<std::string, std::string> const k_small_runs = {
     {"linac_wake.toml", "--set beam.macroparticles=20000"},
     // Classical radiation in the bends and quadrupoles (lattice.radiation = "mean"), RF replacing it.
     {"light_source_ring.toml", "--set beam.macroparticles=5000 --set lattice.turns=10"},
+};
+
+//! Each example detector deck, cut to ~0.05-0.5 s of one core in its stepping loop (the EM decks' set-up, the
+//! cross-section tables, adds ~2-4 s to each command): its --set arguments. Their pilots are 8-10 events.
+std::map<std::string, std::string> const k_small_detector_runs = {
+    {"calorimeter.toml", "--set gun.events=200"}, {"em_calorimeter.toml", "--set gun.events=10"},
+    {"sts.toml", "--set gun.events=40"},          {"testem2.toml", "--set gun.events=20"},
+    {"testem3.toml", "--set gun.events=40"},      {"tracker.toml", "--set gun.events=100"},
 };
 
 //! Decks whose forecast is known to miss 30%, with the cause; for them the test asks only that the
@@ -75,8 +84,8 @@ constexpr bool k_timing_meaningful = true;
 // deposit, gather, FFT per size), calibrated on an element mix that is not the deck's own mix
 // (measured spread of the map rate between decks ~15%), and the Green's function is counted at
 // every other kick where the run recomputes it on 39% of them; together these stay inside 30%.
-// Detector decks are not forecast (their step count is known only by running them): the test
-// checks that forecast says so, and that no example deck is skipped silently.
+// Detector decks are forecast from a pilot run (the next test case); a beamline deck's detector part is
+// not, and the test checks that forecast says so; no example deck is skipped silently.
 TEST_CASE("forecast is within 30% of the measured CPU time on every example beamline deck")
 {
     TempDir dir;
@@ -89,10 +98,8 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
         std::string const name = entry.path().filename();
         if (entry.path().extension() != ".toml") continue;
         DeckConfig const deck = read_deck(entry.path().string(), {}, std::nullopt);
-        if (deck.run.kind == "detector") {
-            CommandResult const f = run_gtrack("forecast " + input(name) + " --calibration " + cal);
-            CHECK(f.status != 0);
-            CHECK(contains(f.output, "detector decks are not forecast"));
+        if (deck.run.kind == "detector") {  // TEST_CASE below
+            CHECK(k_small_detector_runs.count(name) == 1);
             continue;
         }
         INFO(name);
@@ -146,6 +153,108 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
         CHECK(forecast > 0.7 * measured);
         CHECK(forecast < 1.3 * measured);
     }
+}
+
+namespace {
+
+//! [s] the point forecast of `side` in forecast's output ("cpu (1 threads, track loop): 0.1 s (best ..."); -1
+//! when there is none.
+double printed_forecast(std::string const& text, std::string const& side)
+{
+    auto const at = text.find("\n" + side + " (");
+    if (at == std::string::npos) return -1;
+    auto const colon = text.find("): ", at);
+    return colon == std::string::npos ? -1 : std::stod(text.substr(colon + 3));
+}
+
+}  // namespace
+
+// A detector deck's forecast: a pilot run of its first events on the host (8-10 events here), the counts
+// scaled to every event and priced with the detector loop's costs that calibrate measured on its own
+// built-in decks, against the measured time of the whole run (its timed kernels, as --profile measures
+// them; one thread, the CPU clock, as above). Tolerance +-30% (the issue's target). What it holds: the cost
+// of a step differs between a deck and calibrate's built-in decks (materials, step lengths, hits a step,
+// the hit sort), measured 0.84-1.2 of the run across these decks with the run's own counts (the profile's
+// forecast, checked here too); the pilot's extrapolation adds the spread of a mean over 8 events
+// (em_calorimeter's 1-10 GeV spectrum; 8 of its 10 events here), measured within 10% of the run's own counts'
+// forecast.
+TEST_CASE("forecast of every example detector deck from a pilot run is within 30% of the measured CPU time")
+{
+    TempDir dir;
+    std::string const cal = dir.file("calibration.toml");
+    CommandResult const c = run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal);
+    INFO(c.output);
+    REQUIRE(c.status == 0);
+    for (auto const& entry : k_small_detector_runs) {
+        std::string const& name = entry.first;  // not a structured binding: INFO captures it (clang)
+        std::string const& args = entry.second;
+        INFO(name);
+        std::string const out = dir.file(name + ".h5");
+        double measured = 0, forecast = 0, own = 0;
+        std::string text;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            if (attempt > 0)
+                REQUIRE(
+                    run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status ==
+                    0);
+            CommandResult const f =
+                run_gtrack("forecast " + input(name) + " " + args + " --calibration " + cal);
+            INFO(f.output);
+            REQUIRE(f.status == 0);
+            text = f.output;
+            forecast = printed_forecast(f.output, "cpu");
+            CommandResult const r =
+                run_gtrack("run " + input(name) + " " + args + " -q --profile" +
+                           " --backend cpu --threads 1 --clock cpu --calibration " + cal + " -o " + out);
+            INFO(r.output);
+            REQUIRE(r.status == 0);
+            h5::File file = h5::open_file_readonly(out);
+            h5::Object p = h5::open_object(file, "profile");
+            measured = h5::read_double_attribute(p, "measured_seconds");
+            own = h5::read_double_attribute(p, "forecast_seconds");
+            bool const inside = forecast > 0.7 * measured && forecast < 1.3 * measured &&
+                                own > 0.7 * measured && own < 1.3 * measured;
+            if (inside || !k_timing_meaningful) break;
+            MESSAGE(name << ": try " << attempt + 1 << " missed: measured " << measured << " s, forecast "
+                         << forecast << " s (the run's own counts priced: " << own << " s)");
+        }
+        INFO(text);
+        INFO("measured " << measured << " s, forecast " << forecast << " s, the run's own counts priced "
+                         << own << " s");
+        // the pilot is named, with its size and time: 5% of the events, at least 8
+        CHECK(contains(text, "pilot run: the first "));
+        CHECK(contains(text, "tracked on this host's CPU in "));
+        REQUIRE(forecast > 0);
+        if (name == "sts.toml") CHECK(contains(text, "([strips]) is not priced"));
+        if (!k_timing_meaningful) continue;
+        CHECK(forecast > 0.7 * measured);
+        CHECK(forecast < 1.3 * measured);
+        CHECK(own > 0.7 * measured);
+        CHECK(own < 1.3 * measured);
+    }
+}
+
+TEST_CASE("the pilot's size and the extrapolation of its counts")
+{
+    CHECK(pilot_events(1) == 1);
+    CHECK(pilot_events(8) == 8);
+    CHECK(pilot_events(10) == 8);
+    CHECK(pilot_events(200) == 10);
+    CHECK(pilot_events(1000) == 50);
+    DetectorPilot p;
+    p.events = 10;
+    p.of_events = 100;
+    p.slots = 1000;
+    p.counted = {2000, 3000, 40, 50, 60};  // 50 live tracks an iteration
+    DetectorWork const w = extrapolate(p);
+    CHECK(w.steps == 20000);
+    CHECK(w.substeps == 30000);
+    CHECK(w.secondaries == 500);
+    CHECK(w.hits == 600);
+    // ten times the events: 500 live tracks an iteration (under the 1000 slots), as many iterations
+    CHECK(w.iterations == doctest::Approx(40));
+    p.slots = 100;  // the slots hold 100 at once: 200 iterations
+    CHECK(extrapolate(p).iterations == doctest::Approx(200));
 }
 
 TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken calibration file is named")
@@ -235,6 +344,29 @@ TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken cali
     CHECK(!old.cpu->download_measured());
     CHECK(contains(stale.output, "cpu calibration predates the output's gathers to the host"));
     CHECK(!contains(stale.output, "\ngather "));
+
+    // A file written before the detector loop's costs reads; a detector deck's pilot still runs, its counts
+    // are not priced, and the forecast names the missing key.
+    CHECK(read.cpu->missing_detector_key().empty());
+    {
+        std::ifstream in(cal);
+        std::ofstream out(dir.file("no_detector.toml"));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("detector_", 0) != 0) out << line << "\n";
+    }
+    Calibration const no_detector = read_calibration(dir.file("no_detector.toml"));
+    REQUIRE(no_detector.cpu.has_value());
+    CHECK(no_detector.cpu->missing_detector_key() == "detector_step_seconds");
+    CommandResult const undetected =
+        run_gtrack("forecast " + input("calorimeter.toml") + " --set gun.events=8 --calibration " +
+                   dir.file("no_detector.toml"));
+    INFO(undetected.output);
+    CHECK(undetected.status == 0);
+    CHECK(contains(undetected.output, "pilot run: the first 8 of 8 events"));
+    CHECK(contains(
+        undetected.output,
+        "cpu: cannot price detector decks: this calibration predates the detector loop's costs (it has "
+        "no detector_step_seconds); run 'gtrack calibrate' again"));
 
     CommandResult const missing =
         run_gtrack("forecast " + input("fodo.toml") + " --calibration " + dir.file("no.toml"));

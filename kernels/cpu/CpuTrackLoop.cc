@@ -22,7 +22,6 @@
 // that prefix's hits and sums and the next primary to track, and going on gives the same bits.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -33,6 +32,7 @@
 #endif
 
 #include "kernels/cpu/CpuDetectorOps.hh"
+#include "kernels/cpu/Stopwatch.hh"
 #include "kernels/detector/DetectorKernels.hh"
 
 namespace gt {
@@ -89,8 +89,8 @@ class CpuTrackLoop final : public DetectorKernels {
     {
         (void)most;
         IterationResult r;
-        auto const t0 = std::chrono::steady_clock::now();
-        if (untracked_ == next_primary_) {  // none under way: the slot walk's next iteration
+        double const t0 = cpu::timer_now();  // the clock --clock chooses
+        if (untracked_ == next_primary_) {   // none under way: the slot walk's next iteration
             // slots freed by tracks that ended in the previous one are vacant
             std::uint64_t const it = iteration_ + 1;
             auto const freed = frees_.find(it);
@@ -115,7 +115,7 @@ class CpuTrackLoop final : public DetectorKernels {
         r.iterations = r.interrupted ? 0 : 1;
         r.tracked = untracked_ - iteration_first_;
         // timed whether or not a primary starts: the record's calls are the iterations
-        piece_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        piece_seconds_ += cpu::timer_now() - t0;
         if (!r.interrupted) {
             timer_.add("step_tracks", piece_seconds_, 0.0, static_cast<double>(r.started));
             piece_seconds_ = 0;
@@ -127,10 +127,9 @@ class CpuTrackLoop final : public DetectorKernels {
 
     std::vector<Hit> sorted_hits() override
     {
-        auto const t0 = std::chrono::steady_clock::now();
+        double const t0 = cpu::timer_now();  // the clock --clock chooses
         CpuDetectorOps::sort_hits(hits_.data(), hits_.size());
-        timer_.add("sort_hits", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                   0.0, static_cast<double>(hits_.size()));
+        timer_.add("sort_hits", cpu::timer_now() - t0, 0.0, static_cast<double>(hits_.size()));
         return hits_;
     }
     std::array<std::uint64_t, k_num_counters> counters() override { return counters_; }

@@ -11,6 +11,7 @@
 #include "kernels/core/Device.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/cpu/Stopwatch.hh"
+#include "run/CalibrateDetector.hh"
 #include "run/CalibrateMeasure.hh"
 
 namespace gt {
@@ -52,6 +53,13 @@ void print_ceilings(char const* side, Ceilings const& c)
     for (std::size_t i = 0; i < c.fft_points.size(); ++i)
         std::printf("%s %.3g ms at %.0f points", i ? "," : "", c.fft_seconds[i] * 1e3, c.fft_points[i]);
     std::printf("\n");
+    std::printf(
+        "%s detector loop: %.3g us a track-step (%.3g with showers); field substeps %.3g us (uniform), "
+        "%.3g us (solenoid); an iteration %.3g us + %.3g ns a slot (%.3g with showers); a hit %.3g us\n",
+        side, c.detector_step_seconds * 1e6, c.detector_shower_step_seconds * 1e6,
+        c.detector_uniform_substep_seconds * 1e6, c.detector_solenoid_substep_seconds * 1e6,
+        c.detector_iteration_seconds * 1e6, c.detector_slot_seconds * 1e9,
+        c.detector_shower_slot_seconds * 1e9, c.detector_hit_seconds * 1e6);
 }
 
 }  // namespace
@@ -66,11 +74,15 @@ Calibration measure_calibration(bool quick, bool cpu_only)
     c.date = iso8601_utc_now();
     std::printf("gtrack calibrate: measuring the CPU (%d threads)%s\n", cpu::thread_count(),
                 quick ? ", quick sizes" : "");
+    Ceilings detector;
+    measure_detector_costs(detector, false);
     c.cpu = measure_cpu_ceilings(size);
+    copy_detector_costs(*c.cpu, detector);
     print_ceilings("cpu", *c.cpu);
     if (!cpu_only && device::count() > 0) {
         std::printf("measuring the GPU (%s)\n", device::name().c_str());
         c.gpu = measure_gpu_ceilings(size);
+        measure_detector_costs(*c.gpu, true);
         print_ceilings("gpu", *c.gpu);
     }
     return c;

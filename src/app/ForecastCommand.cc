@@ -1,5 +1,6 @@
 // gtrack forecast DECK: the deck's run time on this machine's CPU and GPU, predicted from counted
 // work and the calibration file, before running it.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -10,18 +11,69 @@
 #include "app/Commands.hh"
 #include "deck/DeckReader.hh"
 #include "deck/Scan.hh"
+#include "run/DetectorForecast.hh"
 #include "run/Forecast.hh"
 
 namespace gt {
+
+namespace {
+
+//! A detector deck: a pilot run's counts, scaled to every event, priced on each calibrated side.
+int forecast_detector(DeckConfig const& deck, Calibration const& calibration)
+{
+    DetectorPilot const pilot = run_detector_pilot(deck);
+    DetectorWork const work = extrapolate(pilot);
+    std::printf(
+        "\npilot run: the first %llu of %llu events (5%% of them, at least 8) tracked on this host's CPU in "
+        "%.3g s: %.6g track-steps, %.6g substeps, %.6g step iterations, %.6g secondaries, %.6g hits\n"
+        "all %llu events (events are independent: counts times %.4g; iterations from the live tracks an "
+        "iteration holds, up to %llu slots): %.4g track-steps, %.4g substeps, %.4g step iterations, %.4g "
+        "secondaries, %.4g hits\n",
+        static_cast<unsigned long long>(pilot.events), static_cast<unsigned long long>(pilot.of_events),
+        pilot.seconds, pilot.counted.steps, pilot.counted.substeps, pilot.counted.iterations,
+        pilot.counted.secondaries, pilot.counted.hits, static_cast<unsigned long long>(pilot.of_events),
+        double(pilot.of_events) / double(std::max<std::uint64_t>(1, pilot.events)),
+        static_cast<unsigned long long>(pilot.slots), work.steps, work.substeps, work.iterations,
+        work.secondaries, work.hits);
+    for (auto const& [side, ceilings] :
+         {std::pair{"cpu", calibration.cpu}, std::pair{"gpu", calibration.gpu}}) {
+        bool const gpu = std::string(side) == "gpu";
+        if (!ceilings) {
+            std::printf("\n%s: not calibrated\n", side);
+            continue;
+        }
+        if (std::string const key = ceilings->missing_detector_key(); !key.empty()) {
+            std::printf(
+                "\n%s: cannot price detector decks: this calibration predates the detector loop's costs (it "
+                "has no %s); run 'gtrack calibrate' again\n",
+                side, key.c_str());
+            continue;
+        }
+        RunForecast const f = price_detector_work(deck, work, *ceilings, gpu);
+        std::printf("\n%s (%d %s, %s): %.4g s (best %.4g s, worst %.4g s)\n%s", side, ceilings->cores,
+                    gpu ? "SMs" : "threads", walks_slots(deck, gpu) ? "slot walk" : "track loop", f.seconds,
+                    f.best, f.worst, format_forecast(f).c_str());
+    }
+    if (deck.detector.field.type != "none" && deck.detector.field.type != "uniform" &&
+        deck.detector.field.type != "solenoid")
+        std::printf(
+            "\nnote: the field map's substeps are priced at the solenoid's cost (their interpolation is not "
+            "calibrated on its own)\n");
+    if (deck.detector.strips.enabled)
+        std::printf(
+            "\nthe strips' digitization and reconstruction ([strips]) is not priced: the figures above are "
+            "the "
+            "stepping loop's (the strips' stage runs after it, in the output stage)\n");
+    return 0;
+}
+
+}  // namespace
 
 int forecast_command(CommandOptions const& options)
 {
     std::optional<std::uint64_t> index;
     if (!options.scan_index.empty()) index = parse_scan_index(options.scan_index);
     DeckConfig const deck = read_deck(options.deck, options.overrides, index);
-    if (deck.run.kind == "detector")  // said before measuring anything
-        throw std::runtime_error(
-            "forecast: detector decks are not forecast (their step count is known only by running them)");
     std::string const path = options.calibration.empty() ? default_calibration_path() : options.calibration;
     std::optional<Calibration> calibration = find_calibration(options.calibration);
     std::string source = fmt::format("calibration {}, {} on {}", path, calibration ? calibration->date : "",
@@ -51,6 +103,7 @@ int forecast_command(CommandOptions const& options)
     }
     std::printf("\ngtrack forecast %s (%s); kernels only, setup and output excluded\n", options.deck.c_str(),
                 source.c_str());
+    if (deck.run.kind == "detector") return forecast_detector(deck, *calibration);
     for (auto const& [side, ceilings] :
          {std::pair{"cpu", calibration->cpu}, std::pair{"gpu", calibration->gpu}}) {
         if (!ceilings) {

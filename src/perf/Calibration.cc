@@ -68,6 +68,23 @@ constexpr Field k_fields[] = {
      "[B/s] space-charge deposit at a kick between two sorts (positions packed again)", true},
     {"staging_in_kernels", &Ceilings::staging_in_kernels,
      "1: the gather's time holds its host staging (CPU); 0: host time beside it (GPU, page-locked)", true},
+    {"detector_step_seconds", &Ceilings::detector_step_seconds,
+     "[s] per detector track-step without showers, straight", true},
+    {"detector_shower_step_seconds", &Ceilings::detector_shower_step_seconds,
+     "[s] per detector track-step of an EM shower", true},
+    {"detector_uniform_substep_seconds", &Ceilings::detector_uniform_substep_seconds,
+     "[s] per field substep beyond a step's first, uniform field", true},
+    {"detector_solenoid_substep_seconds", &Ceilings::detector_solenoid_substep_seconds,
+     "[s] per field substep beyond a step's first, solenoid (and field maps)", true},
+    {"detector_hit_seconds", &Ceilings::detector_hit_seconds, "[s] per detector hit (scored, sorted)", true},
+    {"detector_slot_seconds", &Ceilings::detector_slot_seconds,
+     "[s] per track slot and step iteration of the detector's slot walk", true},
+    {"detector_shower_slot_seconds", &Ceilings::detector_shower_slot_seconds,
+     "[s] per track slot and step iteration of the slot walk with showers", true},
+    {"detector_warmup_seconds", &Ceilings::detector_warmup_seconds,
+     "[s] a detector run's first calls beyond steady ones (GPU: module loading)", true},
+    {"detector_iteration_seconds", &Ceilings::detector_iteration_seconds,
+     "[s] per step iteration of the slot walk beyond its slots (launches)", true},
 };
 
 //! The streaming bandwidth by element switch (optional: 0 on the CPU and in files written before them).

@@ -79,6 +79,40 @@ struct Ceilings {
     //! call_particle_seconds prices, and files written before them): track_bandwidth stands in.
     std::array<double, 3> track_bandwidth_cases{};
 
+    //! The detector loop's costs (`gtrack forecast` of a detector deck prices a pilot run's counts with them,
+    //! src/run/DetectorForecast.hh), measured on built-in decks with this backend's detector loop
+    //! (src/run/CalibrateDetector.cc). 0 (-1 for the iteration's): not measured (files written before them):
+    //! detector decks are not priced (missing_detector_key()).
+    double detector_step_seconds = 0;  //!< [s] per track-step without showers, straight (no field)
+    double detector_shower_step_seconds =
+        0;  //!< [s] per track-step of an EM shower (interactions, secondaries)
+    double detector_uniform_substep_seconds =
+        0;  //!< [s] per field substep beyond a step's first, uniform field
+    double detector_solenoid_substep_seconds =
+        0;                                    //!< [s] the same in a solenoid's field (and the field maps')
+    double detector_hit_seconds = 0;          //!< [s] per hit (scored in a sensitive volume, then sorted)
+    double detector_slot_seconds = 0;         //!< [s] per track slot and step iteration of the slot walk
+    double detector_shower_slot_seconds = 0;  //!< [s] the same with showers (more actions an iteration)
+    //! [s] per step iteration of the slot walk beyond its slots (launches); -1: not measured
+    double detector_iteration_seconds = -1;
+    //! [s] a GPU run's first calls beyond steady ones (module loading): once a run (0 on the CPU, and where
+    //! not measured)
+    double detector_warmup_seconds = 0;
+
+    //! The first detector key this file lacks ("" when it has them all).
+    std::string missing_detector_key() const
+    {
+        if (detector_step_seconds <= 0) return "detector_step_seconds";
+        if (detector_shower_step_seconds <= 0) return "detector_shower_step_seconds";
+        if (detector_uniform_substep_seconds <= 0) return "detector_uniform_substep_seconds";
+        if (detector_solenoid_substep_seconds <= 0) return "detector_solenoid_substep_seconds";
+        if (detector_hit_seconds <= 0) return "detector_hit_seconds";
+        if (detector_slot_seconds <= 0) return "detector_slot_seconds";
+        if (detector_shower_slot_seconds <= 0) return "detector_shower_slot_seconds";
+        if (detector_iteration_seconds < 0) return "detector_iteration_seconds";
+        return "";
+    }
+
     //! [B/s] the streaming bandwidth of a segment tracked by switch `cases` (ElementCases' order; the `all`
     //! switch, whose kinds need field data, at the switch without integrators'): its own where measured,
     //! else track_bandwidth.

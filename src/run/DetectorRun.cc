@@ -313,9 +313,13 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
         r.counters[i] = std::uint64_t(sums[tally_counts.size() + i]);
     r.total_hits = std::uint64_t(sums.back());
     r.timer = kernels->timer();
-    if (options.profile)
-        r.profile =
-            profile_of_run(cfg, r.timer.records(), r.backend.rfind("gpu", 0) == 0, options.calibration);
+    if (options.profile) {
+        DetectorWork const counted{double(r.counters[k_steps]), double(r.counters[k_substeps]),
+                                   double(r.iterations), double(r.counters[k_secondaries]),
+                                   double(r.total_hits)};
+        r.profile = profile_of_run(cfg, r.timer.records(), r.backend.rfind("gpu", 0) == 0,
+                                   options.calibration, &counted);
+    }
     if (r.profile) {
         r.profile->counts["track_steps"] = double(r.counters[k_steps]);
         r.profile->counts["substeps"] = double(r.counters[k_substeps]);

@@ -1,5 +1,6 @@
 // The profile of a finished run: the calibration file's ceilings for the backend that ran (when the
-// file exists), and for a beamline deck the forecast of the same deck to compare with.
+// file exists), and the forecast to compare with: a beamline deck's of the same deck, a detector deck's
+// of the run's own counts (its pilot is the run: the costs alone are compared).
 #pragma once
 
 #include <map>
@@ -7,11 +8,14 @@
 
 #include "deck/Config.hh"
 #include "perf/Profile.hh"
+#include "run/DetectorForecast.hh"
 
 namespace gt {
 
-//! `calibration_path`: "" for the default location (default_calibration_path()).
+//! `calibration_path`: "" for the default location (default_calibration_path()). `counted`: a detector
+//! run's counts, priced as `forecast` prices a pilot's (null: a detector deck gets no forecast).
 Profile profile_of_run(DeckConfig const& deck, std::map<std::string, KernelRecord> const& records,
-                       bool on_gpu, std::string const& calibration_path);
+                       bool on_gpu, std::string const& calibration_path,
+                       DetectorWork const* counted = nullptr);
 
 }  // namespace gt

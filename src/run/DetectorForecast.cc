@@ -1,0 +1,130 @@
+// The pilot run of a detector deck, its counts scaled to the whole run, and their price.
+#include "run/DetectorForecast.hh"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "kernels/detector/StepActions.hh"
+#include "run/DetectorRun.hh"
+
+namespace gt {
+
+std::uint64_t pilot_events(std::uint64_t events)
+{
+    std::uint64_t const share = (events + 19) / 20;
+    return std::min(events, std::max<std::uint64_t>(8, share));
+}
+
+DetectorPilot run_detector_pilot(DeckConfig const& deck)
+{
+    if (deck.run.kind != "detector")
+        throw std::logic_error("a pilot run is made of detector decks (run.kind = \"detector\") only");
+    DeckConfig pilot = deck;
+    DetectorPilot p;
+    p.of_events = deck.detector.gun.events;
+    p.events = pilot_events(p.of_events);
+    p.slots = deck.detector.track_slots;
+    // The run's first events: primary id i is drawn from (seed, i) whatever the event count (ParticleGun.hh).
+    pilot.detector.gun.events = p.events;
+    // With the deck's own loop: the CPU's track loop gives the slot walk's steps bit for bit and counts its
+    // iterations as the slot walk runs them (CpuTrackLoop.cc). The strips' stage is not priced.
+    pilot.detector.strips.enabled = false;
+    DetectorRunOptions options;
+    options.backend = "cpu";
+    options.write_output = false;
+    options.quiet = true;
+    auto const t0 = std::chrono::steady_clock::now();
+    DetectorRunResult const r = run_detector_deck(pilot, options);
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    p.counted.steps = double(r.counters[k_steps]);
+    p.counted.substeps = double(r.counters[k_substeps]);
+    p.counted.secondaries = double(r.counters[k_secondaries]);
+    p.counted.hits = double(r.total_hits);
+    p.counted.iterations = double(r.iterations);
+    return p;
+}
+
+DetectorWork extrapolate(DetectorPilot const& p)
+{
+    DetectorWork w;
+    if (p.events == 0) return w;
+    double const scale = double(p.of_events) / double(p.events);
+    w.steps = p.counted.steps * scale;
+    w.substeps = p.counted.substeps * scale;
+    w.secondaries = p.counted.secondaries * scale;
+    w.hits = p.counted.hits * scale;
+    if (p.counted.iterations <= 0) return w;
+    // Live tracks an iteration: the pilot's, with the events' tracks side by side up to the slots. A pilot
+    // that fills the slots already runs as the whole run does (L kept); one that does not, and whose run
+    // would, is taken to fill them (its start and tail are not modelled: a slight underestimate there).
+    double const live = p.counted.steps / p.counted.iterations;
+    double const live_run = std::min(live * scale, std::max(live, double(p.slots)));
+    w.iterations = std::max(p.counted.iterations, w.steps / live_run);
+    return w;
+}
+
+bool walks_slots(DeckConfig const& deck, bool gpu)
+{
+    return gpu || deck.detector.physics.showers || deck.detector.cpu_loop != "tracks";
+}
+
+RunForecast price_detector_work(DeckConfig const& deck, DetectorWork const& w, Ceilings const& c, bool gpu)
+{
+    if (!c.missing_detector_key().empty())
+        throw std::logic_error("the calibration lacks " + c.missing_detector_key());
+    DetectorConfig const& d = deck.detector;
+    RunForecast f;
+    auto const add = [&f](char const* name, double calls, double seconds) {
+        if (calls <= 0) return;
+        KernelForecast& k = f.kernels[name];
+        k.calls = long(calls);
+        // Barbone et al. (perf/Forecast.hh): half and twice the counted work bound the best and worst cases.
+        k.seconds = seconds;
+        k.best = 0.5 * seconds;
+        k.worst = 2.0 * seconds;
+    };
+    // A step's own cost (limit, propagation's first substep, energy loss and scattering, boundary, hit,
+    // and with showers the interactions and secondaries) by the deck's physics.
+    double const step = d.physics.showers ? c.detector_shower_step_seconds : c.detector_step_seconds;
+    add(d.physics.showers ? "shower steps" : "steps", w.steps, w.steps * step);
+    // A hit scored (its record written) and sorted at the end.
+    add("hits", w.hits, w.hits * c.detector_hit_seconds);
+    // The field's substeps beyond a step's first: uniform, or the solenoid's (field maps: at the solenoid's
+    // cost, their interpolation not measured on its own).
+    if (d.field.type != "none") {
+        double const per = d.field.type == "uniform" ? c.detector_uniform_substep_seconds
+                                                     : c.detector_solenoid_substep_seconds;
+        double const extra = std::max(0.0, w.substeps - w.steps);
+        add("field substeps", extra, extra * per);
+    }
+    // The slot walk visits every slot at each of its ~20 actions an iteration, live or not, and launches
+    // them (the GPU's fixed cost an iteration).
+    if (walks_slots(deck, gpu))
+        add("iterations", w.iterations,
+            w.iterations * (c.detector_iteration_seconds +
+                            double(d.track_slots) * (d.physics.showers ? c.detector_shower_slot_seconds
+                                                                       : c.detector_slot_seconds)));
+    // The first calls' module loading (GPU), once a run: not scaled by best and worst.
+    if (c.detector_warmup_seconds > 0) {
+        KernelForecast& k = f.kernels["warm-up"];
+        k.calls = 1;
+        k.seconds = k.best = k.worst = c.detector_warmup_seconds;
+    }
+    for (auto const& [name, k] : f.kernels) {
+        f.seconds += k.seconds;
+        f.best += k.best;
+        f.worst += k.worst;
+    }
+    return f;
+}
+
+double timed_seconds(std::map<std::string, KernelRecord> const& records)
+{
+    double s = 0;
+    for (auto const& [name, r] : records)
+        if (!name.starts_with("coll.")) s += r.seconds;
+    return s;
+}
+
+}  // namespace gt
