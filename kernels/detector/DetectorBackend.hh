@@ -49,6 +49,14 @@ inline std::uint64_t detector_batch(std::uint64_t own)
     return n;
 }
 
+//! GTRACK_TEST_INTERACTIONS_UNLISTED=1 (a measuring aid): the interaction kernels over every slot (or
+//! the track_order's groups), as before their own order, to time what the listing buys on one machine.
+inline bool interactions_unlisted()
+{
+    char const* v = std::getenv("GTRACK_TEST_INTERACTIONS_UNLISTED");
+    return v != nullptr && std::string(v) == "1";
+}
+
 template <class Ops>
 class DetectorBackend final : public DetectorKernels {
   public:
@@ -94,6 +102,7 @@ class DetectorBackend final : public DetectorKernels {
         host_.next_primary = params_.gun.first_primary;
         write_scalars();
         batch_ = detector_batch(Ops::k_batch);
+        unlisted_ = interactions_unlisted();
     }
 
     //! The most step iterations one iterate() queues before it reads the loop's counts (at least 1).
@@ -463,6 +472,30 @@ class DetectorBackend final : public DetectorKernels {
     //! without shower physics never interacts (LimitStep sets `interacts` for shower particles only).
     void interact(TrackView const& t, std::uint64_t* counters)
     {
+        if (unlisted_) {
+            bool const by_charge = track_order_ == TrackOrder::charge || track_order_ == TrackOrder::compact;
+            run("interact_photons", EmInteractPhotons{params_, t, finals_.data()},
+                by_charge ? &LoopScalars::order_neutral : &LoopScalars::order_all);
+            run("interact_leptons", EmInteractLeptons{params_, t, finals_.data()},
+                by_charge ? &LoopScalars::order_charged : &LoopScalars::order_all);
+        } else {
+            list_and_interact(t);
+        }
+        timed("scan_secondaries", [&] {
+            Ops::exclusive_scan(SecondaryKey{t.secondaries}, t.secondary_offset, state_.size());
+            return std::uint64_t(0);
+        });
+        run("commit_secondaries",
+            EmCommit{params_, t, finals_.data(),
+                     SecondaryStackView{stack_.data(), &scalars_.data()->stack_count, stack_limit_},
+                     counters});
+        run_one("close_commit", CloseCommit{scalars_.data(), counters + k_secondaries});
+    }
+
+    //! The slots whose step ends in an interaction listed (InteractionKey), each kind's kernel over its
+    //! group.
+    void list_and_interact(TrackView const& t)
+    {
         std::size_t const n = state_.size();
         InteractionKey const key{params_, t};
         timed("interaction_scan", [&] {
@@ -475,15 +508,6 @@ class DetectorBackend final : public DetectorKernels {
                    &LoopScalars::interact_neutral);
         run_listed("interact_leptons", EmInteractLeptons{params_, t, finals_.data()}, interact_order_.data(),
                    &LoopScalars::interact_charged);
-        timed("scan_secondaries", [&] {
-            Ops::exclusive_scan(SecondaryKey{t.secondaries}, t.secondary_offset, state_.size());
-            return std::uint64_t(0);
-        });
-        run("commit_secondaries",
-            EmCommit{params_, t, finals_.data(),
-                     SecondaryStackView{stack_.data(), &scalars_.data()->stack_count, stack_limit_},
-                     counters});
-        run_one("close_commit", CloseCommit{scalars_.data(), counters + k_secondaries});
     }
 
     std::uint64_t read_counter(int which)
@@ -534,6 +558,7 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<LoopScalars> scalars_;           //!< the loop's counts, in the backend's memory
     LoopScalars host_;                      //!< their copy, as of the last read (after each batch)
     std::uint64_t batch_ = Ops::k_batch;
+    bool unlisted_ = false;  //!< GTRACK_TEST_INTERACTIONS_UNLISTED
     int growths_ = 0;
     KernelTimer timer_;
     mutable typename Ops::StageTimer stages_{timer_};  //!< after timer_, which it fills

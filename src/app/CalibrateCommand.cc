@@ -55,11 +55,13 @@ void print_ceilings(char const* side, Ceilings const& c)
     std::printf("\n");
     std::printf(
         "%s detector loop: %.3g us a track-step (%.3g with showers); field substeps %.3g us (uniform), "
-        "%.3g us (solenoid); an iteration %.3g us + %.3g ns a slot (%.3g with showers); a hit %.3g us\n",
+        "%.3g us (solenoid); an iteration %.3g us + %.3g ns a slot (with showers %.3g us + %.3g ns); a hit "
+        "%.3g us\n",
         side, c.detector_step_seconds * 1e6, c.detector_shower_step_seconds * 1e6,
         c.detector_uniform_substep_seconds * 1e6, c.detector_solenoid_substep_seconds * 1e6,
         c.detector_iteration_seconds * 1e6, c.detector_slot_seconds * 1e9,
-        c.detector_shower_slot_seconds * 1e9, c.detector_hit_seconds * 1e6);
+        c.detector_shower_iteration_seconds * 1e6, c.detector_shower_slot_seconds * 1e9,
+        c.detector_hit_seconds * 1e6);
 }
 
 }  // namespace

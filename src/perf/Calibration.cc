@@ -85,6 +85,8 @@ constexpr Field k_fields[] = {
      "[s] a detector run's first calls beyond steady ones (GPU: module loading)", true},
     {"detector_iteration_seconds", &Ceilings::detector_iteration_seconds,
      "[s] per step iteration of the slot walk beyond its slots (launches)", true},
+    {"detector_shower_iteration_seconds", &Ceilings::detector_shower_iteration_seconds,
+     "[s] per step iteration of the slot walk with showers beyond its slots", true},
 };
 
 //! The streaming bandwidth by element switch (optional: 0 on the CPU and in files written before them).

@@ -95,6 +95,9 @@ struct Ceilings {
     double detector_shower_slot_seconds = 0;  //!< [s] the same with showers (more actions an iteration)
     //! [s] per step iteration of the slot walk beyond its slots (launches); -1: not measured
     double detector_iteration_seconds = -1;
+    //! [s] the same with showers: more actions an iteration, each as long as its slowest track's work
+    //! where few slots are live (on the H100 ~3x the walk's without showers); -1: not measured
+    double detector_shower_iteration_seconds = -1;
     //! [s] a GPU run's first calls beyond steady ones (module loading): once a run (0 on the CPU, and where
     //! not measured)
     double detector_warmup_seconds = 0;
@@ -110,6 +113,7 @@ struct Ceilings {
         if (detector_slot_seconds <= 0) return "detector_slot_seconds";
         if (detector_shower_slot_seconds <= 0) return "detector_shower_slot_seconds";
         if (detector_iteration_seconds < 0) return "detector_iteration_seconds";
+        if (detector_shower_iteration_seconds < 0) return "detector_shower_iteration_seconds";
         return "";
     }
 

@@ -4,6 +4,7 @@
 #include "run/CalibrateDetector.hh"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include <fmt/format.h>
@@ -167,6 +168,37 @@ Measured measure(std::string const& text, bool gpu)
 //! A fitted cost: kept positive, so that a term too small to see on this machine reads as measured.
 double positive(double x) { return std::max(x, 1e-12); }
 
+//! The shower's step a, slot b and iteration c costs from three runs at different slot counts:
+//! seconds - hits = steps a + iterations slots b + iterations c, solved by Cramer's rule.
+template <class Hits>
+void shower_costs(Ceilings& c, std::array<Measured const*, 3> runs, Hits const& hits_of)
+{
+    double m[3][3], r[3];
+    for (int k = 0; k < 3; ++k) {
+        Measured const& s = *runs[std::size_t(k)];
+        m[k][0] = s.work.steps;
+        m[k][1] = s.work.iterations * s.slots;
+        m[k][2] = s.work.iterations;
+        r[k] = s.seconds - hits_of(s);
+    }
+    auto const det3 = [](double const(&a)[3][3]) {
+        return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+               a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+               a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    };
+    double const d = det3(m);
+    double x[3];
+    for (int j = 0; j < 3; ++j) {
+        double mj[3][3];
+        for (int k = 0; k < 3; ++k)
+            for (int i = 0; i < 3; ++i) mj[k][i] = i == j ? r[k] : m[k][i];
+        x[j] = d != 0 ? det3(mj) / d : 0.0;
+    }
+    c.detector_shower_step_seconds = positive(x[0]);
+    c.detector_shower_slot_seconds = positive(x[1]);
+    c.detector_shower_iteration_seconds = std::max(0.0, x[2]);
+}
+
 }  // namespace
 
 void measure_detector_costs(Ceilings& c, bool gpu)
@@ -187,6 +219,10 @@ void measure_detector_costs(Ceilings& c, bool gpu)
     // working set), at two slot counts that both hold them (the wider one last).
     long const narrow = slots, wide = 8 * slots;
     Measured const s1 = measure(calorimeter_deck(true, 40 * scale, 1, narrow, "slots"), gpu);
+    // The shower's walk an iteration: the same showers, 40 events, in few slots (~300 iterations), where an
+    // iteration's actions last as long as their slowest track's work, not their tracks' count.
+    long const tight = gpu ? 1024 : 256;
+    Measured const s0 = measure(calorimeter_deck(true, 40, 1, tight, "slots"), gpu);
     // A hit's cost (scored, then sorted): the same showers with the lead sensitive too, ~4x the hits.
     Measured const s3 = measure(calorimeter_deck(true, 40 * scale, 1, narrow, "slots", true), gpu);
     // The field's substeps beyond a step's first (~5 a step, as in inputs/tracker.toml).
@@ -212,15 +248,9 @@ void measure_detector_costs(Ceilings& c, bool gpu)
     c.detector_step_seconds = positive((straight.seconds - hits_of(straight) - it * (one_track + walk)) /
                                        std::max(1.0, straight.work.steps - it));
     c.detector_iteration_seconds = std::max(0.0, one_track - c.detector_step_seconds);
-    // Showers: t = steps a + iterations (c_iter + slots b) at the two slot counts, solved for a and b (the
-    // shower's walk has more actions an iteration than the walk without showers).
-    double const r1 = s1.seconds - hits_of(s1) - s1.work.iterations * c.detector_iteration_seconds;
-    double const r2 = s2.seconds - hits_of(s2) - s2.work.iterations * c.detector_iteration_seconds;
-    double const v1 = s1.work.iterations * double(narrow), v2 = s2.work.iterations * double(wide);
-    double const det = s1.work.steps * v2 - s2.work.steps * v1;
-    c.detector_shower_slot_seconds = positive((s1.work.steps * r2 - s2.work.steps * r1) / det);
-    c.detector_shower_step_seconds =
-        positive((r1 - v1 * c.detector_shower_slot_seconds) / std::max(1.0, s1.work.steps));
+    // Showers: t = steps a + iterations (c + slots b) at three slot counts, solved for a, b and c (the
+    // shower's walk has more actions an iteration than the walk without showers, and longer ones).
+    shower_costs(c, {&s0, &s1, &s2}, hits_of);
     auto const substep = [&c, &hits_of](Measured const& m) {
         double const loop =
             m.walks ? m.work.iterations * (c.detector_iteration_seconds + m.slots * c.detector_slot_seconds)

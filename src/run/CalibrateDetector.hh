@@ -20,6 +20,7 @@ inline void copy_detector_costs(Ceilings& to, Ceilings const& from)
     to.detector_hit_seconds = from.detector_hit_seconds;
     to.detector_shower_slot_seconds = from.detector_shower_slot_seconds;
     to.detector_iteration_seconds = from.detector_iteration_seconds;
+    to.detector_shower_iteration_seconds = from.detector_shower_iteration_seconds;
     to.detector_warmup_seconds = from.detector_warmup_seconds;
 }
 

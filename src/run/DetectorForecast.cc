@@ -102,9 +102,10 @@ RunForecast price_detector_work(DeckConfig const& deck, DetectorWork const& w, C
     // them (the GPU's fixed cost an iteration).
     if (walks_slots(deck, gpu))
         add("iterations", w.iterations,
-            w.iterations * (c.detector_iteration_seconds +
-                            double(d.track_slots) * (d.physics.showers ? c.detector_shower_slot_seconds
-                                                                       : c.detector_slot_seconds)));
+            w.iterations *
+                ((d.physics.showers ? c.detector_shower_iteration_seconds : c.detector_iteration_seconds) +
+                 double(d.track_slots) *
+                     (d.physics.showers ? c.detector_shower_slot_seconds : c.detector_slot_seconds)));
     // The first calls' module loading (GPU), once a run: not scaled by best and worst.
     if (c.detector_warmup_seconds > 0) {
         KernelForecast& k = f.kernels["warm-up"];
