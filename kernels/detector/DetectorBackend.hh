@@ -49,14 +49,6 @@ inline std::uint64_t detector_batch(std::uint64_t own)
     return n;
 }
 
-//! GTRACK_TEST_INTERACTIONS_UNLISTED=1 (a measuring aid): the interaction kernels over every slot (or
-//! the track_order's groups), as before their own order, to time what the listing buys on one machine.
-inline bool interactions_unlisted()
-{
-    char const* v = std::getenv("GTRACK_TEST_INTERACTIONS_UNLISTED");
-    return v != nullptr && std::string(v) == "1";
-}
-
 template <class Ops>
 class DetectorBackend final : public DetectorKernels {
   public:
@@ -94,15 +86,11 @@ class DetectorBackend final : public DetectorKernels {
         bool const ordered = track_order_ != TrackOrder::slots;
         order_ = Buffer<std::uint32_t>(ordered ? capacity : 0, Ops::space);
         order_rank_ = Buffer<std::uint64_t>(ordered ? capacity : 0, Ops::space);
-        bool const showers = tables.physics.showers;
-        interact_order_ = Buffer<std::uint32_t>(showers ? capacity : 0, Ops::space);
-        interact_rank_ = Buffer<std::uint64_t>(showers ? capacity : 0, Ops::space);
         scalars_ = Buffer<LoopScalars>(1, Ops::space);
         host_ = LoopScalars{};
         host_.next_primary = params_.gun.first_primary;
         write_scalars();
         batch_ = detector_batch(Ops::k_batch);
-        unlisted_ = interactions_unlisted();
     }
 
     //! The most step iterations one iterate() queues before it reads the loop's counts (at least 1).
@@ -308,10 +296,10 @@ class DetectorBackend final : public DetectorKernels {
 
     //! A step action over every slot, or over the slots of `range` (one of the plan's order ranges)
     //! of the run.track_order order (under "compact" the slots themselves): launched over every
-    //! slot, those past the range do nothing. On the host the range is read when the action starts
-    //! (every action before it has run: the host's for_each returns when done), and only its slots
-    //! are handed out, so that the threads of a static schedule share the live tracks rather than
-    //! the first threads taking them all.
+    //! slot, those past the range do nothing. On the host under "compact" the range is read when
+    //! the action starts (every action before it has run: the host's for_each returns when done), and
+    //! only its slots are handed out, so that the threads of a static schedule share the live tracks
+    //! rather than the first threads taking them all.
     using OrderRange = std::uint64_t (LoopScalars::*)[2];
     template <class F>
     void run(char const* name, F const& f, OrderRange range = &LoopScalars::order_all)
@@ -330,25 +318,7 @@ class DetectorBackend final : public DetectorKernels {
             }
             return;
         }
-        run_listed(name, f, order_.data(), range);
-    }
-
-    //! f over the slots listed in `slots` at [range[0], range[1]) (a range of the plan, read on the
-    //! backend): on the GPU launched over every slot, the items past the range doing nothing; on the
-    //! host over the range as it reads when the action starts (see run()).
-    template <class F>
-    void run_listed(char const* name, F const& f, std::uint32_t const* slots, OrderRange range)
-    {
-        std::uint64_t const* r = scalars_.data()->*range;
-        if constexpr (Ops::space == MemSpace::host) {
-            timed(name, [&] {
-                if (!scalars_.data()->paused && r[1] > r[0])
-                    Ops::for_each(r[1] - r[0], OnListedSlots<F>{f, slots, r[0]});
-                return std::uint64_t(0);
-            });
-        } else {
-            run_all(name, OnSlots<F>{f, slots, r});
-        }
+        run_all(name, OnSlots<F>{f, order_.data(), scalars_.data()->*range});
     }
 
     //! One step iteration, queued: nothing here waits for the backend or reads a count back.
@@ -465,22 +435,19 @@ class DetectorBackend final : public DetectorKernels {
             Buffer<std::uint64_t>(tables.track_lengths ? events * k_num_length_categories : 0, Ops::space);
     }
 
-    //! The interactions: the slots whose step ends in one listed (InteractionKey, whatever the
-    //! track_order), then sampled over that list (photons and the rest by kernels of their own, each
-    //! over its group), their secondaries counted and scanned in slot order, then written on top of
-    //! the waiting ones as far as this iteration's room goes (the rest held back). A neutral particle
-    //! without shower physics never interacts (LimitStep sets `interacts` for shower particles only).
+    //! The interactions: sampled (photons and the rest by kernels of their own; under
+    //! track_order "charge" each over its group of the order), their secondaries counted and scanned
+    //! in slot order, then written on top of the waiting ones as far as this iteration's room goes
+    //! (the rest held back). A neutral particle without shower physics never interacts (LimitStep
+    //! sets `interacts` for shower particles only), so the charged group holds every slot the
+    //! lepton kernel has work in.
     void interact(TrackView const& t, std::uint64_t* counters)
     {
-        if (unlisted_) {
-            bool const by_charge = track_order_ == TrackOrder::charge || track_order_ == TrackOrder::compact;
-            run("interact_photons", EmInteractPhotons{params_, t, finals_.data()},
-                by_charge ? &LoopScalars::order_neutral : &LoopScalars::order_all);
-            run("interact_leptons", EmInteractLeptons{params_, t, finals_.data()},
-                by_charge ? &LoopScalars::order_charged : &LoopScalars::order_all);
-        } else {
-            list_and_interact(t);
-        }
+        bool const by_charge = track_order_ == TrackOrder::charge || track_order_ == TrackOrder::compact;
+        run("interact_photons", EmInteractPhotons{params_, t, finals_.data()},
+            by_charge ? &LoopScalars::order_neutral : &LoopScalars::order_all);
+        run("interact_leptons", EmInteractLeptons{params_, t, finals_.data()},
+            by_charge ? &LoopScalars::order_charged : &LoopScalars::order_all);
         timed("scan_secondaries", [&] {
             Ops::exclusive_scan(SecondaryKey{t.secondaries}, t.secondary_offset, state_.size());
             return std::uint64_t(0);
@@ -490,24 +457,6 @@ class DetectorBackend final : public DetectorKernels {
                      SecondaryStackView{stack_.data(), &scalars_.data()->stack_count, stack_limit_},
                      counters});
         run_one("close_commit", CloseCommit{scalars_.data(), counters + k_secondaries});
-    }
-
-    //! The slots whose step ends in an interaction listed (InteractionKey), each kind's kernel over its
-    //! group.
-    void list_and_interact(TrackView const& t)
-    {
-        std::size_t const n = state_.size();
-        InteractionKey const key{params_, t};
-        timed("interaction_scan", [&] {
-            Ops::exclusive_scan(key, interact_rank_.data(), n);
-            return std::uint64_t(0);
-        });
-        run_all("interaction_order",
-                ScatterInteractions{key, interact_rank_.data(), interact_order_.data(), n, scalars_.data()});
-        run_listed("interact_photons", EmInteractPhotons{params_, t, finals_.data()}, interact_order_.data(),
-                   &LoopScalars::interact_neutral);
-        run_listed("interact_leptons", EmInteractLeptons{params_, t, finals_.data()}, interact_order_.data(),
-                   &LoopScalars::interact_charged);
     }
 
     std::uint64_t read_counter(int which)
@@ -553,12 +502,9 @@ class DetectorBackend final : public DetectorKernels {
     TrackOrder track_order_ = TrackOrder::slots;
     Buffer<std::uint32_t> order_;       //!< the slots the step actions run over (not for TrackOrder::slots)
     Buffer<std::uint64_t> order_rank_;  //!< the scan of OrderKey that places them
-    Buffer<std::uint32_t> interact_order_;  //!< the slots whose step ends in an interaction (showers)
-    Buffer<std::uint64_t> interact_rank_;   //!< the scan of InteractionKey that places them
-    Buffer<LoopScalars> scalars_;           //!< the loop's counts, in the backend's memory
-    LoopScalars host_;                      //!< their copy, as of the last read (after each batch)
+    Buffer<LoopScalars> scalars_;       //!< the loop's counts, in the backend's memory
+    LoopScalars host_;                  //!< their copy, as of the last read (after each batch)
     std::uint64_t batch_ = Ops::k_batch;
-    bool unlisted_ = false;  //!< GTRACK_TEST_INTERACTIONS_UNLISTED
     int growths_ = 0;
     KernelTimer timer_;
     mutable typename Ops::StageTimer stages_{timer_};  //!< after timer_, which it fills

@@ -244,52 +244,6 @@ struct EmInteractOf {
 using EmInteractPhotons = EmInteractOf<true>;
 using EmInteractLeptons = EmInteractOf<false>;
 
-//! The interactions' own order (the Celeritas seed's sorting of tracks by action): only the slots whose
-//! step ends in a discrete interaction reach the interaction kernels, e+- (and any other charged
-//! particle) in the first group, photons in the second. In slot order a warp of the interaction kernels
-//! held 3-4.5 such tracks of 32 (ncu, H100, the 10 GeV shower); listed, each kernel's warps are full.
-//! 1 in the low word for the first group, in the high word for the second, 0 for the rest: one
-//! exclusive scan places every slot in both. Visiting order changes no result (EmInteractOf is per
-//! slot; the secondaries are placed by their scan in slot order).
-struct InteractionKey {
-    DetectorParamsView params;
-    TrackView t;
-
-    GT_HOST_DEVICE std::uint64_t operator()(size_type i) const
-    {
-        if (t.status[i] != 1 || !t.step_done[i] || !t.interacts[i]) return 0;
-        return em_species(params, t.particle[i]) == k_em_gamma ? std::uint64_t(1) << 32 : 1;
-    }
-};
-
-//! Writes the interacting slots at their places in the interactions' order (each group in slot order)
-//! from the exclusive scan of InteractionKey, and the groups' bounds; every slot's secondary count is
-//! zeroed (the scan that places secondaries reads every slot, the interaction kernels only theirs).
-struct ScatterInteractions {
-    InteractionKey key;
-    std::uint64_t const* rank;  //!< exclusive scan of key over the slots
-    std::uint32_t* order;
-    std::uint64_t slots;
-    LoopScalars* s;
-
-    GT_HOST_DEVICE void operator()(size_type i) const
-    {
-        key.t.secondaries[i] = 0;
-        std::uint64_t const total = rank[slots - 1] + key(slots - 1);
-        std::uint64_t const first = total & 0xffffffffu;
-        std::uint64_t const k = key(i);
-        if (k == 1)
-            order[rank[i] & 0xffffffffu] = static_cast<std::uint32_t>(i);
-        else if (k != 0)
-            order[first + (rank[i] >> 32)] = static_cast<std::uint32_t>(i);
-        if (i != 0) return;
-        s->interact_charged[0] = 0;
-        s->interact_charged[1] = first;
-        s->interact_neutral[0] = first;
-        s->interact_neutral[1] = first + (total >> 32);
-    }
-};
-
 //! Writes the secondaries of the slots that fit in slot order and commits their interactions; holds
 //! the others back. t.secondary_offset holds the exclusive prefix sums of t.secondaries.
 struct EmCommit {

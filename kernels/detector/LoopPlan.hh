@@ -38,10 +38,6 @@ struct LoopScalars {
     std::uint64_t order_all[2] = {0, 0};
     std::uint64_t order_charged[2] = {0, 0};
     std::uint64_t order_neutral[2] = {0, 0};
-    //! [begin, end) of the interactions' order (InteractionKey, EmInteraction.hh): the slots whose step
-    //! ends in a discrete interaction, e+- (and any other charged particle) first, then photons
-    std::uint64_t interact_charged[2] = {0, 0};
-    std::uint64_t interact_neutral[2] = {0, 0};
     std::uint32_t paused = 0;    //!< 1: the iterations queued from here on do nothing
     std::uint32_t finished = 0;  //!< 1: no track is left and none will start
 };
@@ -129,16 +125,6 @@ struct OnSlots {
         if (item >= range[1]) return;
         f(slots[item]);
     }
-};
-
-//! f on the slots order[first + k] (the host's launch over a range it read, DetectorBackend::run_listed).
-template <class F>
-struct OnListedSlots {
-    F f;
-    std::uint32_t const* slots;
-    std::uint64_t first;
-
-    GT_HOST_DEVICE void operator()(size_type k) const { f(slots[first + k]); }
 };
 
 //! Runs f on the slots i in [range[0], range[1]) (read on the backend): launched over every slot, the

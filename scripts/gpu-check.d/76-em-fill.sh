@@ -4,16 +4,14 @@
 # track-steps/s) is the shower's ramp and tail rather than the step actions: the same deck with more
 # events in flight, so that vacated slots are refilled with new primaries for most of the run. One
 # gtrack run per row, its loop's steps over its loop's seconds (--timing), slot count and
-# run.track_order as named; about a minute and a half. Measurements only: nothing here passes or fails but a run.
+# run.track_order as named; about a minute. Measurements only: nothing here passes or fails but a run.
 ef="$out/em-fill"
 mkdir -p "$ef"
-# ef_bench NAME EVENTS SLOTS ORDER [ENV...]: notes the run's track-steps/s and its mean live tracks an
-# iteration
+# ef_bench NAME EVENTS SLOTS ORDER: notes the run's track-steps/s and its mean live tracks an iteration
 ef_bench() {
     local name=$1 events=$2 slots=$3 order=$4
-    shift 4
     local log="$ef/${name// /_}.log"
-    if env "$@" ./"$build"/gtrack run inputs/em_calorimeter.toml --set gun.energy="10 GeV" --backend gpu \
+    if ./"$build"/gtrack run inputs/em_calorimeter.toml --set gun.energy="10 GeV" --backend gpu \
         -o "$ef/bench.h5" --set gun.events="$events" --set run.track_slots="$slots" \
         --set run.track_order="$order" --set output.hits=false --timing >"$log" 2>&1; then
         local loop steps iters
@@ -40,13 +38,5 @@ ef_bench "4000 events 1048576 slots charge" 4000 1048576 charge
 ef_bench "4000 events 1048576 slots compact" 4000 1048576 compact
 ef_bench "200 events 262144 slots charge" 200 262144 charge
 ef_bench "200 events 262144 slots compact" 200 262144 compact
-# What listing the interacting slots buys (InteractionKey, EmInteraction.hh): the interaction kernels over
-# every slot of their groups instead, on the same card
-unlisted=GTRACK_TEST_INTERACTIONS_UNLISTED=1
-ef_bench "200 events 262144 slots unlisted" 200 262144 slots $unlisted
-ef_bench "200 events 262144 slots charge unlisted" 200 262144 charge $unlisted
-ef_bench "4000 events 262144 slots unlisted" 4000 262144 slots $unlisted
-ef_bench "4000 events 262144 slots charge unlisted" 4000 262144 charge $unlisted
-ef_bench "4000 events 1048576 slots charge unlisted" 4000 1048576 charge $unlisted
 ef_bench "4000 events 65536 slots" 4000 65536 slots
 rm -f "$ef/bench.h5"
