@@ -253,8 +253,11 @@ TEST_CASE("the pilot's size and the extrapolation of its counts")
     CHECK(w.hits == 600);
     // ten times the events: 500 live tracks an iteration (under the 1000 slots), as many iterations
     CHECK(w.iterations == doctest::Approx(40));
-    p.slots = 100;  // the slots hold 100 at once: 200 iterations
-    CHECK(extrapolate(p).iterations == doctest::Approx(200));
+    // the slots hold 100 at once: 200 iterations full, and the pilot's 40 filling and draining them
+    p.slots = 100;
+    CHECK(extrapolate(p).iterations == doctest::Approx(240));
+    p.slots = 500;  // exactly the events' tracks side by side: the pilot widened
+    CHECK(extrapolate(p).iterations == doctest::Approx(40));
 }
 
 TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken calibration file is named")
