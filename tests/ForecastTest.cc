@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -47,6 +48,9 @@ std::map<std::string, std::string> const k_small_runs = {
 
 //! Each example detector deck, cut to ~0.05-0.5 s of one core in its stepping loop (the EM decks' set-up, the
 //! cross-section tables, adds ~2-4 s to each command): its --set arguments. Their pilots are 8-10 events.
+//! The beamline decks with a detector beside their lattice, as they are (their beams are small).
+std::set<std::string> const k_beam_detector_runs = {"beam_dump.toml", "collimator_losses.toml"};
+
 std::map<std::string, std::string> const k_small_detector_runs = {
     {"calorimeter.toml", "--set gun.events=200"}, {"em_calorimeter.toml", "--set gun.events=10"},
     {"sts.toml", "--set gun.events=40"},          {"testem2.toml", "--set gun.events=20"},
@@ -103,11 +107,8 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
             continue;
         }
         INFO(name);
-        if (deck.detector.along_beamline) {  // the beam part is forecast, the showers are not: said
-            CommandResult const f = run_gtrack("forecast " + input(name) + " --calibration " + cal);
-            CHECK(f.status == 0);
-            CHECK(contains(
-                f.output, "the detector part (the showers of the particles the line loses) is not forecast"));
+        if (deck.detector.along_beamline) {  // the detector part: TEST_CASE below
+            CHECK(k_beam_detector_runs.count(name) == 1);
             continue;
         }
         REQUIRE(k_small_runs.count(name) == 1);  // a new example deck needs its small run here
@@ -231,6 +232,54 @@ TEST_CASE("forecast of every example detector deck from a pilot run is within 30
         CHECK(forecast < 1.3 * measured);
         CHECK(own > 0.7 * measured);
         CHECK(own < 1.3 * measured);
+    }
+}
+
+// A beamline deck with a detector beside it: the detector part's forecast from a pilot of the beam's first
+// macroparticles (doubled until they lose 32) against the detector loop's measured time (its line "N step
+// iterations in X s"; one thread, the CPU clock). Tolerance +-30% (the issue's target); beyond the detector
+// decks' spread (above), the losses' count of the pilot: 32 or more known to ~18%.
+TEST_CASE(
+    "forecast of the detector part of every beamline deck with a detector is within 30% of its CPU time")
+{
+    TempDir dir;
+    std::string const cal = dir.file("calibration.toml");
+    REQUIRE(run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status == 0);
+    for (std::string const& name : k_beam_detector_runs) {
+        INFO(name);
+        double measured = 0, forecast = 0;
+        std::string text;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            if (attempt > 0)
+                REQUIRE(
+                    run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status ==
+                    0);
+            CommandResult const f = run_gtrack("forecast " + input(name) + " --calibration " + cal);
+            INFO(f.output);
+            REQUIRE(f.status == 0);
+            text = f.output;
+            auto const part = text.find("the detector part (the showers of the particles the line loses)");
+            REQUIRE(part != std::string::npos);
+            forecast = printed_forecast(text.substr(part), "cpu");
+            CommandResult const r = run_gtrack(
+                "run " + input(name) + " --backend cpu --threads 1 --clock cpu -o " + dir.file(name + ".h5"));
+            INFO(r.output);
+            REQUIRE(r.status == 0);
+            auto const loop = r.output.find(" step iterations in ");
+            REQUIRE(loop != std::string::npos);
+            measured = std::stod(r.output.substr(loop + std::string(" step iterations in ").size()));
+            if ((forecast > 0.7 * measured && forecast < 1.3 * measured) || !k_timing_meaningful) break;
+            MESSAGE(name << ": try " << attempt + 1 << " missed: measured " << measured << " s, forecast "
+                         << forecast << " s");
+        }
+        INFO(text);
+        INFO("measured " << measured << " s, forecast " << forecast << " s");
+        CHECK(contains(text, "pilot run: the first "));
+        CHECK(contains(text, "macroparticles (5% of them, at least 8, doubled until they lose 32)"));
+        REQUIRE(forecast > 0);
+        if (!k_timing_meaningful) continue;
+        CHECK(forecast > 0.7 * measured);
+        CHECK(forecast < 1.3 * measured);
     }
 }
 

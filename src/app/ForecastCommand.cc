@@ -18,20 +18,22 @@ namespace gt {
 
 namespace {
 
-//! A detector deck: a pilot run's counts, scaled to every event, priced on each calibrated side.
-int forecast_detector(DeckConfig const& deck, Calibration const& calibration)
+//! A pilot run's counts, scaled to the run, priced on each calibrated side. `unit`: what the pilot took the
+//! first of (a detector deck's events, or a beamline deck's macroparticles, whose losses the detector
+//! tracks).
+void print_detector_forecast(DeckConfig const& deck, DetectorPilot const& pilot, char const* unit,
+                             char const* rule, Calibration const& calibration)
 {
-    DetectorPilot const pilot = run_detector_pilot(deck);
     DetectorWork const work = extrapolate(pilot);
     std::printf(
-        "\npilot run: the first %llu of %llu events (5%% of them, at least 8) tracked on this host's CPU in "
+        "\npilot run: the first %llu of %llu %s (%s) tracked on this host's CPU in "
         "%.3g s: %.6g track-steps, %.6g substeps, %.6g step iterations, %.6g secondaries, %.6g hits\n"
-        "all %llu events (events are independent: counts times %.4g; iterations from the live tracks an "
-        "iteration holds, up to %llu slots): %.4g track-steps, %.4g substeps, %.4g step iterations, %.4g "
-        "secondaries, %.4g hits\n",
-        static_cast<unsigned long long>(pilot.events), static_cast<unsigned long long>(pilot.of_events),
-        pilot.seconds, pilot.counted.steps, pilot.counted.substeps, pilot.counted.iterations,
-        pilot.counted.secondaries, pilot.counted.hits, static_cast<unsigned long long>(pilot.of_events),
+        "all %llu %s (independent: counts times %.4g; iterations from the live tracks an iteration holds, up "
+        "to %llu slots): %.4g track-steps, %.4g substeps, %.4g step iterations, %.4g secondaries, %.4g "
+        "hits\n",
+        static_cast<unsigned long long>(pilot.events), static_cast<unsigned long long>(pilot.of_events), unit,
+        rule, pilot.seconds, pilot.counted.steps, pilot.counted.substeps, pilot.counted.iterations,
+        pilot.counted.secondaries, pilot.counted.hits, static_cast<unsigned long long>(pilot.of_events), unit,
         double(pilot.of_events) / double(std::max<std::uint64_t>(1, pilot.events)),
         static_cast<unsigned long long>(pilot.slots), work.steps, work.substeps, work.iterations,
         work.secondaries, work.hits);
@@ -64,6 +66,12 @@ int forecast_detector(DeckConfig const& deck, Calibration const& calibration)
             "\nthe strips' digitization and reconstruction ([strips]) is not priced: the figures above are "
             "the "
             "stepping loop's (the strips' stage runs after it, in the output stage)\n");
+}
+
+//! A detector deck: a pilot run of its first events.
+int forecast_detector(DeckConfig const& deck, Calibration const& calibration)
+{
+    print_detector_forecast(deck, run_detector_pilot(deck), "events", "5% of them, at least 8", calibration);
     return 0;
 }
 
@@ -147,10 +155,14 @@ int forecast_command(CommandOptions const& options)
                 "are not priced, which runs low on a GPU; run 'gtrack calibrate' again\n",
                 side);
     }
-    if (deck.detector.along_beamline)
+    if (deck.detector.along_beamline) {
+        // The detector part: its primaries are the particles the line loses, known only by tracking the beam.
         std::printf(
-            "\nthe detector part (the showers of the particles the line loses) is not forecast: its step "
-            "count is known only by running it; the figures above are the beam part's\n");
+            "\nthe figures above are the beam part's; the detector part (the showers of the particles the "
+            "line loses), from a pilot run of the beam's first macroparticles and their losses' showers:\n");
+        print_detector_forecast(deck, run_beam_detector_pilot(deck), "macroparticles",
+                                "5% of them, at least 8, doubled until they lose 32", *calibration);
+    }
     return 0;
 }
 

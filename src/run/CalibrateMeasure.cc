@@ -168,8 +168,9 @@ std::vector<Element> field_map_3d_lattice(int entries, std::vector<double>& fiel
                           b[1] = r > 0 ? b_theta * x / r : 0.0;
                           b[2] = 0.0;
                       });
-    EmFieldGrid const grids[2] = {append_field_grid(quad, 1.0, 1.0, k_default_field_layout, field_data),
-                                  append_field_grid(cavity, 1.0, 1.0, k_default_field_layout, field_data)};
+    EmFieldGrid grids[2] = {append_field_grid(quad, 1.0, 1.0, k_default_field_layout, field_data),
+                            append_field_grid(cavity, 1.0, 1.0, k_default_field_layout, field_data)};
+    for (EmFieldGrid& grid : grids) grid.values = field_data.data() + grid.offset;  // the data grew: rebind
     ReferenceParticle ref = calibration_reference();
     std::vector<Element> out;
     for (int i = 0; i < entries; ++i) {

@@ -3,9 +3,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include <unistd.h>
 
 #include "kernels/detector/StepActions.hh"
+#include "run/BeamDetectorRun.hh"
 #include "run/DetectorRun.hh"
 
 namespace gt {
@@ -37,6 +43,48 @@ DetectorPilot run_detector_pilot(DeckConfig const& deck)
     auto const t0 = std::chrono::steady_clock::now();
     DetectorRunResult const r = run_detector_deck(pilot, options);
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    p.counted.steps = double(r.counters[k_steps]);
+    p.counted.substeps = double(r.counters[k_substeps]);
+    p.counted.secondaries = double(r.counters[k_secondaries]);
+    p.counted.hits = double(r.total_hits);
+    p.counted.iterations = double(r.iterations);
+    return p;
+}
+
+DetectorPilot run_beam_detector_pilot(DeckConfig const& deck)
+{
+    if (deck.run.kind != "beamline" || !deck.detector.along_beamline)
+        throw std::logic_error("a beam pilot run is made of beamline decks with a detector beside them only");
+    DetectorPilot p;
+    p.of_events = deck.beam.macroparticles;
+    p.slots = deck.detector.track_slots;
+    // The joined run writes its file: a scratch one, removed after.
+    std::filesystem::path const scratch =
+        std::filesystem::temp_directory_path() / ("gtrack-pilot-" + std::to_string(::getpid()) + ".h5");
+    RunOptions options;
+    options.backend = "cpu";
+    options.quiet = true;
+    options.output = scratch.string();
+    // The detector's work goes with the losses, which may be few: the pilot doubles until it has
+    // k_pilot_primaries of them (a count known to ~18%) or is the whole beam.
+    constexpr std::uint64_t k_pilot_primaries = 32;
+    BeamDetectorResult result;
+    auto const t0 = std::chrono::steady_clock::now();
+    for (p.events = pilot_events(p.of_events);; p.events = std::min(p.of_events, 2 * p.events)) {
+        DeckConfig pilot = deck;
+        pilot.beam.macroparticles = p.events;
+        pilot.detector.strips.enabled = false;
+        result = BeamDetectorResult{};
+        int const status = run_beam_detector(pilot, options, &result);
+        std::error_code ignored;
+        std::filesystem::remove(scratch, ignored);
+        if (status != 0)
+            throw std::runtime_error("the pilot run of the beam and its detector failed (exit status " +
+                                     std::to_string(status) + ")");
+        if (result.primaries.events >= k_pilot_primaries || p.events >= p.of_events) break;
+    }
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    DetectorRunResult const& r = result.detector;
     p.counted.steps = double(r.counters[k_steps]);
     p.counted.substeps = double(r.counters[k_substeps]);
     p.counted.secondaries = double(r.counters[k_secondaries]);

@@ -39,6 +39,14 @@ std::uint64_t pilot_events(std::uint64_t events);
 //! Tracks the pilot of a detector deck (run.kind = "detector").
 DetectorPilot run_detector_pilot(DeckConfig const& deck);
 
+//! Tracks the pilot of a beamline deck with a detector beside its lattice (detector.along_beamline): the
+//! beam's first k = pilot_events(N) of its N macroparticles on the host (macroparticle i is drawn from its
+//! own stream whatever N is), then the detector part on the particles they lose; k doubles until they lose
+//! at least 32 or k is N. `events` and `of_events` count macroparticles: the losses, and so the detector's
+//! work, scale with them. The counts are the detector part's (the beam part is forecast as any beamline
+//! deck's).
+DetectorPilot run_beam_detector_pilot(DeckConfig const& deck);
+
 //! The pilot's counts scaled to all events. Steps, substeps, secondaries and hits scale with the events;
 //! the iterations with the steps over the live tracks an iteration holds, the pilot's L = steps / iterations
 //! scaled with the events up to the deck's slots (a pilot that fills fewer slots than the run would).

@@ -298,7 +298,7 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
 {
     if (deck.run.kind == "detector")
         throw std::runtime_error(
-            "forecast: detector decks are not forecast (their step count is known only by running them)");
+            "forecast: a detector deck's kernels are forecast from a pilot run (DetectorForecast.hh), not here");
     ForecastBuilder out(ceilings);
     CountingBeamKernels kernels(out);
     ReferenceParticle const ref = initial_reference(deck);
