@@ -328,8 +328,7 @@ TEST_CASE("the pilot's size and the extrapolation of its counts")
 TEST_CASE("forecast prints the CPU forecast per kernel; a missing or broken calibration file is named")
 {
     TempDir dir;
-    std::string const cal = dir.file("c.toml");
-    REQUIRE(run_gtrack("calibrate --quick --cpu-only --threads 1 --out " + cal).status == 0);
+    std::string const cal = shared_calibration();
     Calibration const read = read_calibration(cal);
     REQUIRE(read.cpu.has_value());
     CHECK(read.cpu->cores == 1);
@@ -508,8 +507,7 @@ long table_calls(std::string const& text, std::string const& kernel)
 TEST_CASE("forecast counts the gathers to the host that the run makes")
 {
     TempDir dir;
-    std::string const cal = dir.file("c.toml");
-    REQUIRE(run_gtrack("calibrate --quick --cpu-only --threads 1 --out " + cal).status == 0);
+    std::string const cal = shared_calibration();
     std::string const args =
         input("solenoid_linac.toml") +
         " --set beam.macroparticles=2000 --set 'output.phase_space=[\"COL\"]' --calibration " + cal;
