@@ -238,6 +238,39 @@ TEST_CASE("calibrate: the one-entry segments that calibrate each switch take tha
 // The calibration file keeps the new terms; a file written before them reads with them unmeasured.
 // ion_linac's profile solenoids and cavities (axial_field_map) are priced at the field-map family's own rate;
 // a file written before it (no fp64_map_field_map) prices them at the `other` family's rate, as before.
+namespace {
+
+//! Family `f`'s rate in a calibration file: written and read back (`stale` false), and in a file written
+//! before the family (its lines starting `key` dropped) read as 0, `stale` true, the `other` family's rate of
+//! `c` (4e9) standing in. Returns that old file's calibration.
+Calibration check_family_key(Ceilings c, int f, std::string const& key, bool (Ceilings::*stale)() const)
+{
+    auto const at = std::size_t(f);
+    test::TempDir dir;
+    Calibration cal;
+    cal.host = "test";
+    cal.date = "2026-11-28T00:00:00Z";
+    c.fp64_map_family[at] = 5.5e9;
+    cal.cpu = c;
+    write_calibration(dir.file("c.toml"), cal);
+    Calibration const back = read_calibration(dir.file("c.toml"));
+    CHECK(back.cpu->fp64_map_family[at] == doctest::Approx(5.5e9));
+    CHECK(!((*back.cpu).*stale)());
+    {
+        std::ifstream in(dir.file("c.toml"));
+        std::ofstream out(dir.file("old.toml"));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind(key, 0) != 0) out << line << "\n";
+    }
+    Calibration const old = read_calibration(dir.file("old.toml"));
+    CHECK(old.cpu->fp64_map_family[at] == 0);
+    CHECK(((*old.cpu).*stale)());
+    CHECK(old.cpu->fp64_map_of(f) == doctest::Approx(4e9));
+    return old;
+}
+
+}  // namespace
+
 TEST_CASE(
     "forecast: profile elements at the field-map family's calibrated rate, the other family's without it")
 {
@@ -273,26 +306,7 @@ TEST_CASE(
     CHECK(near(forecast_run(deck, c).kernels.at("track").seconds, launches + n * flops[fm] / 4e9 + other));
 
     // The file: the key written and read back; a file without it reads, and stale_field_map_rate says so.
-    test::TempDir dir;
-    Calibration cal;
-    cal.host = "test";
-    cal.date = "2026-11-28T00:00:00Z";
-    c.fp64_map_family[fm] = 5.5e9;
-    cal.cpu = c;
-    write_calibration(dir.file("c.toml"), cal);
-    Calibration const back = read_calibration(dir.file("c.toml"));
-    CHECK(back.cpu->fp64_map_family[fm] == doctest::Approx(5.5e9));
-    CHECK(!back.cpu->stale_field_map_rate());
-    {
-        std::ifstream in(dir.file("c.toml"));
-        std::ofstream out(dir.file("old.toml"));
-        for (std::string line; std::getline(in, line);)
-            if (line.rfind("fp64_map_field_map", 0) != 0) out << line << "\n";
-    }
-    Calibration const old = read_calibration(dir.file("old.toml"));
-    CHECK(old.cpu->fp64_map_family[fm] == 0);
-    CHECK(old.cpu->stale_field_map_rate());
-    CHECK(old.cpu->fp64_map_of(fm) == doctest::Approx(4e9));
+    check_family_key(c, fm, "fp64_map_field_map", &Ceilings::stale_field_map_rate);
 }
 
 // 3D field maps (field_map_3d) have a family of their own: on the GPU the grid's loads, not the FLOPs, set
@@ -326,25 +340,9 @@ TEST_CASE("forecast: 3D field maps at their family's calibrated rate, the other 
     CHECK(c.stale_field_map_3d_rate());
     CHECK(c.fp64_map_of(f3) == 4e9);
 
-    test::TempDir dir;
-    Calibration cal;
-    cal.host = "test";
-    cal.date = "2026-11-28T00:00:00Z";
-    c.fp64_map_family[f3] = 3.5e9;
-    cal.cpu = c;
-    write_calibration(dir.file("c.toml"), cal);
-    CHECK(read_calibration(dir.file("c.toml")).cpu->fp64_map_family[f3] == doctest::Approx(3.5e9));
-    {
-        std::ifstream in(dir.file("c.toml"));
-        std::ofstream out(dir.file("old.toml"));
-        for (std::string line; std::getline(in, line);)
-            if (line.rfind("fp64_map_field_map_3d", 0) != 0) out << line << "\n";
-    }
-    Calibration const old = read_calibration(dir.file("old.toml"));
-    CHECK(old.cpu->fp64_map_family[f3] == 0);
-    CHECK(old.cpu->stale_field_map_3d_rate());
+    Calibration const old =
+        check_family_key(c, f3, "fp64_map_field_map_3d", &Ceilings::stale_field_map_3d_rate);
     CHECK(!old.cpu->stale_field_map_rate());
-    CHECK(old.cpu->fp64_map_of(f3) == doctest::Approx(4e9));
 }
 
 TEST_CASE("calibration file: the switches' bandwidths and where the gathers' staging is timed")

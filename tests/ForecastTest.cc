@@ -79,18 +79,23 @@ constexpr bool k_timing_meaningful = true;
 constexpr bool k_timing_meaningful = true;
 #endif
 
-//! One CPU calibration (--quick, one thread, the CPU clock) for the comparisons below, each of which
-//! measures again after a miss: calibrate's detector runs make it the slowest step of this file, 60-100 s
-//! under the sanitizers.
+//! Calibrates this machine's CPU into `file` (--quick, one thread, the CPU clock): the comparisons below
+//! measure again this way after a miss.
+void calibrate_again(std::string const& file)
+{
+    CommandResult const c = run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + file);
+    INFO(c.output);
+    REQUIRE(c.status == 0);
+}
+
+//! One CPU calibration for the cases below: calibrate's detector runs make it the slowest step of this file,
+//! 60-100 s under the sanitizers.
 std::string const& shared_calibration()
 {
     static TempDir const dir;
     static std::string const path = [] {
         std::string const file = dir.file("calibration.toml");
-        CommandResult const c =
-            run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + file);
-        INFO(c.output);
-        REQUIRE(c.status == 0);
+        calibrate_again(file);
         return file;
     }();
     return path;
@@ -131,10 +136,7 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
         // measured again after a fresh calibration, up to three times, and the last try is checked.
         double measured = 0, forecast = 0, best = 0, worst = 0;
         for (int attempt = 0; attempt < 3; ++attempt) {
-            if (attempt > 0)
-                REQUIRE(
-                    run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status ==
-                    0);
+            if (attempt > 0) calibrate_again(cal);
             CommandResult const r =
                 run_gtrack("run " + input(name) + " " + k_small_runs.at(name) + " -q --profile" +
                            " --backend cpu --threads 1 --clock cpu --calibration " + cal + " -o " + out);
@@ -209,10 +211,7 @@ TEST_CASE("forecast of every example detector deck from a pilot run is within 30
         double measured = 0, forecast = 0, own = 0;
         std::string text;
         for (int attempt = 0; attempt < 3; ++attempt) {
-            if (attempt > 0)
-                REQUIRE(
-                    run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status ==
-                    0);
+            if (attempt > 0) calibrate_again(cal);
             CommandResult const f =
                 run_gtrack("forecast " + input(name) + " " + args + " --calibration " + cal);
             INFO(f.output);
@@ -266,10 +265,7 @@ TEST_CASE(
         double measured = 0, forecast = 0;
         std::string text;
         for (int attempt = 0; attempt < 3; ++attempt) {
-            if (attempt > 0)
-                REQUIRE(
-                    run_gtrack("calibrate --quick --cpu-only --threads 1 --clock cpu --out " + cal).status ==
-                    0);
+            if (attempt > 0) calibrate_again(cal);
             CommandResult const f = run_gtrack("forecast " + input(name) + " --calibration " + cal);
             INFO(f.output);
             REQUIRE(f.status == 0);

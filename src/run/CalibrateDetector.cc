@@ -156,10 +156,7 @@ Measured measure(std::string const& text, bool gpu)
         double const t = timed_seconds(r.timer.records());
         m.first_excess = run == 0 ? t : std::max(0.0, m.first_excess - t);
         m.seconds = t;
-        m.work.steps = double(r.counters[k_steps]);
-        m.work.substeps = double(r.counters[k_substeps]);
-        m.work.iterations = double(r.iterations);
-        m.work.hits = double(r.total_hits);
+        m.work = work_of(r);
     }
     if (!gpu) m.first_excess = 0;
     return m;

@@ -22,6 +22,17 @@ std::uint64_t pilot_events(std::uint64_t events)
     return std::min(events, std::max<std::uint64_t>(8, share));
 }
 
+DetectorWork work_of(DetectorRunResult const& r)
+{
+    DetectorWork w;
+    w.steps = double(r.counters[k_steps]);
+    w.substeps = double(r.counters[k_substeps]);
+    w.iterations = double(r.iterations);
+    w.secondaries = double(r.counters[k_secondaries]);
+    w.hits = double(r.total_hits);
+    return w;
+}
+
 DetectorPilot run_detector_pilot(DeckConfig const& deck)
 {
     if (deck.run.kind != "detector")
@@ -41,13 +52,8 @@ DetectorPilot run_detector_pilot(DeckConfig const& deck)
     options.write_output = false;
     options.quiet = true;
     auto const t0 = std::chrono::steady_clock::now();
-    DetectorRunResult const r = run_detector_deck(pilot, options);
+    p.counted = work_of(run_detector_deck(pilot, options));
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    p.counted.steps = double(r.counters[k_steps]);
-    p.counted.substeps = double(r.counters[k_substeps]);
-    p.counted.secondaries = double(r.counters[k_secondaries]);
-    p.counted.hits = double(r.total_hits);
-    p.counted.iterations = double(r.iterations);
     return p;
 }
 
@@ -84,12 +90,7 @@ DetectorPilot run_beam_detector_pilot(DeckConfig const& deck)
         if (result.primaries.events >= k_pilot_primaries || p.events >= p.of_events) break;
     }
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    DetectorRunResult const& r = result.detector;
-    p.counted.steps = double(r.counters[k_steps]);
-    p.counted.substeps = double(r.counters[k_substeps]);
-    p.counted.secondaries = double(r.counters[k_secondaries]);
-    p.counted.hits = double(r.total_hits);
-    p.counted.iterations = double(r.iterations);
+    p.counted = work_of(result.detector);
     return p;
 }
 

@@ -14,6 +14,8 @@
 
 namespace gt {
 
+struct DetectorRunResult;
+
 //! What drives a detector run's time: counted by a run, or scaled from a pilot's counts.
 struct DetectorWork {
     double steps = 0;       //!< track-steps
@@ -22,6 +24,9 @@ struct DetectorWork {
     double secondaries = 0;
     double hits = 0;
 };
+
+//! What a detector run counted: its steps, substeps, iterations, secondaries and hits.
+DetectorWork work_of(DetectorRunResult const& r);
 
 //! The pilot: the first `events` of the deck's `of_events`, tracked on the host's CPU with the deck's loop
 //! and slot count (the track loop counts the iterations as the slot walk, the GPU's loop, runs them).
@@ -48,8 +53,8 @@ DetectorPilot run_detector_pilot(DeckConfig const& deck);
 DetectorPilot run_beam_detector_pilot(DeckConfig const& deck);
 
 //! The pilot's counts scaled to all events. Steps, substeps, secondaries and hits scale with the events;
-//! the iterations with the steps over the live tracks an iteration holds, the pilot's L = steps / iterations
-//! scaled with the events up to the deck's slots (a pilot that fills fewer slots than the run would).
+//! the iterations are the pilot's where the events' tracks side by side (its steps / iterations scaled)
+//! fit in the slots, else steps / slots with the slots full plus the pilot's own (filling and draining).
 DetectorWork extrapolate(DetectorPilot const& pilot);
 
 //! Whether `deck` runs the slot walk on this side (the GPU always; the CPU for showers or cpu_loop = slots).

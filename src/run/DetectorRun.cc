@@ -314,9 +314,7 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
     r.total_hits = std::uint64_t(sums.back());
     r.timer = kernels->timer();
     if (options.profile) {
-        DetectorWork const counted{double(r.counters[k_steps]), double(r.counters[k_substeps]),
-                                   double(r.iterations), double(r.counters[k_secondaries]),
-                                   double(r.total_hits)};
+        DetectorWork const counted = work_of(r);
         r.profile = profile_of_run(cfg, r.timer.records(), r.backend.rfind("gpu", 0) == 0,
                                    options.calibration, &counted);
     }
