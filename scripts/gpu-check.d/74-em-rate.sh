@@ -48,6 +48,8 @@ er_validate "10 GeV buffer 4096 compact" "${em10[@]}" --set gun.events=8 --set p
 grep -E "verdict|held back|step iterations" "$er/validate-10_GeV_buffer_4096_compact.log"
 er_validate "testem2 3 events compact" inputs/testem2.toml --set gun.events=3 --set run.track_order=compact
 
+# shellcheck source=scripts/gpu-check.d/loop-figures.bash
+source scripts/gpu-check.d/loop-figures.bash
 # er_bench NAME BACKEND EVENTS SLOTS ORDER [ENV...]: sets er_rate to the run's track-steps/s
 er_bench() {
     local name=$1 backend=$2 events=$3 slots=$4 order=$5
@@ -57,12 +59,9 @@ er_bench() {
     if env "$@" ./"$build"/gtrack run "${em10[@]}" --backend "$backend" -o "$er/bench.h5" \
         --set gun.events="$events" --set run.track_slots="$slots" --set run.track_order="$order" \
         --set output.hits=false --timing >"$log" 2>&1; then
-        local loop steps iters
-        loop=$(sed -n 's/.* step iterations in \([0-9.e+-]*\) s.*/\1/p' "$log")
-        iters=$(sed -n 's/.* \([0-9]*\) step iterations in .*/\1/p' "$log")
-        steps=$(awk '$1 == "steps" { print $2; exit }' "$log")
-        er_rate=$(awk -v s="$steps" -v l="$loop" 'BEGIN { printf "%.4g", s / l }')
-        note "em-rate $name" "$er_rate track-steps/s ($steps steps, $iters iterations, $loop s)"
+        loop_figures "$log"
+        er_rate=$(awk -v s="$loop_steps" -v l="$loop_seconds" 'BEGIN { printf "%.4g", s / l }')
+        note "em-rate $name" "$er_rate track-steps/s ($loop_steps steps, $loop_iterations iterations, $loop_seconds s)"
     else
         tail -5 "$log"
         note "em-rate $name" FAILED

@@ -7,6 +7,8 @@
 # run.track_order as named; about a minute. Measurements only: nothing here passes or fails but a run.
 ef="$out/em-fill"
 mkdir -p "$ef"
+# shellcheck source=scripts/gpu-check.d/loop-figures.bash
+source scripts/gpu-check.d/loop-figures.bash
 # ef_bench NAME EVENTS SLOTS ORDER: notes the run's track-steps/s and its mean live tracks an iteration
 ef_bench() {
     local name=$1 events=$2 slots=$3 order=$4
@@ -14,11 +16,8 @@ ef_bench() {
     if ./"$build"/gtrack run inputs/em_calorimeter.toml --set gun.energy="10 GeV" --backend gpu \
         -o "$ef/bench.h5" --set gun.events="$events" --set run.track_slots="$slots" \
         --set run.track_order="$order" --set output.hits=false --timing >"$log" 2>&1; then
-        local loop steps iters
-        loop=$(sed -n 's/.* step iterations in \([0-9.e+-]*\) s.*/\1/p' "$log")
-        iters=$(sed -n 's/.* \([0-9]*\) step iterations in .*/\1/p' "$log")
-        steps=$(awk '$1 == "steps" { print $2; exit }' "$log")
-        note "em-fill $name" "$(awk -v s="$steps" -v l="$loop" -v i="$iters" -v n="$slots" 'BEGIN {
+        loop_figures "$log"
+        note "em-fill $name" "$(awk -v s="$loop_steps" -v l="$loop_seconds" -v i="$loop_iterations" -v n="$slots" 'BEGIN {
             printf "%.4g track-steps/s (%d steps, %d iterations, %.4g s; %.1f%% of slots stepped an iteration)",
                 s / l, s, i, l, 100 * s / (i * n) }')"
     else
