@@ -29,6 +29,8 @@ em_validate() {
 em_validate default
 em_validate "buffer 64" --set physics.secondary_buffer=64
 em_validate "track_order charge" --set run.track_order=charge
+# shellcheck source=scripts/gpu-check.d/loop-figures.bash
+source scripts/gpu-check.d/loop-figures.bash
 # em_bench NAME BACKEND EVENTS SLOTS ORDER [BUFFER]: events/s and track-steps/s of 10 GeV electrons
 em_bench() {
     local name=$1 backend=$2 events=$3 slots=$4 order=$5 buffer=${6:-0}
@@ -38,9 +40,9 @@ em_bench() {
     if ./$build/gtrack run inputs/em_calorimeter.toml --backend "$backend" -o "$em_log/bench.h5" \
         --set gun.energy="10 GeV" --set gun.events="$events" --set run.track_slots="$slots" \
         --set run.track_order="$order" --set output.hits=false "${extra[@]}" >"$log" 2>&1; then
-        # "... K step iterations in T s" and "steps S (R track-steps/s) ..."
-        local loop=$(sed -n 's/.* step iterations in \([0-9.e+-]*\) s.*/\1/p' "$log")
-        local steps=$(awk '$1 == "steps" { print $2; exit }' "$log")
+        local loop_seconds loop_iterations loop_steps
+        loop_figures "$log"
+        local loop=$loop_seconds steps=$loop_steps
         local held=$(sed -n 's/.*held back \([0-9]*\) times.*/\1/p' "$log")
         note "em 10 GeV e- $name" "$(awk -v s="$steps" -v e="$events" -v l="$loop" -v h="$held" 'BEGIN { printf "%.4g track-steps/s, %.4g events/s (%d steps, %.3f s, held back %s)", s / l, e / l, s, l, h }')"
     else

@@ -13,6 +13,8 @@ else
     note "testem3 validate" FAILED
     status=1
 fi
+# shellcheck source=scripts/gpu-check.d/loop-figures.bash
+source scripts/gpu-check.d/loop-figures.bash
 # t3_bench NAME [--set ...]: events/s and track-steps/s of 2000 electrons of 1 GeV on the GPU
 t3_bench() {
     local name=$1
@@ -20,8 +22,9 @@ t3_bench() {
     local log="$t3_log/bench-${name// /_}.log"
     if ./$build/gtrack run inputs/testem3.toml --backend gpu -o "$t3_log/bench.h5" --set gun.events=2000 \
         --set run.track_slots=262144 --set output.hits=false "$@" >"$log" 2>&1; then
-        local loop=$(sed -n 's/.* step iterations in \([0-9.e+-]*\) s.*/\1/p' "$log")
-        local steps=$(awk '$1 == "steps" { print $2; exit }' "$log")
+        local loop_seconds loop_iterations loop_steps
+        loop_figures "$log"
+        local loop=$loop_seconds steps=$loop_steps
         note "testem3 1 GeV e- gpu $name" "$(awk -v s="$steps" -v l="$loop" 'BEGIN { printf "%.4g track-steps/s, %.4g events/s (%d steps, %.3f s)", s / l, 2000 / l, s, l }')"
     else
         tail -5 "$log"

@@ -23,6 +23,8 @@ e2_validate() {
 e2_validate "testem3 10 GeV" regression/detector_testem3_10gev/deck.toml
 e2_validate "testem3 gaussian fluct" inputs/testem3.toml --set gun.events=5 --set physics.fluctuation_model=gaussian
 e2_validate "testem3 projected msc" inputs/testem3.toml --set gun.events=5 --set physics.msc_exact_mean=false
+# shellcheck source=scripts/gpu-check.d/loop-figures.bash
+source scripts/gpu-check.d/loop-figures.bash
 # e2_bench NAME [--set ...]: events/s and track-steps/s of 200 electrons of 10 GeV on the GPU
 e2_bench() {
     local name=$1
@@ -30,8 +32,9 @@ e2_bench() {
     local log="$e2_log/bench-${name// /_}.log"
     if ./$build/gtrack run inputs/testem3.toml --backend gpu -o "$e2_log/bench.h5" --set gun.events=200 \
         --set "gun.energy=10 GeV" --set run.track_slots=262144 --set output.hits=false "$@" >"$log" 2>&1; then
-        local loop=$(sed -n 's/.* step iterations in \([0-9.e+-]*\) s.*/\1/p' "$log")
-        local steps=$(awk '$1 == "steps" { print $2; exit }' "$log")
+        local loop_seconds loop_iterations loop_steps
+        loop_figures "$log"
+        local loop=$loop_seconds steps=$loop_steps
         note "testem3 10 GeV e- gpu $name" "$(awk -v s="$steps" -v l="$loop" 'BEGIN { printf "%.4g track-steps/s, %.4g events/s (%d steps, %.3f s)", s / l, 200 / l, s, l }')"
     else
         tail -5 "$log"

@@ -14,10 +14,12 @@ else
     note "testem2 validate 3 events" FAILED
     status=1
 fi
+# shellcheck source=scripts/gpu-check.d/loop-figures.bash
+source scripts/gpu-check.d/loop-figures.bash
 if ./$build/gtrack run inputs/testem2.toml --backend gpu -o "$e2t_log/bench.h5" --set gun.events=100 \
     --set run.track_slots=262144 --set output.hits=false >"$e2t_log/bench.log" 2>&1; then
-    e2t_loop=$(sed -n 's/.* step iterations in \([0-9.e+-]*\) s.*/\1/p' "$e2t_log/bench.log")
-    e2t_steps=$(awk '$1 == "steps" { print $2; exit }' "$e2t_log/bench.log")
+    loop_figures "$e2t_log/bench.log"
+    e2t_loop=$loop_seconds e2t_steps=$loop_steps
     note "testem2 5 GeV e- gpu" "$(awk -v s="$e2t_steps" -v l="$e2t_loop" 'BEGIN { printf "%.4g track-steps/s, %.4g events/s (%d steps, %.3f s)", s / l, 100 / l, s, l }')"
 else
     tail -5 "$e2t_log/bench.log"
