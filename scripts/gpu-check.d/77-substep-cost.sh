@@ -3,9 +3,10 @@
 # What a field substep costs on the GPU in two decks priced at one rate (issue 29: sts's forecast): the
 # example sts deck (planar silicon stations, 1 T uniform, protons in a forward cone) and the calibration's
 # uniform-field tracker (inputs/tracker.toml's barrels with its solenoid replaced by calibrate's 2 T
-# uniform field; 1 GeV muons, isotropic). For each: --profile's propagate time against the substeps it
+# uniform field; 1 GeV muons, isotropic), and sts's planes with the calibration's muons and field. For each: --profile's propagate time against the substeps it
 # counted, and Nsight Compute's counters on the propagate kernel (threads active per warp instruction: a
-# warp's substeps last as long as its slowest track's; instructions; duration). About a minute.
+# warp's substeps last as long as its slowest track's), instructions a substep, over every propagate launch of
+# the run. About a minute.
 sub="$out/substep"
 mkdir -p "$sub"
 awk 'BEGIN { skip = 0 }
@@ -31,18 +32,38 @@ substep_cost() {
         return
     fi
     [ -n "$ncu_bin" ] || return
-    if timeout 120 "$ncu_bin" --clock-control none --kernel-name-base demangled -k "regex:Propagate" \
-            --launch-skip 4 --launch-count 3 --metrics \
-            gpu__time_duration.sum,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
-            ./$build/gtrack run "$deck" --backend gpu -q -o "$sub/$name-ncu.h5" "$@" >"$sub/$name-ncu.txt" 2>&1; then
-        grep -E "Propagate|gpu__time|thread_inst|inst_executed.sum|warps_active|registers" "$sub/$name-ncu.txt" |
-            cut -c1-150 | head -20
-        note "substep $name ncu" "$(awk '/thread_inst_executed_per_inst_executed/ { t = t " " $NF }
-            /gpu__time_duration.sum/ { d = d " " $NF } END { printf "threads a warp instruction:%s; durations:%s", t, d }' "$sub/$name-ncu.txt")"
+    # Every propagate launch of the same run under ncu: warp instructions and thread instructions summed,
+    # per substep that the run counted (its own --profile line in the same process).
+    if timeout 150 "$ncu_bin" --clock-control none --kernel-name-base demangled -k "regex:Propagate" \
+            --csv --print-units base --log-file "$sub/$name-ncu.csv" --metrics \
+            gpu__time_duration.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum \
+            ./$build/gtrack run "$deck" --backend gpu -q --profile -o "$sub/$name-ncu.h5" "$@" \
+            >"$sub/$name-ncu.txt" 2>&1; then
+        note "substep $name ncu" "$(python3 - "$sub/$name-ncu.csv" "$sub/$name-ncu.txt" <<'PY'
+import csv, re, sys
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
+head, rows = rows[0], rows[1:]
+name, value = head.index("Metric Name"), head.index("Metric Value")
+total, launches = {}, set()
+for r in rows:
+    total[r[name]] = total.get(r[name], 0.0) + float(r[value].replace(",", ""))
+    launches.add(r[0])
+text = open(sys.argv[2]).read()
+substeps = float(re.search(r"^counted substeps ([0-9.e+-]+)", text, re.M).group(1))
+warp, thread = total["smsp__inst_executed.sum"], total["smsp__thread_inst_executed.sum"]
+print(f"{len(launches)} launches, {total['gpu__time_duration.sum'] * 1e-9 / substeps * 1e9:.3g} ns a substep; "
+      f"{thread / substeps:.4g} thread instructions a substep, {warp / substeps:.4g} warp instructions "
+      f"({thread / warp:.3g} threads a warp instruction)")
+PY
+)"
     else
         note "substep $name ncu" "ncu failed: $(grep -m1 -iE 'error|fail' "$sub/$name-ncu.txt" | cut -c1-120)"
     fi
     rm -f "$sub"/*.h5
 }
 substep_cost sts inputs/sts.toml
+# sts's planes with the calibration's particles and field (1 GeV muons, 2 T): the geometry kept, the tracks
+# curved as in the calibration.
+substep_cost sts_muons inputs/sts.toml --set gun.particle=mu- --set 'gun.energy="1 GeV"' \
+    --set 'field.B=[0, "2 T", 0]'
 substep_cost tracker_uniform "$sub/tracker_uniform.toml" --set gun.events=2000
