@@ -154,7 +154,7 @@ for deck in calorimeter em_calorimeter sts testem2 testem3 tracker; do
         status=1
     fi
 done
-note "calibrate gpu detector" "$(grep '^gpu detector loop' "$prof/calibrate.log" | cut -c1-200)"
+note "calibrate gpu detector" "$(grep '^gpu detector loop' "$prof/calibrate.log" | cut -c1-320)"
 # The beamline decks with a detector beside the line (as they are: small beams): the detector part's forecast,
 # from a pilot of the beam's first macroparticles on the host and their losses' showers, priced with the
 # GPU's detector costs, against the GPU run's stepping loop ("N step iterations in S s"), as ForecastTest
