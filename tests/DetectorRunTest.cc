@@ -3,12 +3,14 @@
 // hit buffer grows instead of dropping hits.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
 #include "deck/DeckReader.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
+#include "kernels/core/TraceLog.hh"
 #include "kernels/cpu/Executor.hh"
 #include "run/DetectorRun.hh"
 #include "run/ScanOutputs.hh"
@@ -249,4 +251,26 @@ direction = [1, 0, 0]
     CHECK(r.counters[k_looping] == 3);
     CHECK(r.counters[k_escaped] == 0);
     CHECK(r.counters[k_steps] == 150);
+}
+
+TEST_CASE("the slot walk loads its actions in one untimed iteration at set-up, outside the timed stages")
+{
+    // On the GPU that iteration loads the kernels (DetectorBackend::load_kernels); the CPU takes the same path.
+    trace_log().enable();
+    auto const loads = [] {
+        auto const& e = trace_log().events();
+        return std::count_if(e.begin(), e.end(), [](TraceEvent const& t) { return t.name == "kernel loading"; });
+    };
+    long const before = loads();
+    auto const r = run("calorimeter.toml", {"gun.events=10", "run.cpu_loop=slots"});
+    CHECK(loads() == before + 1);
+    // The timed stages hold the run's own iterations only: at least the counted ones and the one that found
+    // the loop finished, each action once in each.
+    auto const& records = r.timer.records();
+    long const planned = records.at("plan_iteration").calls;
+    CHECK(planned >= long(r.iterations) + 1);
+    for (char const* action : {"scan_vacancies", "initialize", "limit_step", "propagate", "end_step"}) {
+        CAPTURE(action);
+        CHECK(records.at(action).calls == planned);
+    }
 }
