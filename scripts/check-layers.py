@@ -19,6 +19,7 @@ LAYERS = [
     ["optics"],
     ["parallel"],
     ["perf"],
+    ["compare"],  # gtrack compare and regress: file comparison, tolerances, reports, the suite runner
     ["run"],
     ["app"],
 ]

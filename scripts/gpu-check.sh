@@ -114,7 +114,7 @@ for deck in inputs/*.toml; do
     extra=()
     grep -qE '^turns *= *[0-9]' "$deck" && extra=(--set lattice.turns=20)
     # Space charge: validate's default tolerance after the kicks covers cuFFT against FFTW rounding
-    # (src/run/RoundOffTolerance.hh, docs/validation.md): no options, as a user runs it.
+    # (src/compare/RoundOffTolerance.hh, docs/validation.md): no options, as a user runs it.
     ./$build/gtrack validate "$deck" "${size[@]}" "${extra[@]}" \
         --report "$out/validate/$name-validate.md" >"$out/validate/$name.txt" 2>&1
     rc=$?

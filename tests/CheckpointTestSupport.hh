@@ -20,7 +20,7 @@
 
 #include "FodoSpaceChargeDeck.hh"
 #include "io/H5Access.hh"
-#include "run/FileComparison.hh"
+#include "compare/FileComparison.hh"
 
 namespace gt::test {
 

@@ -14,8 +14,8 @@
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
-#include "run/FileComparison.hh"
-#include "run/Tolerance.hh"
+#include "compare/FileComparison.hh"
+#include "compare/Tolerance.hh"
 
 using namespace gt;
 using gt::test::TempDir;

@@ -1,4 +1,4 @@
-// A family of generated space-charge decks for validate's default tolerance (run/RoundOffTolerance.hh,
+// A family of generated space-charge decks for validate's default tolerance (compare/RoundOffTolerance.hh,
 // KickRoundOff), and a "GPU" that is the CPU with every kick's momentum change disturbed at the
 // level of the FFT's error bound: per_kick (eps log2 M) times the kick's largest momentum change,
 // a different sign and size per particle, coordinate and kick. scripts/gpu-check.d/45-validate-family.sh

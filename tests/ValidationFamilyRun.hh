@@ -10,7 +10,7 @@
 #include "TextTestSupport.hh"
 #include "ValidationFamily.hh"
 #include "deck/DeckReader.hh"
-#include "run/RoundOffTolerance.hh"
+#include "compare/RoundOffTolerance.hh"
 #include "run/Validation.hh"
 
 namespace gt::test {

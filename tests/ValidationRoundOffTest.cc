@@ -1,4 +1,4 @@
-// validate's default tolerance after space-charge kicks (run/RoundOffTolerance.hh), tested without a
+// validate's default tolerance after space-charge kicks (compare/RoundOffTolerance.hh), tested without a
 // GPU: the "GPU" is the CPU with a space-charge solver that changes every kick at the level at which
 // FFTW and cuFFT differ (relative eps log2 M, a different pseudo-random sign and size per particle and
 // kick). With the defaults validate must pass that, and still fail a real defect: a kick off by 1e-6,
@@ -16,7 +16,7 @@
 #include "TextTestSupport.hh"
 #include "ValidationFamily.hh"
 #include "deck/DeckReader.hh"
-#include "run/RoundOffTolerance.hh"
+#include "compare/RoundOffTolerance.hh"
 #include "run/Validation.hh"
 #include "run/ValidationSolvers.hh"
 

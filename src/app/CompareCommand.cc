@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "app/Commands.hh"
-#include "run/FileComparison.hh"
+#include "compare/FileComparison.hh"
 
 namespace gt {
 

@@ -16,7 +16,7 @@
 #include "run/BeamRun.hh"
 #include "run/BeamTracker.hh"
 #include "run/CollectiveSchedule.hh"
-#include "run/RoundOffTolerance.hh"
+#include "compare/RoundOffTolerance.hh"
 #include "run/SpaceChargeSchedule.hh"
 #include "run/TimeCodeSpaceCharge.hh"
 #include "run/ValidationCompare.hh"

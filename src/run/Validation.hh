@@ -18,7 +18,7 @@
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/core/KernelTimer.hh"
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
-#include "run/Tolerance.hh"
+#include "compare/Tolerance.hh"
 #include "run/ValidationSolvers.hh"
 
 namespace gt {
@@ -30,7 +30,7 @@ struct ValidationOptions {
     //! Where the states are compared: every_slice (default), every_element, turn or end.
     StatsWhere stages = StatsWhere::every_slice;
     //! After space-charge kicks, quantities that no rule names get the round-off tolerance of
-    //! run/RoundOffTolerance.hh instead of bitwise (the FFTs of the two backends round differently).
+    //! compare/RoundOffTolerance.hh instead of bitwise (the FFTs of the two backends round differently).
     bool round_off_defaults = true;
     //! The space-charge solver beside each backend; empty: the CPU or the CUDA one by the backend's
     //! memory. Tests plant perturbed solvers here.

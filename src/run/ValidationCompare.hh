@@ -10,7 +10,7 @@
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/core/ParticleState.hh"
 #include "run/BeamTracker.hh"
-#include "run/Tolerance.hh"
+#include "compare/Tolerance.hh"
 #include "run/Validation.hh"
 
 namespace gt::validation {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "run/TextTable.hh"
+#include "compare/TextTable.hh"
 #include "run/Validation.hh"
 #include "run/ValidationCompare.hh"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernels/spacecharge/SpaceChargeKernels.hh"
-#include "run/RoundOffTolerance.hh"
+#include "compare/RoundOffTolerance.hh"
 
 namespace gt {
 

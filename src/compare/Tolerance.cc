@@ -1,5 +1,5 @@
 // Tolerances and difference summaries shared by `gtrack validate` and `gtrack compare`.
-#include "run/Tolerance.hh"
+#include "compare/Tolerance.hh"
 
 #include <fnmatch.h>
 

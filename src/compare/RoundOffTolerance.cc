@@ -1,5 +1,5 @@
 // The round-off model behind validate's default tolerance for space-charge stages.
-#include "run/RoundOffTolerance.hh"
+#include "compare/RoundOffTolerance.hh"
 
 #include <algorithm>
 #include <cmath>

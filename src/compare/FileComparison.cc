@@ -1,5 +1,5 @@
 // gtrack compare: walk both HDF5 trees, check they have the same structure, compare every number.
-#include "run/FileComparison.hh"
+#include "compare/FileComparison.hh"
 
 #include <algorithm>
 #include <map>
@@ -13,7 +13,7 @@
 #include "io/ChecksummedChunks.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
-#include "run/TextTable.hh"
+#include "compare/TextTable.hh"
 
 namespace gt {
 

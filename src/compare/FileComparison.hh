@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "run/Tolerance.hh"
+#include "compare/Tolerance.hh"
 
 namespace gt {
 
