@@ -8,7 +8,7 @@
 # resumed, and run with a checkpoint every 150 events; electron showers in lead (24 events of 50 MeV
 # in 64 slots, 16 secondaries of room per iteration: secondaries wait, interactions are held back)
 # stopped at iteration 100 and resumed. Each output must equal the uninterrupted GPU run's in every
-# number, detector@iterations, held_back and secondary_stack_peak included (zero tolerance).
+# number, detector@iterations, held_back and secondary_stack_peak included (zero tolerance, --strict: they are marked as measurements).
 ckpt_dir=$(mktemp -d)
 ckpt_deck=inputs/fodo_space_charge.toml
 ckpt_set=(--set lattice.turns=4 --set beam.macroparticles=20000 --backend gpu -q)
@@ -41,10 +41,10 @@ GTRACK_TEST_STOP_AT=20 ./"$build"/gtrack run inputs/tracker.toml "${det_set[@]}"
 [ $? -eq 75 ] || det_ok=0
 ./"$build"/gtrack run inputs/tracker.toml "${det_set[@]}" -o "$ckpt_dir/det_cut.h5" --resume auto \
     >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
-./"$build"/gtrack compare "$ckpt_dir/det_whole.h5" "$ckpt_dir/det_cut.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
+./"$build"/gtrack compare --strict "$ckpt_dir/det_whole.h5" "$ckpt_dir/det_cut.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
 ./"$build"/gtrack run inputs/tracker.toml "${det_set[@]}" --set output.checkpoint_every=150 \
     -o "$ckpt_dir/det_often.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
-./"$build"/gtrack compare "$ckpt_dir/det_whole.h5" "$ckpt_dir/det_often.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
+./"$build"/gtrack compare --strict "$ckpt_dir/det_whole.h5" "$ckpt_dir/det_often.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
 shower_set=(--set gun.events=24 --set run.track_slots=64 --set physics.secondary_buffer=16
     --set 'gun.energy="50 MeV"' --backend gpu -q)
 ./"$build"/gtrack run tests/data/shower_lead.toml "${shower_set[@]}" -o "$ckpt_dir/em_whole.h5" \
@@ -54,7 +54,7 @@ GTRACK_TEST_STOP_AT=100 ./"$build"/gtrack run tests/data/shower_lead.toml "${sho
 [ $? -eq 75 ] || det_ok=0
 ./"$build"/gtrack run tests/data/shower_lead.toml "${shower_set[@]}" -o "$ckpt_dir/em_cut.h5" --resume auto \
     >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
-./"$build"/gtrack compare "$ckpt_dir/em_whole.h5" "$ckpt_dir/em_cut.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
+./"$build"/gtrack compare --strict "$ckpt_dir/em_whole.h5" "$ckpt_dir/em_cut.h5" >>"$out/ckpt_detector.log" 2>&1 || det_ok=0
 if [ $det_ok -eq 1 ]; then
     note "detector checkpoint (gpu)" "every number identical after stops at iterations 20 (tracker) and 100 (showers), and with checkpoints every 150 events"
 else

@@ -102,10 +102,28 @@ struct CompareCommandOptions {
     std::string a, b;
     std::vector<std::string> rtol, atol, only;
     std::string tolerance_file;
-    bool all = false;  //!< list every dataset, not only those that differ
+    bool all = false;     //!< list every dataset, not only those that differ
+    bool strict = false;  //!< measurements of the run (timings, schedule, provenance) count too
 };
 //! gtrack compare A B: 0 within tolerance, 1 values outside tolerance, 2 not comparable.
 int compare_command(CompareCommandOptions const& options);
+
+//! What `gtrack regress SUITE` takes (src/app/RegressCommand.cc, compare/RegressionSuite.hh).
+struct RegressCommandOptions {
+    std::string suite;
+    std::vector<std::string> names;
+    std::string gtrack, out, backend = "cpu";
+    std::string history;  //!< the history file ("": SUITE/history.tsv)
+    int threads = 0, jobs = 1;
+    long task = -1;
+    bool validate = false, update = false, collect = false, quiet = false, no_plots = false;
+};
+//! gtrack regress SUITE: 0 when nothing moved, 1 when a case moved or failed, 2 on bad usage.
+int regress_command(RegressCommandOptions const& options);
+
+//! Runs the Python program `script` shipped with gtrack (found as gtrack plot finds gtrack_plot.py)
+//! with `args`; its exit status. Throws std::runtime_error when it or python cannot be found.
+int run_shipped_script(std::string const& script, std::vector<std::string> const& args);
 
 //! What `gtrack optics` takes besides the deck options (src/app/OpticsCommand.cc).
 struct OpticsCommandOptions {

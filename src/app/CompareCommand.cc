@@ -11,6 +11,7 @@ int compare_command(CompareCommandOptions const& options)
 {
     CompareOptions co;
     co.only = options.only;
+    co.strict = options.strict;
     try {
         if (!options.tolerance_file.empty()) co.tolerances.read_file(options.tolerance_file);
         for (auto const& v : options.rtol) co.tolerances.add_option("--rtol", v);

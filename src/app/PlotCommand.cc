@@ -34,43 +34,56 @@ constexpr char const* k_install_hint =
 //! Where the plotting program may be, in order: beside an installed executable (<prefix>/bin/gtrack
 //! and <prefix>/share/gtrack), the configured install prefix, and the source tree this gtrack was built
 //! from. $GTRACK_PLOT_SCRIPT, when set, is the only candidate.
-std::vector<fs::path> script_candidates()
+std::vector<fs::path> script_candidates(std::string const& script)
 {
-    if (char const* env = std::getenv("GTRACK_PLOT_SCRIPT"); env != nullptr && *env != '\0') return {env};
+    if (char const* env = std::getenv("GTRACK_PLOT_SCRIPT");
+        script == k_script && env != nullptr && *env != '\0')
+        return {env};
     std::vector<fs::path> out;
     std::error_code ec;
     fs::path const exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) out.push_back(exe.parent_path() / GTRACK_DATA_FROM_BIN / k_script);
-    out.push_back(fs::path(GTRACK_INSTALL_DATADIR) / k_script);
-    out.push_back(fs::path(GTRACK_SOURCE_DIR) / "scripts" / k_script);
+    if (!ec) out.push_back(exe.parent_path() / GTRACK_DATA_FROM_BIN / script);
+    out.push_back(fs::path(GTRACK_INSTALL_DATADIR) / script);
+    out.push_back(fs::path(GTRACK_SOURCE_DIR) / "scripts" / script);
     return out;
 }
 
-fs::path find_script()
+fs::path find_script(std::string const& script)
 {
     std::string tried;
-    for (auto const& p : script_candidates()) {
+    for (auto const& p : script_candidates(script)) {
         if (fs::is_regular_file(p)) return p;
         tried += "\n  " + p.string();
     }
     throw std::runtime_error(fmt::format(
-        "gtrack plot: cannot find the plotting program {}; looked at:{}\nreinstall gtrack (cmake --install), "
-        "or set GTRACK_PLOT_SCRIPT to the path of scripts/{} of gtrack's sources",
-        k_script, tried, k_script));
+        "cannot find the plotting program {}; looked at:{}\nreinstall gtrack (cmake --install){}", script, tried,
+        script == k_script ? ", or set GTRACK_PLOT_SCRIPT to the path of scripts/gtrack_plot.py of gtrack's sources"
+                           : ""));
 }
 
 }  // namespace
 
 int plot_command(PlotOptions const& options)
 {
-    fs::path const script = find_script();
-    char const* env = std::getenv("GTRACK_PYTHON");
-    std::string const python = env != nullptr && *env != '\0' ? env : "python3";
-    std::vector<std::string> args{python, script.string(), options.file};
+    std::vector<std::string> args{options.file};
     if (!options.output.empty()) args.insert(args.end(), {"-o", options.output});
     if (!options.format.empty()) args.insert(args.end(), {"--format", options.format});
     if (options.max_points > 0) args.insert(args.end(), {"--max-points", std::to_string(options.max_points)});
     if (options.bins > 0) args.insert(args.end(), {"--bins", std::to_string(options.bins)});
+    try {
+        return run_shipped_script(k_script, args);
+    } catch (std::runtime_error const& e) {
+        throw std::runtime_error(std::string("gtrack plot: ") + e.what());
+    }
+}
+
+int run_shipped_script(std::string const& script_name, std::vector<std::string> const& script_args)
+{
+    fs::path const script = find_script(script_name);
+    char const* env = std::getenv("GTRACK_PYTHON");
+    std::string const python = env != nullptr && *env != '\0' ? env : "python3";
+    std::vector<std::string> args{python, script.string()};
+    args.insert(args.end(), script_args.begin(), script_args.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

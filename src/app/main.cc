@@ -127,6 +127,37 @@ int main(int argc, char** argv)
     compare->add_option("--tolerances", compare_options.tolerance_file,
                         "TOML file of [[tolerance]] rules (match, rtol, atol), applied before --rtol/--atol");
     compare->add_flag("--all", compare_options.all, "list every dataset, not only those that differ");
+    compare->add_flag("--strict", compare_options.strict,
+                      "measurements of the run (timings, schedule figures, provenance: marked in the files) "
+                      "count towards the verdict too");
+
+    gt::RegressCommandOptions regress_options;
+    CLI::App* regress = app.add_subcommand(
+        "regress", "run a suite of decks (a folder of cases: deck.toml, reference.h5, tolerances.toml), compare "
+                   "each with its reference, report and keep the history (docs/regression.md)");
+    regress->add_option("suite", regress_options.suite, "the suite's folder")->required();
+    regress->add_option("cases", regress_options.names, "the cases to run (sub-folders; default: all)");
+    regress->add_option("--out", regress_options.out, "outputs, compare tables and the report (default: regress-out)");
+    regress->add_option("--backend", regress_options.backend, "cpu (default), gpu, auto, or both (cpu and gpu)")
+        ->check(CLI::IsMember({"cpu", "gpu", "auto", "both"}));
+    regress->add_option("--threads", regress_options.threads, "CPU threads of each run (default: all cores)");
+    regress->add_option("-j,--jobs", regress_options.jobs, "cases run at once (default 1)")
+        ->check(CLI::PositiveNumber);
+    regress->add_flag("--validate", regress_options.validate,
+                      "also gtrack validate each deck (CPU against GPU; skipped without a GPU)");
+    regress->add_flag("--update", regress_options.update,
+                      "regenerate the references: prints the old reference against the new output, then replaces it");
+    regress->add_option("--task", regress_options.task,
+                        "job array: run only the case of this index (0-based, e.g. $SLURM_ARRAY_TASK_ID) and "
+                        "leave its result in --out; then --collect")
+        ->check(CLI::NonNegativeNumber);
+    regress->add_flag("--collect", regress_options.collect,
+                      "job array: run nothing, gather the tasks' results into the report and the history");
+    regress->add_option("--history", regress_options.history,
+                        "the history file to append to (default: SUITE/history.tsv)");
+    regress->add_option("--gtrack", regress_options.gtrack, "the gtrack that runs the cases (default: this one)");
+    regress->add_flag("--no-plots", regress_options.no_plots, "draw no drift plots (no Python needed)");
+    regress->add_flag("-q,--quiet", regress_options.quiet, "print only the summary, not the compare tables");
 
     CLI::App* scan = app.add_subcommand("scan", "list the points of the deck's [scan], or run them all here");
     add_deck_options(*scan, options);
@@ -219,6 +250,7 @@ int main(int argc, char** argv)
         if (*check) return gt::check_command(options);
         if (*validate) return gt::validate_command(options, validate_options);
         if (*compare) return gt::compare_command(compare_options);
+        if (*regress) return gt::regress_command(regress_options);
         if (*scan) return gt::scan_command(options);
         if (*collect) return gt::collect_command(options);
         if (*calibrate) return gt::calibrate_command(calibrate_options);

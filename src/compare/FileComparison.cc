@@ -4,16 +4,18 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <variant>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "compare/TextTable.hh"
 #include "io/ChecksummedChunks.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
-#include "compare/TextTable.hh"
+#include "io/Measurement.hh"
 
 namespace gt {
 
@@ -28,6 +30,7 @@ struct Entry {
     bool is_signed = true;
     std::size_t type_size = 0;
     std::vector<hsize_t> dims;
+    std::string measurement;  //!< the kind of measurement it is marked as, by either file ("": physics)
 
     bool numeric() const { return type_class == H5T_INTEGER || type_class == H5T_FLOAT; }
     std::size_t count() const
@@ -50,6 +53,9 @@ struct Entry {
 };
 
 using Catalogue = std::map<std::string, Entry>;
+//! The marks of measurements found in a file (io/Measurement.hh), by path: an object ("detector",
+//! "" for the root) or an attribute ("detector@iterations"); the value is the kind.
+using Marks = std::map<std::string, std::string>;
 
 void describe_type(hid_t type, Entry& e)
 {
@@ -72,7 +78,22 @@ std::string join_path(std::string const& parent, std::string const& child)
     return parent.empty() ? child : parent + "/" + child;
 }
 
-void catalogue_attributes(hid_t file, std::string const& path, Catalogue& out)
+//! Records a `measurement` or `measurement:NAME` attribute of the object at `path` in `marks`.
+void read_mark(hid_t obj, std::string const& path, std::string const& name, Marks& marks)
+{
+    std::string_view const prefix = k_measured_attribute_prefix;
+    bool const whole = name == k_measurement_attribute;
+    if (!whole && name.compare(0, prefix.size(), prefix) != 0) return;
+    std::string kind;
+    try {
+        kind = h5::read_string_attribute(obj, name);
+    } catch (IoError const&) {
+        return;  // not a string: not a mark gtrack wrote
+    }
+    marks[whole ? path : path + "@" + name.substr(prefix.size())] = kind.empty() ? "measurement" : kind;
+}
+
+void catalogue_attributes(hid_t file, std::string const& path, Catalogue& out, Marks& marks)
 {
     h5::Object obj = h5::open_object(file, path.empty() ? "/" : path);
     std::vector<std::string> names;
@@ -90,22 +111,22 @@ void catalogue_attributes(hid_t file, std::string const& path, Catalogue& out)
         e.name = name;
         h5::Datatype type(h5::check(H5Aget_type(attr), "H5Aget_type", obj, "@" + name));
         describe_type(type, e);
-        if (!e.numeric()) continue;  // strings: dates, versions, names (not compared)
+        if (e.type_class == H5T_STRING) read_mark(obj, path, name, marks);
+        if (!e.numeric()) continue;  // strings: dates, versions, names, marks (not compared)
         h5::Dataspace space(h5::check(H5Aget_space(attr), "H5Aget_space", obj, "@" + name));
         describe_space(space, e, obj, "@" + name);
         out[path + "@" + name] = std::move(e);
     }
 }
 
-void catalogue_group(hid_t file, std::string const& path, Catalogue& out)
+void catalogue_group(hid_t file, std::string const& path, Catalogue& out, Marks& marks)
 {
-    catalogue_attributes(file, path, out);
+    catalogue_attributes(file, path, out, marks);
     h5::Group group = h5::open_group(file, path.empty() ? "/" : path);
     for (auto const& child : h5::list_children(group)) {
         std::string const p = join_path(path, child);
-        if (p == "provenance") continue;  // what produced the file, not what it holds
         if (h5::is_group(file, p)) {
-            catalogue_group(file, p, out);
+            catalogue_group(file, p, out, marks);
             continue;
         }
         h5::Dataset ds = h5::open_dataset(file, p);
@@ -116,7 +137,31 @@ void catalogue_group(hid_t file, std::string const& path, Catalogue& out)
         h5::Dataspace space(h5::check(H5Dget_space(ds), "H5Dget_space", file, p));
         describe_space(space, e, file, p);
         out[p] = std::move(e);
-        catalogue_attributes(file, p, out);
+        catalogue_attributes(file, p, out, marks);
+    }
+}
+
+//! The kind of measurement the item at `path` is marked as in `marks` ("" when none): its own mark
+//! (an attribute's), or that of the object holding it or of any group above.
+std::string marked_kind(std::string const& path, Marks const& marks)
+{
+    if (marks.empty()) return {};
+    if (auto it = marks.find(path); it != marks.end()) return it->second;
+    std::string object = path.substr(0, path.find('@'));
+    for (;;) {
+        if (auto it = marks.find(object); it != marks.end()) return it->second;
+        if (object.empty()) return {};
+        std::size_t const slash = object.rfind('/');
+        object = slash == std::string::npos ? std::string() : object.substr(0, slash);
+    }
+}
+
+//! Sets every entry's `measurement` from the marks of both files (a mark in either is enough).
+void apply_marks(Catalogue& c, Marks const& ma, Marks const& mb)
+{
+    for (auto& [path, e] : c) {
+        e.measurement = marked_kind(path, ma);
+        if (e.measurement.empty()) e.measurement = marked_kind(path, mb);
     }
 }
 
@@ -214,15 +259,23 @@ bool FileComparison::ok() const { return outside() == 0; }
 std::size_t FileComparison::outside() const
 {
     std::size_t n = 0;
-    for (auto const& i : items) n += i.ok() ? 0 : 1;
+    for (auto const& i : items) n += counts(i) && !i.ok() ? 1 : 0;
     return n;
 }
 
 std::size_t FileComparison::differing() const
 {
     std::size_t n = 0;
-    for (auto const& i : items) n += i.diff.differing > 0 ? 1 : 0;
+    for (auto const& i : items) n += counts(i) && i.diff.differing > 0 ? 1 : 0;
     return n;
+}
+
+std::vector<std::string> FileComparison::failed_paths() const
+{
+    std::vector<std::string> paths;
+    for (auto const& i : items)
+        if (counts(i) && !i.ok()) paths.push_back(i.path);
+    return paths;
 }
 
 FileComparison compare_files(std::string const& a, std::string const& b, CompareOptions const& options)
@@ -230,22 +283,39 @@ FileComparison compare_files(std::string const& a, std::string const& b, Compare
     h5::File fa = open_gtrack_file(a);
     h5::File fb = open_gtrack_file(b);
     Catalogue ca, cb;
-    catalogue_group(fa, "", ca);
-    catalogue_group(fb, "", cb);
+    Marks ma, mb;
+    catalogue_group(fa, "", ca, ma);
+    catalogue_group(fb, "", cb, mb);
+    apply_marks(ca, ma, mb);
+    apply_marks(cb, ma, mb);
 
+    FileComparison result;
+    result.path_a = a;
+    result.path_b = b;
+    result.strict = options.strict;
+    // A measurement on one side only, or of another shape (a profile written by one run only, a
+    // schedule figure of another length), is no structural difference unless strict.
     std::vector<std::string> problems;
+    auto const problem = [&](Entry const& e, std::string text) {
+        (e.measurement.empty() || options.strict ? problems : result.measurements_unmatched)
+            .push_back(std::move(text));
+    };
+    std::set<std::string> unmatched;
     for (auto const& [path, e] : ca) {
         if (!selected(path, options.only)) continue;
         auto it = cb.find(path);
-        if (it == cb.end())
-            problems.push_back(fmt::format("{} ({}) is only in '{}'", display(path), e.shape(), a));
-        else if (it->second.shape() != e.shape())
-            problems.push_back(fmt::format("{} is {} in '{}' but {} in '{}'", display(path), e.shape(), a,
-                                           it->second.shape(), b));
+        if (it == cb.end()) {
+            problem(e, fmt::format("{} ({}) is only in '{}'", display(path), e.shape(), a));
+            unmatched.insert(path);
+        } else if (it->second.shape() != e.shape()) {
+            problem(e, fmt::format("{} is {} in '{}' but {} in '{}'", display(path), e.shape(), a,
+                                   it->second.shape(), b));
+            unmatched.insert(path);
+        }
     }
     for (auto const& [path, e] : cb)
         if (selected(path, options.only) && !ca.count(path))
-            problems.push_back(fmt::format("{} ({}) is only in '{}'", display(path), e.shape(), b));
+            problem(e, fmt::format("{} ({}) is only in '{}'", display(path), e.shape(), b));
     if (!problems.empty()) {
         std::string msg = fmt::format(
             "'{}' and '{}' have different structures ({} difference{}), so their values "
@@ -257,11 +327,8 @@ FileComparison compare_files(std::string const& a, std::string const& b, Compare
         throw ComparisonRefused(msg);
     }
 
-    FileComparison result;
-    result.path_a = a;
-    result.path_b = b;
     for (auto const& [path, e] : ca) {
-        if (!selected(path, options.only)) continue;
+        if (!selected(path, options.only) || unmatched.count(path)) continue;
         if (!e.numeric()) {
             ++result.not_compared;
             continue;
@@ -270,6 +337,7 @@ FileComparison compare_files(std::string const& a, std::string const& b, Compare
         item.path = path;
         item.shape = e.shape();
         item.tolerance = options.tolerances.for_name(path);
+        item.measurement = e.measurement;
         compare_values(read_values(fa, e), read_values(fb, cb.at(path)), item);
         result.items.push_back(std::move(item));
     }
@@ -286,8 +354,16 @@ std::string comparison_report(FileComparison const& c, bool all)
     auto const num = [](double v) { return v == 0 ? std::string("0") : fmt::format("{:.3g}", v); };
     TextTable t({"dataset", "shape", "tolerance", "values differing", "outside tolerance", "max |diff|",
                  "max rel diff", "worst index", "status"});
-    std::size_t values = 0;
+    std::size_t values = 0, measurements = 0;
+    TextTable m({"measurement of the run", "kind", "shape", "values differing", "max rel diff"});
     for (auto const& i : c.items) {
+        if (!c.counts(i)) {
+            ++measurements;
+            if (all || i.diff.differing > 0)
+                m.add_row({i.path, i.measurement, i.shape,
+                           fmt::format("{} of {}", i.diff.differing, i.diff.compared), num(i.diff.max_rel)});
+            continue;
+        }
         values += i.diff.compared;
         if (!all && i.diff.differing == 0) continue;
         t.add_row({i.path, i.shape, i.tolerance.describe(),
@@ -301,9 +377,20 @@ std::string comparison_report(FileComparison const& c, bool all)
         out += t.text();
     else
         out += "  every compared value is bitwise identical\n";
+    if (measurements > 0 || !c.measurements_unmatched.empty()) {
+        out += fmt::format(
+            "measurements of the run (timings, schedule, provenance: marked in the files, never a failure "
+            "without --strict): {} compared, {} differ{}\n",
+            measurements, m.rows(),
+            c.measurements_unmatched.empty()
+                ? std::string()
+                : fmt::format(", {} in one file only", c.measurements_unmatched.size()));
+        if (m.rows() > 0) out += m.text();
+        for (auto const& u : c.measurements_unmatched) out += "  " + u + "\n";
+    }
     out += fmt::format(
         "compared {} datasets and numeric attributes ({} values{}): {} differ, {} outside tolerance\n",
-        c.items.size(), values,
+        c.items.size() - measurements, values,
         c.not_compared ? fmt::format(", {} non-numeric datasets skipped", c.not_compared) : "", c.differing(),
         c.outside());
     out += c.ok() ? "verdict: PASS\n" : fmt::format("verdict: FAIL ({} outside tolerance)\n", c.outside());

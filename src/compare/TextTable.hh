@@ -1,4 +1,4 @@
-// Aligned plain-text and markdown tables for the reports of `validate` and `compare`.
+// Aligned plain-text and markdown tables for the reports of `validate`, `compare` and `regress`.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +16,8 @@ class TextTable {
         rows_.push_back(std::move(row));
     }
     std::size_t rows() const { return rows_.size(); }
+    std::vector<std::string> const& header() const { return header_; }
+    std::vector<std::vector<std::string>> const& row_cells() const { return rows_; }
 
     //! Columns padded to their widest cell, two spaces apart, each line prefixed by `indent`.
     std::string text(std::string const& indent = "  ") const

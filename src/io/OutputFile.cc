@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "io/Measurement.hh"
 namespace gt {
 namespace {
 
@@ -291,6 +292,19 @@ void OutputFile::set_attr(std::string const& object, std::string const& name, T 
 {
     h5::Object obj = h5::open_object(id(), object.empty() ? "/" : object);
     h5::write_attribute(obj, name, value);
+}
+
+void OutputFile::mark_measurement(std::string const& object, std::string_view kind)
+{
+    h5::Object obj = h5::open_object(id(), object.empty() ? "/" : object);
+    gt::mark_measurement(obj, kind);
+}
+
+void OutputFile::mark_measured_attribute(std::string const& object, std::string const& attribute,
+                                         std::string_view kind)
+{
+    h5::Object obj = h5::open_object(id(), object.empty() ? "/" : object);
+    gt::mark_measured_attribute(obj, attribute, kind);
 }
 
 void OutputFile::set_attribute(std::string const& object, std::string const& name, std::string_view value)

@@ -71,6 +71,12 @@ class OutputFile {
     void set_attribute(std::string const& object, std::string const& name,
                        std::span<std::string const> values);
 
+    //! Marks the group or dataset at `object` as a measurement of the run of kind `kind`
+    //! (io/Measurement.hh: timings, schedule figures, provenance; compare reports them apart).
+    void mark_measurement(std::string const& object, std::string_view kind);
+    //! Marks the attribute `attribute` of the group or dataset at `object` as a measurement.
+    void mark_measured_attribute(std::string const& object, std::string const& attribute, std::string_view kind);
+
   private:
     //! The parent group of a dataset path (created), and the dataset's own name.
     std::pair<h5::Group, std::string> parent_of(std::string const& path);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "io/H5Access.hh"
+#include "io/Measurement.hh"
 #include "io/OutputFile.hh"
 
 namespace gt {
@@ -46,6 +47,9 @@ void write_provenance(OutputFile& out, Provenance const& p)
     h5::write_attribute(group, "scan_values", std::span<std::string const>(p.scan_values));
     h5::write_attribute(group, "ranks", p.ranks);
     h5::write_attribute(group, "rank_devices", std::span<std::string const>(p.rank_devices));
+    // What produced the file, when and where: set apart by compare (the seed and the deck are also
+    // part of what a run is, but a different seed or deck shows in the physics it produced).
+    mark_measurement(group, measurement::provenance);
 }
 
 Provenance read_provenance(std::string const& path)

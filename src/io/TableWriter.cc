@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "io/H5Access.hh"
+#include "io/Measurement.hh"
 #include "io/OutputFile.hh"
 
 namespace gt {
@@ -33,6 +34,16 @@ Table::Table(std::vector<std::pair<std::string, std::string>> const& double_colu
     for (auto const& [name, unit] : double_columns) add_column(name, unit, std::vector<double>{});
 }
 
+void Table::mark_measurement(std::string const& name, std::string_view kind)
+{
+    for (auto& c : columns_)
+        if (c.name == name) {
+            c.measurement = std::string(kind);
+            return;
+        }
+    throw std::out_of_range(fmt::format("table has no column '{}' to mark as a measurement", name));
+}
+
 void Table::add_column(std::string name, std::string unit, Values values)
 {
     if (!is_column_name(name))
@@ -42,7 +53,7 @@ void Table::add_column(std::string name, std::string unit, Values values)
     if (!columns_.empty() && length_of(values) != rows())
         throw std::invalid_argument(
             fmt::format("table column '{}' has {} rows, the table {}", name, length_of(values), rows()));
-    columns_.push_back(Column{std::move(name), std::move(unit), std::move(values)});
+    columns_.push_back(Column{std::move(name), std::move(unit), std::move(values), {}});
 }
 
 void Table::append_row(std::span<double const> row)
@@ -101,6 +112,7 @@ void write_table_in_pieces(OutputFile& out, std::string const& group_path, std::
                     },
                     c.values));
                 h5::write_attribute(datasets.back(), "unit", c.unit);
+                if (!c.measurement.empty()) mark_measurement(datasets.back(), c.measurement);
                 names.push_back(c.name);
             }
         }
@@ -151,6 +163,8 @@ Table read_table(std::string const& file_path, std::string const& group_path)
         std::string unit = h5::has_attribute(ds, "unit") ? h5::read_string_attribute(ds, "unit") : "";
         try {
             table.add_column(name, std::move(unit), std::move(values));
+            if (h5::has_attribute(ds, k_measurement_attribute))
+                table.mark_measurement(name, h5::read_string_attribute(ds, k_measurement_attribute));
         } catch (std::invalid_argument const& e) {
             throw IoError(fmt::format("'{}': table '{}': {}", file_path, group_path, e.what()));
         }

@@ -9,6 +9,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -24,6 +25,7 @@ class Table {
         std::string name;  //!< letters, digits and '_' (it becomes a dataset name)
         std::string unit;  //!< "m", "m rad", "1", "MeV", ...
         Values values;
+        std::string measurement;  //!< "" (physics) or the kind of measurement of the run (io/Measurement.hh)
     };
 
     Table() = default;
@@ -32,6 +34,9 @@ class Table {
 
     //! Adds a whole column; its length must match the columns already there. Names are unique.
     void add_column(std::string name, std::string unit, Values values);
+    //! Marks the column `name` as a measurement of the run (a timing, ...: io/Measurement.hh), written
+    //! as the dataset's `measurement` attribute. Throws std::out_of_range naming it if absent.
+    void mark_measurement(std::string const& name, std::string_view kind);
     //! Appends one value to each column, in column order; every column must hold doubles.
     void append_row(std::span<double const> row);
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "io/Measurement.hh"
 #include "io/OutputFile.hh"
 #include "io/TableWriter.hh"
 
@@ -103,6 +104,7 @@ void write_profile(OutputFile& out, Profile const& p)
     t.add_column("fp64_fraction", "1", std::move(fp));
     t.add_column("forecast_seconds", "s", std::move(forecast));
     write_table(out, "profile", t);
+    out.mark_measurement("profile", measurement::timing);  // kernel times and rates: a measurement of the run
     out.set_attribute("profile", "kernels", std::span<std::string const>(names));
     out.set_attribute("profile", "ceilings", p.ceilings);
     out.set_attribute("profile", "measured_seconds", p.measured);

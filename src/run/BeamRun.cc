@@ -324,6 +324,8 @@ class BeamlineTracking {
           alive_(double(deck.beam.macroparticles)),
           tracker_(setup.lattice, deck.output, deck.lattice.turns, *setup.kernels, particles_)
     {
+        mark_space_charge_timings(sc_table_);  // wall-clock columns: measurements of the run, not physics
+        mark_collective_timings(collective_table_);
         // Space charge: the backend beside the beam's (same memory), a kick after each scheduled entry.
         if (deck.space_charge.enabled)
             sc_stage_ = add_space_charge_kicks(tracker_, deck, setup.sliced, setup.lattice, setup.kicks,
@@ -351,6 +353,9 @@ class BeamlineTracking {
             if (resumed.solver) sc->restore_cache(*resumed.solver);
         }
         if (collective_ && resumed.collective) collective_table_ = std::move(*resumed.collective);
+        // A checkpoint written before the marks existed: its tables' timings are marked here.
+        mark_space_charge_timings(sc_table_);
+        mark_collective_timings(collective_table_);
         snapshots_ = resumed.snapshots;
         if (out) copy_checkpoint_snapshots(resume_path, snapshots_, *out);
         tracker_.resume_at(resumed.position);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckError.hh"
+#include "io/Measurement.hh"
 #include "run/SpaceChargeSchedule.hh"
 
 namespace gt {
@@ -196,6 +197,11 @@ std::string describe_collective(DeckConfig const& deck, ReferenceParticle const&
     for (ElementConfig const& e : deck.elements)
         if (e.type == "wake") text += fmt::format("      wake {}: {}\n", e.name, wake_of(e, deck.path).description);
     return text;
+}
+
+void mark_collective_timings(Table& table)
+{
+    for (char const* c : {"t_histogram", "t_convolve", "t_kick"}) table.mark_measurement(c, measurement::timing);
 }
 
 std::vector<std::pair<std::string, std::string>> collective_columns()

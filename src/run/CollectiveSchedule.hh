@@ -53,6 +53,8 @@ void add_collective_kicks(BeamTracker& tracker, CollectivePlan const& plan, Coll
 
 //! Columns of the per-kick diagnostics table.
 std::vector<std::pair<std::string, std::string>> collective_columns();
+//! Marks its wall-clock columns (t_histogram, t_convolve, t_kick) as timings (io/Measurement.hh).
+void mark_collective_timings(Table& table);
 
 //! What `gtrack check` says about the deck's collective effects ("" when it has none); throws DeckError
 //! as CollectivePlan does.

@@ -21,6 +21,7 @@
 #include "detector/StripRun.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
+#include "io/Measurement.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
@@ -81,6 +82,7 @@ void write_detector_figures(OutputFile& out, DeckConfig const& cfg, DetectorRunR
     out.set_attribute("detector", "substeps", r.counters[k_substeps]);
     out.set_attribute("detector", "hits", r.total_hits);
     out.set_attribute("detector", "iterations", r.iterations);
+    out.mark_measured_attribute("detector", "iterations", measurement::schedule);  // slot-walk passes
     if (cfg.detector.physics.showers) write_energy_balance(out, r);
     out.set_attribute("detector", "backend", r.backend);
     if (r.profile) write_profile(out, *r.profile);

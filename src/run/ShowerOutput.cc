@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "io/Measurement.hh"
 #include "io/TableWriter.hh"
 #include "kernels/detector/EventEnergy.hh"
 
@@ -27,6 +28,10 @@ void write_energy_balance(OutputFile& out, DetectorRunResult const& r)
     out.set_attribute("detector", "secondaries", r.counters[k_secondaries]);
     out.set_attribute("detector", "held_back", r.counters[k_held]);
     out.set_attribute("detector", "secondary_stack_peak", r.secondary_stack_peak);
+    // How the secondaries were scheduled onto the slots: differs with the rank count and the slot
+    // count (docs/cluster.md), not with the physics.
+    out.mark_measured_attribute("detector", "held_back", measurement::schedule);
+    out.mark_measured_attribute("detector", "secondary_stack_peak", measurement::schedule);
 }
 
 void print_shower_summary(DetectorRunResult const& r)

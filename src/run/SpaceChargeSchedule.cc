@@ -8,6 +8,7 @@
 
 #include "beam/OnAxisProfile.hh"
 #include "deck/DeckError.hh"
+#include "io/Measurement.hh"
 
 namespace gt {
 
@@ -147,6 +148,12 @@ std::vector<std::pair<std::string, std::string>> space_charge_columns()
             {"t_field", "s"},
             {"t_gather", "s"},
             {"t_kick", "s"}};
+}
+
+void mark_space_charge_timings(Table& table)
+{
+    for (char const* c : {"t_sort", "t_deposit", "t_green", "t_solve", "t_field", "t_gather", "t_kick"})
+        table.mark_measurement(c, measurement::timing);
 }
 
 std::vector<double> space_charge_row(SpaceChargeDiagnostics const& d, double s, std::int64_t turn,

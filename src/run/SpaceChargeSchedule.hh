@@ -50,6 +50,8 @@ BeamFrame beam_frame(ReferenceParticle const& ref, double bunch_charge, std::uin
 
 //! Columns of the per-kick diagnostics table (/space_charge in the output file).
 std::vector<std::pair<std::string, std::string>> space_charge_columns();
+//! Marks its wall-clock columns (t_sort ... t_kick) as timings, measurements of the run (io/Measurement.hh).
+void mark_space_charge_timings(Table& table);
 //! One row of it.
 std::vector<double> space_charge_row(SpaceChargeDiagnostics const& d, double s, std::int64_t turn,
                                      std::int64_t entry, double ds);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The same output for any rank count: runs DECK once without MPI, then under `mpirun -np N` for each
-# N given, and compares each output with the first, bit for bit (gtrack compare, zero tolerance).
+# N given, and compares each output with the first, bit for bit (gtrack compare with no options).
 #
 # Usage: tests/mpi/same_bits.sh GTRACK MPIEXEC OUTDIR "1 2 3" DECK [gtrack run options...]
-# Every dataset must match bitwise except the measured stage times (space_charge/t_*, collective/t_*) and the
-# detector's figures of its schedule, not of its result: the step iterations and the secondary stack's peak
-# (under MPI the largest rank's) and the interactions held back for want of room (summed over ranks: each
-# rank's slots and stack hold other events than one process's do).
+# Every dataset must match bitwise. The measured stage times (space_charge/t_*, collective/t_*) and the
+# detector's figures of its schedule, not of its result (the step iterations and the secondary stack's
+# peak, under MPI the largest rank's, and the interactions held back for want of room, summed over
+# ranks), differ: the files mark them as measurements of the run (docs/output.md), which compare
+# reports apart and never fails on, so no option names them here.
 # Exit status: 0 when every run succeeds and matches; 1 otherwise.
 set -uo pipefail
 gtrack=$1 mpiexec=$2 out=$3 counts=$4 deck=$5
@@ -31,9 +32,7 @@ for n in $counts; do
         status=1
         continue
     fi
-    if "$gtrack" compare "$reference" "$output" --atol 'space_charge/t_*=1e300' --atol 'collective/t_*=1e300' \
-        --atol 'detector@iterations=1e300' --atol 'detector@secondary_stack_peak=1e300' \
-        --atol 'detector@held_back=1e300' > "$output.compare.txt"; then
+    if "$gtrack" compare "$reference" "$output" > "$output.compare.txt"; then
         echo "np $n: $(tail -2 "$output.compare.txt" | head -1)"
     else
         echo "same_bits.sh: np $n differs from the run without MPI:" >&2
