@@ -29,6 +29,7 @@ reduce() {
     else
         local r="--set beam.macroparticles=300"
         grep -qE '^turns *=' "$deck" && r="$r --set lattice.turns=3"
+        grep -qE '^\[scan\]' "$deck" && r="$r --scan-index 1"  # one point of a scan
         echo "$r"
     fi
 }
