@@ -52,7 +52,7 @@ def plot_case(name, series, out):
         if bad:
             ax.plot(x[bad], rel[bad], "x", color="red", ms=9)
     ax.set_xticks(range(len(nights)))
-    ax.set_xticklabels([n[:16] for n in nights], rotation=30, ha="right", fontsize=7)
+    ax.set_xticklabels([n[:19] for n in nights], rotation=30, ha="right", fontsize=7)
     ax.set_ylabel("change from the first night (relative)")
     ax.set_title(f"{name}: headline figures night over night (red x: moved or failed)")
     ax.axhline(0, color="grey", lw=0.5)

@@ -151,11 +151,17 @@ void append_history(std::string const& path, std::string const& night, std::stri
 std::string regress_markdown(RegressReportInput const& in)
 {
     std::string md = fmt::format("# Regression of {} — {}\n\n**{}**\n\n", in.suite, in.night, headline(in));
-    md += fmt::format("gtrack {}; backends: {}. A case fails when a physics dataset moved beyond its tolerances "
+    md += fmt::format("{}; backends: {}. A case fails when a physics dataset moved beyond its tolerances "
                       "(measurements of the run, such as timings, never fail it); compare tables are beside "
                       "this report (NAME.compare.txt).\n\n",
                       in.commit, in.backends);
     md += "## Cases\n\n" + cases_table(in).markdown();
+    for (auto const& r : in.results)
+        for (auto const& run : r.runs)
+            if (!run.moved.empty()) {
+                md += fmt::format("\n### {} ({}): {}\n\n", r.name, run.backend, run.verdict);
+                for (auto const& m : run.moved) md += "- `" + m + "`\n";
+            }
     md += "\n## Headline figures, night over night\n\nA drift within tolerance is no failure, but it shows here "
           "and in the history (" +
           in.history + ").\n\n" + figures_table(in).markdown();
@@ -188,8 +194,16 @@ std::string regress_html(RegressReportInput const& in)
                     ".pass{color:#070}.fail{color:#b00}</style></head><body>\n";
     h += fmt::format("<h1>Regression of {} &mdash; {}</h1>\n<p class=\"{}\"><b>{}</b></p>\n", html_escape(in.suite),
                      html_escape(in.night), ok ? "pass" : "fail", html_escape(headline(in)));
-    h += fmt::format("<p>gtrack {}; backends: {}.</p>\n", html_escape(in.commit), html_escape(in.backends));
+    h += fmt::format("<p>{}; backends: {}.</p>\n", html_escape(in.commit), html_escape(in.backends));
     h += "<h2>Cases</h2>\n" + table(cases_table(in));
+    for (auto const& r : in.results)
+        for (auto const& run : r.runs)
+            if (!run.moved.empty()) {
+                h += fmt::format("<h3>{} ({}): {}</h3>\n<ul>\n", html_escape(r.name), html_escape(run.backend),
+                                 html_escape(run.verdict));
+                for (auto const& m : run.moved) h += "<li><code>" + html_escape(m) + "</code></li>\n";
+                h += "</ul>\n";
+            }
     h += "<h2>Headline figures, night over night</h2>\n" + table(figures_table(in));
     if (!in.plots.empty()) {
         h += "<h2>Drift plots</h2>\n";
