@@ -24,11 +24,11 @@ using gt::test::TempDir;
 namespace {
 
 struct Run {
-    double t_solve = 0.25;       //!< a wall-clock time: differs in every run
-    std::uint64_t held_back = 3;  //!< a schedule figure: differs with the rank count
+    double t_solve = 0.25;         //!< a wall-clock time: differs in every run
+    std::uint64_t held_back = 3;   //!< a schedule figure: differs with the rank count
     double field_energy = 1.5e-9;  //!< physics
-    bool marks = true;           //!< false: a file written before the marks existed
-    bool profile = false;        //!< a /profile group (marked whole), as --profile writes
+    bool marks = true;             //!< false: a file written before the marks existed
+    bool profile = false;          //!< a /profile group (marked whole), as --profile writes
 };
 
 std::string write_run(TempDir const& dir, std::string const& name, Run const& r)

@@ -68,7 +68,8 @@ int regress_command(RegressCommandOptions const& options)
             if (!r.validate.empty()) verdict += ", validate " + r.validate;
             std::string moved;
             for (auto const& m : run.moved) moved += (moved.empty() ? "" : ", ") + m;
-            t.add_row({r.name, run.backend, verdict, fmt::format("{:.2f}", run.seconds), moved.empty() ? "-" : moved});
+            t.add_row({r.name, run.backend, verdict, fmt::format("{:.2f}", run.seconds),
+                       moved.empty() ? "-" : moved});
             lines.push_back(fmt::format("{}|{}|{:.2f}", r.name, verdict, run.seconds));
         }
     std::fputs(("\n" + t.text("")).c_str(), stdout);
@@ -97,12 +98,14 @@ int regress_command(RegressCommandOptions const& options)
         in.plots_note = "No drift plots (--no-plots).";
     } else {
         try {
-            int const rc = run_shipped_script(k_plot_script, {history, "--out", (fs::path(o.out) / "drift").string()});
+            int const rc =
+                run_shipped_script(k_plot_script, {history, "--out", (fs::path(o.out) / "drift").string()});
             if (rc == 0)
                 in.plots = "drift";
             else
-                in.plots_note = fmt::format("No drift plots: {} exited with status {}{}.", k_plot_script, rc,
-                                            rc == 77 ? " (h5py, numpy or matplotlib missing: scripts/install-deps.sh --python)" : "");
+                in.plots_note = fmt::format(
+                    "No drift plots: {} exited with status {}{}.", k_plot_script, rc,
+                    rc == 77 ? " (h5py, numpy or matplotlib missing: scripts/install-deps.sh --python)" : "");
         } catch (std::runtime_error const& e) {
             in.plots_note = fmt::format("No drift plots: {}", e.what());
         }

@@ -25,11 +25,20 @@ std::string html_escape(std::string const& s)
     std::string out;
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -84,7 +93,8 @@ TextTable figures_table(RegressReportInput const& in)
                 std::string night;
                 bool const had = previous_value(in.previous, r.name, run.backend, figure, before, night);
                 t.add_row({r.name, run.backend, figure, fmt::format("{:.10g}", value),
-                           had ? fmt::format("{:.10g}", before) : "-", had ? change(value, before) : "(first night)"});
+                           had ? fmt::format("{:.10g}", before) : "-",
+                           had ? change(value, before) : "(first night)"});
             }
     return t;
 }
@@ -124,7 +134,8 @@ std::vector<HistoryRow> read_history(std::string const& path)
             if (f.size() != 7) throw std::invalid_argument("7 tab-separated fields expected");
             r = HistoryRow{f[0], f[1], f[2], f[3], f[4], f[5], f[6] == "-" ? 0.0 : std::stod(f[6])};
         } catch (std::exception const& e) {
-            throw std::runtime_error(fmt::format("{}:{}: not a history row ({}): '{}'", path, number, e.what(), line));
+            throw std::runtime_error(
+                fmt::format("{}:{}: not a history row ({}): '{}'", path, number, e.what(), line));
         }
         rows.push_back(std::move(r));
     }
@@ -140,10 +151,11 @@ void append_history(std::string const& path, std::string const& night, std::stri
     for (auto const& r : results)
         for (auto const& run : r.runs) {
             if (run.figures.empty())
-                f << fmt::format("{}\t{}\t{}\t{}\t{}\t-\t-\n", night, commit, r.name, run.backend, run.verdict);
+                f << fmt::format("{}\t{}\t{}\t{}\t{}\t-\t-\n", night, commit, r.name, run.backend,
+                                 run.verdict);
             for (auto const& [figure, value] : run.figures)
-                f << fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{:.17g}\n", night, commit, r.name, run.backend, run.verdict,
-                                 figure, value);
+                f << fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{:.17g}\n", night, commit, r.name, run.backend,
+                                 run.verdict, figure, value);
         }
     if (!f) throw std::runtime_error(fmt::format("cannot append to the history '{}'", path));
 }
@@ -151,10 +163,11 @@ void append_history(std::string const& path, std::string const& night, std::stri
 std::string regress_markdown(RegressReportInput const& in)
 {
     std::string md = fmt::format("# Regression of {} — {}\n\n**{}**\n\n", in.suite, in.night, headline(in));
-    md += fmt::format("{}; backends: {}. A case fails when a physics dataset moved beyond its tolerances "
-                      "(measurements of the run, such as timings, never fail it); compare tables are beside "
-                      "this report (NAME.compare.txt).\n\n",
-                      in.commit, in.backends);
+    md += fmt::format(
+        "{}; backends: {}. A case fails when a physics dataset moved beyond its tolerances "
+        "(measurements of the run, such as timings, never fail it); compare tables are beside "
+        "this report (NAME.compare.txt).\n\n",
+        in.commit, in.backends);
     md += "## Cases\n\n" + cases_table(in).markdown();
     for (auto const& r : in.results)
         for (auto const& run : r.runs)
@@ -162,9 +175,11 @@ std::string regress_markdown(RegressReportInput const& in)
                 md += fmt::format("\n### {} ({}): {}\n\n", r.name, run.backend, run.verdict);
                 for (auto const& m : run.moved) md += "- `" + m + "`\n";
             }
-    md += "\n## Headline figures, night over night\n\nA drift within tolerance is no failure, but it shows here "
-          "and in the history (" +
-          in.history + ").\n\n" + figures_table(in).markdown();
+    md +=
+        "\n## Headline figures, night over night\n\nA drift within tolerance is no failure, but it shows "
+        "here "
+        "and in the history (" +
+        in.history + ").\n\n" + figures_table(in).markdown();
     if (!in.plots.empty()) {
         md += "\n## Drift plots\n\n";
         for (auto const& r : in.results) md += fmt::format("![{0}]({1}/{0}.png)\n", r.name, in.plots);
@@ -189,18 +204,20 @@ std::string regress_html(RegressReportInput const& in)
     };
     bool const ok = failures(in) == 0;
     std::string h = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Regression of " +
-                    html_escape(in.suite) + "</title>\n<style>body{font-family:sans-serif;margin:2em}"
+                    html_escape(in.suite) +
+                    "</title>\n<style>body{font-family:sans-serif;margin:2em}"
                     "table{border-collapse:collapse}td,th{border:1px solid #aaa;padding:2px 8px}"
                     ".pass{color:#070}.fail{color:#b00}</style></head><body>\n";
-    h += fmt::format("<h1>Regression of {} &mdash; {}</h1>\n<p class=\"{}\"><b>{}</b></p>\n", html_escape(in.suite),
-                     html_escape(in.night), ok ? "pass" : "fail", html_escape(headline(in)));
+    h += fmt::format("<h1>Regression of {} &mdash; {}</h1>\n<p class=\"{}\"><b>{}</b></p>\n",
+                     html_escape(in.suite), html_escape(in.night), ok ? "pass" : "fail",
+                     html_escape(headline(in)));
     h += fmt::format("<p>{}; backends: {}.</p>\n", html_escape(in.commit), html_escape(in.backends));
     h += "<h2>Cases</h2>\n" + table(cases_table(in));
     for (auto const& r : in.results)
         for (auto const& run : r.runs)
             if (!run.moved.empty()) {
-                h += fmt::format("<h3>{} ({}): {}</h3>\n<ul>\n", html_escape(r.name), html_escape(run.backend),
-                                 html_escape(run.verdict));
+                h += fmt::format("<h3>{} ({}): {}</h3>\n<ul>\n", html_escape(r.name),
+                                 html_escape(run.backend), html_escape(run.verdict));
                 for (auto const& m : run.moved) h += "<li><code>" + html_escape(m) + "</code></li>\n";
                 h += "</ul>\n";
             }

@@ -51,7 +51,8 @@ pid_t start(Job const& job)
     pid_t pid = -1;
     int const rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error(fmt::format("cannot start '{}': {}", job.args[0], std::strerror(rc)));
+    if (rc != 0)
+        throw std::runtime_error(fmt::format("cannot start '{}': {}", job.args[0], std::strerror(rc)));
     return pid;
 }
 
@@ -86,7 +87,8 @@ std::string tail_of(std::string const& path, std::size_t lines)
     std::vector<std::string> all;
     for (std::string line; std::getline(in, line);) all.push_back(line);
     std::string out;
-    for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) out += all[i] + "\n";
+    for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i)
+        out += all[i] + "\n";
     return out;
 }
 
@@ -123,7 +125,8 @@ void judge(RegressOptions const& o, fs::path const& dir, std::string const& name
     std::string const stem = stem_of(o, name, run.backend);
     fs::path const reference = dir / "reference.h5";
     CompareOptions co;
-    if (!o.update && fs::exists(dir / "tolerances.toml")) co.tolerances.read_file((dir / "tolerances.toml").string());
+    if (!o.update && fs::exists(dir / "tolerances.toml"))
+        co.tolerances.read_file((dir / "tolerances.toml").string());
     if (o.update) {
         std::string text;
         if (fs::exists(reference)) {
@@ -161,7 +164,8 @@ void judge(RegressOptions const& o, fs::path const& dir, std::string const& name
         run.moved.push_back("structure differs (see the compare table)");
     }
     write_text(stem + ".compare.txt", text);
-    if (!run.ok() && !o.quiet) fmt::print("== {} ({}): differs from its reference\n{}", name, run.backend, text);
+    if (!run.ok() && !o.quiet)
+        fmt::print("== {} ({}): differs from its reference\n{}", name, run.backend, text);
 }
 
 void write_case_result(std::string const& out, CaseResult const& r)
@@ -170,7 +174,8 @@ void write_case_result(std::string const& out, CaseResult const& r)
     for (auto const& run : r.runs) {
         text += fmt::format("run\t{}\t{}\t{:.3f}\n", run.backend, run.verdict, run.seconds);
         for (auto const& m : run.moved) text += fmt::format("moved\t{}\n", m);
-        for (auto const& [name, value] : run.figures) text += fmt::format("figure\t{}\t{:.17g}\n", name, value);
+        for (auto const& [name, value] : run.figures)
+            text += fmt::format("figure\t{}\t{:.17g}\n", name, value);
     }
     write_text((fs::path(out) / (r.name + ".result")).string(), text);
 }
@@ -186,7 +191,8 @@ bool CaseResult::ok() const
 
 std::vector<std::string> suite_cases(std::string const& suite)
 {
-    if (!fs::is_directory(suite)) throw std::runtime_error(fmt::format("gtrack regress: no suite folder '{}'", suite));
+    if (!fs::is_directory(suite))
+        throw std::runtime_error(fmt::format("gtrack regress: no suite folder '{}'", suite));
     std::vector<std::string> names;
     for (auto const& e : fs::directory_iterator(suite))
         if (e.is_directory() && fs::is_regular_file(e.path() / "deck.toml"))
@@ -194,7 +200,8 @@ std::vector<std::string> suite_cases(std::string const& suite)
     std::sort(names.begin(), names.end());
     if (names.empty())
         throw std::runtime_error(fmt::format(
-            "gtrack regress: '{}' holds no case (a sub-folder with a deck.toml, its reference.h5 beside it)", suite));
+            "gtrack regress: '{}' holds no case (a sub-folder with a deck.toml, its reference.h5 beside it)",
+            suite));
     return names;
 }
 
@@ -203,8 +210,9 @@ std::vector<CaseResult> run_suite(RegressOptions const& o)
     std::vector<std::string> names = o.names.empty() ? suite_cases(o.suite) : o.names;
     if (o.task >= 0) {
         if (std::size_t(o.task) >= names.size())
-            throw std::runtime_error(fmt::format("gtrack regress: --task {} but the suite '{}' has {} cases (0 to {})",
-                                                 o.task, o.suite, names.size(), names.size() - 1));
+            throw std::runtime_error(
+                fmt::format("gtrack regress: --task {} but the suite '{}' has {} cases (0 to {})", o.task,
+                            o.suite, names.size(), names.size() - 1));
         names = {names[std::size_t(o.task)]};
     }
     for (auto const& n : names)
@@ -224,11 +232,15 @@ std::vector<CaseResult> run_suite(RegressOptions const& o)
         for (auto const& b : o.backends)
             jobs.push_back(Job{{gtrack, "run", deck, "--backend", b, "--threads", threads, "-q", "-o",
                                 output_of(o, names[i], b)},
-                               stem_of(o, names[i], b) + ".run.log", i, b});
+                               stem_of(o, names[i], b) + ".run.log",
+                               i,
+                               b});
         if (o.validate) {
             Job v{{gtrack, "validate", deck, "--threads", threads, "--report",
                    (fs::path(o.out) / (names[i] + "-validate.md")).string()},
-                  (fs::path(o.out) / (names[i] + ".validate.txt")).string(), i, ""};
+                  (fs::path(o.out) / (names[i] + ".validate.txt")).string(),
+                  i,
+                  ""};
             // A deck whose backends cannot agree bit for bit (FFTW against cuFFT) says how closely.
             if (fs::exists(dir / "validate.toml"))
                 v.args.insert(v.args.begin() + 3, {"--tolerances", (dir / "validate.toml").string()});
@@ -283,9 +295,12 @@ CaseResult read_case_result(std::string const& out, std::string const& name)
         std::stringstream ss(line);
         for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
         if (f.empty()) continue;
-        if (f[0] == "validate") r.validate = f.size() > 1 ? f[1] : "";
-        else if (f[0] == "run" && f.size() == 4) r.runs.push_back(CaseRun{f[1], f[2], std::stod(f[3]), {}, {}});
-        else if (f[0] == "moved" && f.size() == 2 && !r.runs.empty()) r.runs.back().moved.push_back(f[1]);
+        if (f[0] == "validate")
+            r.validate = f.size() > 1 ? f[1] : "";
+        else if (f[0] == "run" && f.size() == 4)
+            r.runs.push_back(CaseRun{f[1], f[2], std::stod(f[3]), {}, {}});
+        else if (f[0] == "moved" && f.size() == 2 && !r.runs.empty())
+            r.runs.back().moved.push_back(f[1]);
         else if (f[0] == "figure" && f.size() == 3 && !r.runs.empty())
             r.runs.back().figures.emplace_back(f[1], std::stod(f[2]));
     }
