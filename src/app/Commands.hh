@@ -118,7 +118,7 @@ struct RegressCommandOptions {
     long task = -1;
     bool validate = false, update = false, collect = false, quiet = false, no_plots = false;
 };
-//! gtrack regress SUITE: 0 when nothing moved, 1 when a case moved or failed, 2 on bad usage.
+//! gtrack regress SUITE: 0 when nothing moved, 1 when a case moved or failed (throws on a bad suite).
 int regress_command(RegressCommandOptions const& options);
 
 //! Runs the Python program `script` shipped with gtrack (found as gtrack plot finds gtrack_plot.py)
