@@ -36,6 +36,10 @@ OpticsModel optics_model(DeckConfig const& deck, ReferenceParticle const& ref, s
             six.lattice.radiation = "mean";
             m.lattice = build_lattice(six, ref, false);
             m.radiating = build_lattice(six, ref, true);
+        } else if (periodic && deck_radiates) {
+            // The 4D model of a radiating deck: its cavities replace a loss the 4D model leaves out, so their
+            // gain is left out too (a 6D orbit without the loss would sit at the zero crossing).
+            m.rf_gain_left_out = true;
         }
         return m;
     }

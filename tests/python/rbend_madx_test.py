@@ -28,7 +28,7 @@ def ring(rbarc, sign, nested):
     """The MAD-X text of the ring (sequence ring): rbarc true or false, the bends' angle sign * 0.1 rad; nested:
     two cells (sequences of refer = centre) placed in ring, the angle set after both are built."""
     head = (f"option, rbarc={'true' if rbarc else 'false'};\n"
-            "bb: rbend, l := 1.0, k1 = 0.02, e1 = 0.01;\nb: bb;\n"
+            "bb: rbend, l := 1.0, k1 = -0.02, e1 = 0.01;\nb: bb;\n"
             "q: quadrupole, l = 0.2, k1 = 0.5;\nqd: quadrupole, l = 0.2, k1 = -0.5;\n")
     if nested:
         seq = (f"cell: sequence, l = 20, refer = centre; {CELL} endsequence;\n"
