@@ -7,7 +7,7 @@ position against MAD-X's SURVEY) and gtrack optics gives the thin lattice's MAD-
 issue's bound: a thin multipole's kick and the thick slices' maps are exact in both codes).
 
 The drivers (tests/data/lattices/*/makethin.madx) are ours; the lattices are the published files of
-tests/data/lattices/README.md. Without --all only BESSY III (4 400 entries) runs; the ctest entry
+tests/data/lattices/README.md. Without --all only BESSY III (7 555 entries) runs; the ctest entry
 python_makethin_madx_all (label long) adds the CLIC damping ring (29 438 entries: collider size).
 
 Usage: makethin_madx_test.py GTRACK SOURCE_DIR [--all] (exit 77 when cpymad, h5py or numpy is missing)."""

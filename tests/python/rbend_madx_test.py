@@ -40,28 +40,29 @@ def ring(rbarc, sign, nested):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    for nested in (False, True):
-        for rbarc in (True, False):
-            for sign in (1, -1):
-                name = f"{'nested' if nested else 'flat'}_rbarc_{'true' if rbarc else 'false'}_{'pos' if sign > 0 else 'neg'}"
-                text = ring(rbarc, sign, nested)
-                g = gtrack_optics(tmp, text, name)
-                m = madx(text)
-                t = m.twiss(sequence="ring")
-                # MAD-X's rows without its $start/$end markers, against gtrack's rows after the start row.
-                keep = [not n.split(":")[0].endswith(("$start", "$end")) for n in t.name]
-                s_madx = np.asarray(t.s)[keep]
-                length = float(t.summary.length)
-                check(f"{name}: s at every element exit", g["s"][1:], s_madx, 1e-12 * length)
-                check(f"{name}: length", g["length"], length, 1e-12 * length)
-                check(f"{name}: tune_x", g["tune_x"], t.summary.q1, 1e-8)
-                check(f"{name}: tune_y", g["tune_y"], t.summary.q2, 1e-8)
-                # Which length MAD-X gave the bends: the chord in the nested ring (whatever rbarc says), the
-                # arc (rbarc) or l (no rbarc) in the flat one; the test's premise, so that it cannot pass on a
-                # case that is not the one named.
-                bend = [float(x) for n, x in zip(t.name, t.l) if n.startswith("b:")][0]
-                arc = 1.0 * 0.05 / np.sin(0.05)
-                check(f"{name}: MAD-X's bend length (the case tested)", bend,
-                      arc if rbarc and not nested else 1.0, 1e-14)
+    # The nested ring with rbarc = false is the same ring as with rbarc (MAD-X keeps the chord either way):
+    # left out, to keep the test's time down.
+    for nested, rbarc, sign in [(False, True, 1), (False, True, -1), (False, False, 1), (False, False, -1),
+                                (True, True, 1), (True, True, -1)]:
+        name = f"{'nested' if nested else 'flat'}_rbarc_{'true' if rbarc else 'false'}_{'pos' if sign > 0 else 'neg'}"
+        text = ring(rbarc, sign, nested)
+        g = gtrack_optics(tmp, text, name)
+        m = madx(text)
+        t = m.twiss(sequence="ring")
+        # MAD-X's rows without its $start/$end markers, against gtrack's rows after the start row.
+        keep = [not n.split(":")[0].endswith(("$start", "$end")) for n in t.name]
+        s_madx = np.asarray(t.s)[keep]
+        length = float(t.summary.length)
+        check(f"{name}: s at every element exit", g["s"][1:], s_madx, 1e-12 * length)
+        check(f"{name}: length", g["length"], length, 1e-12 * length)
+        check(f"{name}: tune_x", g["tune_x"], t.summary.q1, 1e-8)
+        check(f"{name}: tune_y", g["tune_y"], t.summary.q2, 1e-8)
+        # Which length MAD-X gave the bends: the chord in the nested ring (whatever rbarc says), the
+        # arc (rbarc) or l (no rbarc) in the flat one; the test's premise, so that it cannot pass on a
+        # case that is not the one named.
+        bend = [float(x) for n, x in zip(t.name, t.l) if n.startswith("b:")][0]
+        arc = 1.0 * 0.05 / np.sin(0.05)
+        check(f"{name}: MAD-X's bend length (the case tested)", bend,
+              arc if rbarc and not nested else 1.0, 1e-14)
 
 finish()
