@@ -6,8 +6,8 @@ fails otherwise), and gtrack optics gives MAD-X's tunes (with integer part) to 1
 1e-4 (relative, or absolute below 1).
 
 Usage: real_lattices_test.py GTRACK SOURCE_DIR [--all] (exit 77 when cpymad or h5py is missing). Without
---all the CLIC damping ring (10 000 elements: 20 s of MAD-X on a loaded 2-core machine) and the SPS (6.9 km)
-are left out; the ctest entry python_real_lattices_all (label long) runs them."""
+--all the CLIC damping ring (10 000 elements: 20 s of MAD-X on a loaded 2-core machine), SLS 2.0 and the SPS
+(6.9 km) are left out; the ctest entry python_real_lattices_all (label long) runs them."""
 import os
 import subprocess
 import sys
@@ -22,9 +22,9 @@ from cpymad.madx import Madx  # noqa: E402
 folder = os.path.join(source, "tests", "data", "lattices")
 
 # (folder, sequence)
-LATTICES = [("pimms", "pimms"), ("elena", "elena"), ("bessy3", "sec"), ("sls", "ring")]
+LATTICES = [("pimms", "pimms"), ("elena", "elena"), ("bessy3", "sec")]
 if "--all" in sys.argv[3:]:
-    LATTICES += [("clic_dr", "ring"), ("sps", "sps")]
+    LATTICES += [("clic_dr", "ring"), ("sls", "ring"), ("sps", "sps")]
 
 
 def check(name, got, want, tol):
