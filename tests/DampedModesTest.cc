@@ -18,7 +18,8 @@ RMat damped_blocks(double const (&tune)[3], double const (&alpha)[3])
     RMat m{};
     double const beta[3] = {7.0, 3.0, 40.0}, a[3] = {-1.2, 0.4, 0.0};
     for (int p = 0; p < 3; ++p) {
-        double const mu = constants::two_pi * tune[p], c = std::cos(mu), s = std::sin(mu), f = std::exp(-alpha[p]);
+        double const mu = constants::two_pi * tune[p], c = std::cos(mu), s = std::sin(mu),
+                     f = std::exp(-alpha[p]);
         m[2 * p][2 * p] = f * (c + a[p] * s);
         m[2 * p][2 * p + 1] = f * beta[p] * s;
         m[2 * p + 1][2 * p] = -f * (1.0 + a[p] * a[p]) / beta[p] * s;
@@ -42,9 +43,7 @@ TEST_CASE("damped modes: tunes and damping of a light source's one-turn map, pla
     // palindromic polynomial) would read 2 |lambda| cos mu: Qs off by alpha / (2 pi Qs)^2 = 20%.
     double const tune[3] = {0.2256, 0.3632, 0.0051640}, alpha[3] = {1.2e-4, 1.0e-4, 2.0e-4};
     RMat m = damped_blocks(tune, alpha);
-    SUBCASE("uncoupled")
-    {
-    }
+    SUBCASE("uncoupled") {}
     SUBCASE("coupled by a similarity (x-y and dispersion-like x-pt terms): same eigenvalues")
     {
         // D = 1 + N with N nilpotent (entries (0,5) and (2,0): N^2 has (2,5) only, N^3 = 0), so that

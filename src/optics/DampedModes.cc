@@ -103,7 +103,8 @@ std::vector<DampedMode> damped_modes(RMat const& m)
             "the 6D one-turn matrix with RF and radiation has {} real eigenvalue(s): a mode that does not "
             "oscillate (RF phased on the wrong side of transition, or too little voltage)",
             2 * (3 - static_cast<int>(modes.size()))));
-    std::sort(modes.begin(), modes.end(), [](DampedMode const& a, DampedMode const& b) { return a.plane < b.plane; });
+    std::sort(modes.begin(), modes.end(),
+              [](DampedMode const& a, DampedMode const& b) { return a.plane < b.plane; });
     for (std::size_t k = 1; k < modes.size(); ++k)
         if (modes[k].plane == modes[k - 1].plane)
             throw std::runtime_error(fmt::format(

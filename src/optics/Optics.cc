@@ -228,7 +228,8 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
     res.beta = ref.beta;
     res.layout = layout_of(deck, lattice);
     if (options.radiating && options.radiating->elements.size() != lattice.elements.size())
-        throw std::logic_error("compute_optics: the radiating table has other entries than the optics' table");
+        throw std::logic_error(
+            "compute_optics: the radiating table has other entries than the optics' table");
     if (lattice.changes_reference_energy())
         throw std::runtime_error(
             "the lattice changes the reference energy (an RF cavity off the zero crossing): its optics is "

@@ -76,12 +76,12 @@ struct RadiationIntegrals {
 
 struct OpticsResult {
     bool periodic = true;
-    std::string model = "4d";  //!< "4d" (RF's energy gain and radiation left out) or "6d" (with both)
-    std::string model_note;    //!< the model in words, for the summary and the files
-    bool rf_on = false;                 //!< some cavity has a voltage: the closed orbit is 6D
-    bool coupled = false;               //!< the one-turn (or line) matrix couples x and y
-    double length = 0;                  //!< [m]
-    double tune_x = 0, tune_y = 0;      //!< with integer part, from the phase advance
+    std::string model = "4d";       //!< "4d" (RF's energy gain and radiation left out) or "6d" (with both)
+    std::string model_note;         //!< the model in words, for the summary and the files
+    bool rf_on = false;             //!< some cavity has a voltage: the closed orbit is 6D
+    bool coupled = false;           //!< the one-turn (or line) matrix couples x and y
+    double length = 0;              //!< [m]
+    double tune_x = 0, tune_y = 0;  //!< with integer part, from the phase advance
     double chroma_x = 0, chroma_y = 0;  //!< dQ/d delta (delta = dp/p)
     double momentum_compaction = 0;     //!< alpha_c = eta + 1/gamma^2
     double slip_factor = 0;             //!< eta = (dT/T)/delta

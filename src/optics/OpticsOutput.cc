@@ -108,7 +108,7 @@ std::string summary(OpticsResult const& r, std::size_t rows)
         if (!r.damped.empty()) {
             auto const d = map_damping(r);
             t += fmt::format(
-                "one-turn map with radiation: damping times tau_x, tau_y, tau_e = {:.6g}, {:.6g}, {:.6g} ms   "
+                "one-turn map with radiation: damping times tau_x, tau_y, tau_e = {:.6g}, {:.6g}, {:.6g} ms, "
                 "partition Jx, Jy, Je = {:.6g}, {:.6g}, {:.6g}\n",
                 d[0] * 1e3, d[1] * 1e3, d[2] * 1e3, d[3], d[4], d[5]);
         }
