@@ -6,8 +6,9 @@ numbers and times, and the natural energy spread.
 
 The deck comes from scripts/import_madx.py with no option: BEAM, RADIATE gives [lattice] radiation = "mean",
 so gtrack optics computes the 6D model (docs/optics.md, "Models") and says so. Before the fix the synchrotron
-tune was computed at the zero crossing (the 6D orbit without the radiation loss): Qs / sqrt(cos phi_s),
-1.8 times MAD-X's. The 4D model (--model 4d) gives MAD-X's TWISS tunes and no synchrotron tune.
+tune was computed at the zero crossing (the 6D orbit without the radiation loss): Qs / sqrt(cos psi), with
+psi = 90 deg - phi_s the synchronous phase from the zero crossing: 2.4% high here. The 4D model (--model 4d)
+gives MAD-X's TWISS tunes and no synchrotron tune.
 
 Tolerances (relative): Qs 1e-4 (the issue's bound; MAD-X and Xsuite agree to 1e-7 here); U0 1e-4 (the same
 integral I2 in all three: MAD-X and Xsuite agree to 3e-6); the map's damping partition numbers and times 1e-4
