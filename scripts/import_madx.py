@@ -83,6 +83,10 @@ class Context:
         self.rbarc = rbarc
         self.revolution_frequency = revolution_frequency  # [Hz] of the reference around the sequence
         self.notes: list[str] = []  # what was approximated or read in a way worth saying
+        # [m] the length MAD-X gives the current element's node (its SURVEY's l: what its TWISS and
+        # SURVEY advance s by), None when not known
+        self.node_length: float | None = None
+        self.chord_rbends: list[str] = []  # RBENDs whose node length is not their arc (see convert)
 
 
 # MAD-X aperture types, and what gtrack's rectangle or ellipse makes of them (docs/lattice-import.md).
@@ -177,6 +181,14 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             # With option, rbarc = false the length is the arc already.
             if context.rbarc:
                 arc = length * (angle / 2) / math.sin(angle / 2) if angle else length
+            # MAD-X (5.09, cpymad 1.20) gives an RBEND in a nested sequence (the CERN PS Booster's files)
+            # the chord as its node length whatever rbarc says, and its TWISS and SURVEY track the bend
+            # with that length (tests/python/rbend_madx_test.py). The node's length is what MAD-X
+            # tracks: it is taken when known.
+            if context.node_length is not None and context.node_length > 0:
+                if not math.isclose(context.node_length, arc, rel_tol=1e-12):
+                    context.chord_rbends.append(name)
+                arc = context.node_length
             e1, e2 = e1 + angle / 2, e2 + angle / 2
         keys = {"length": arc, "angle": angle}
         if e1:
@@ -308,6 +320,18 @@ def convert(e, lattice: Lattice, context: Context | None = None):
 C_LIGHT = 299792458.0  # [m/s]
 
 
+def expanded_elements(madx, sequence):
+    """The expanded sequence's elements, one round trip to the MAD-X process each. cpymad's
+    Sequence.expanded_elements asks for the element count before every element (two round trips each: 58 899
+    requests instead of 29 439 for the thin CLIC damping ring, tests/python/makethin_madx_test.py)."""
+    from cpymad.madx import Element  # what cpymad's list makes of each element's data
+    lib = madx._libmadx
+    for i in range(lib.get_expanded_element_count(sequence)):
+        data = lib.get_expanded_element(sequence, i)
+        data["index"] = i
+        yield Element(madx, data)
+
+
 def check_positions(lattice: Lattice, survey, rel=1e-12):
     """'' when every element of the deck ends where MAD-X's survey puts it (to round-off: 1e-12 of the
     position, at least 1e-9 m), else the first difference, named."""
@@ -360,14 +384,25 @@ def main(argv=None):
 
     lattice = Lattice()
     element_apertures = []
-    for e in seq.expanded_elements:
+    # The survey's node lengths, in the order of the expanded sequence (without its $start, $end markers).
+    node_lengths = [float(length) for n, length in zip(survey.name, survey.l)
+                    if not str(n).split(":")[0].endswith(("$start", "$end"))]
+    k = 0
+    for e in expanded_elements(madx, args.sequence):
         # MAD-X's own sequence-boundary markers (NAME$start, NAME$end) are not the user's elements.
         kind = base_type(e)
         if kind == "marker" and e.name.endswith(("$start", "$end")):
             continue
+        context.node_length = node_lengths[k] if k < len(node_lengths) else None
+        k += 1
         convert(e, lattice, context)
         if kind not in COLLIMATORS and any(float(x) for x in attr(e, "aperture", [])):
             element_apertures.append(e.name)
+    if context.chord_rbends:
+        context.notes.append(
+            f"{len(context.chord_rbends)} RBEND(s) (first: {context.chord_rbends[0]}) have a node length in MAD-X "
+            "that is not their arc (MAD-X keeps the chord as the length it tracks "
+            "in a nested sequence): imported with MAD-X's node length, as its TWISS and SURVEY have them")
     if element_apertures:
         context.notes.append(f"{len(element_apertures)} element(s) carry a MAD-X aperture that is not imported "
                              f"(first: {element_apertures[0]}): gtrack's apertures are elements of their own "

@@ -19,4 +19,6 @@ fi
 if [ "${1:-}" = "--python" ]; then
     # xraylib: scripts/em/fit_photoelectric.py (regenerates src/detector/PhotoelectricFits.cc)
     python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad xraylib==4.3.0
+    # xsuite (xtrack, CPU): the radiation twiss of tests/python/radiation_emit_test.py
+    python3 -m pip install --quiet xsuite
 fi

@@ -132,6 +132,7 @@ struct OpticsCommandOptions {
     bool ring = false;  //!< --ring: the periodic solution
     bool line = false;  //!< --line: from [beam.twiss]
     int rows = 20;      //!< rows of the printed table
+    std::string model;  //!< --model 4d|6d ("": the deck's choice, docs/optics.md "Models")
 };
 //! Adds the `optics` sub-command to `app`.
 CLI::App* add_optics_command(CLI::App& app, CommandOptions& options, OpticsCommandOptions& optics);

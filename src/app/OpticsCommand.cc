@@ -15,6 +15,7 @@
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
 #include "optics/Optics.hh"
+#include "optics/OpticsModel.hh"
 #include "optics/OpticsOutput.hh"
 #include "optics/PeriodicTwiss.hh"
 #include "optics/RadiationIntegrals.hh"
@@ -36,6 +37,11 @@ CLI::App* add_optics_command(CLI::App& app, CommandOptions& o, OpticsCommandOpti
     auto* ring = cmd->add_flag("--ring", opt.ring, "periodic solution (default when lattice.turns > 1)");
     cmd->add_flag("--line", opt.line, "a line from [beam.twiss] (default when lattice.turns = 1)")
         ->excludes(ring);
+    cmd->add_option("--model", opt.model,
+                    "4d: RF cavities' energy gain left out (MAD-X's TWISS; the default unless [lattice] "
+                    "radiation is on); 6d: with RF and the radiation loss (synchronous phase, synchrotron "
+                    "tune, damping of the one-turn map)")
+        ->check(CLI::IsMember({"4d", "6d"}));
     cmd->add_option("--rows", opt.rows, "rows of the table printed (default 20; the files hold all)")
         ->check(CLI::PositiveNumber);
     return cmd;
@@ -84,13 +90,16 @@ int optics_command(CommandOptions const& options, OpticsCommandOptions const& op
     if (deck.run.kind == "detector")
         throw std::runtime_error("gtrack optics: a detector deck has no lattice");
     ReferenceParticle const ref = initial_reference(deck);
-    Lattice const lattice = build_lattice(deck, ref, false);  // the optics of the ring without radiation
     optics::OpticsOptions o;
     o.periodic = opt.ring || (!opt.line && deck.lattice.turns > 1);
     if (!o.periodic)
         deck.beam = optics::with_periodic_twiss(deck);  // a line from [beam.twiss] periodic = true
-    optics::OpticsResult r = optics::compute_optics(deck, lattice, o);
-    if (r.periodic) r.radiation = optics::radiation_integrals(deck, r, ref, &lattice);
+    // The tables of the model (4D without the RF's gain, or 6D with RF and radiation): OpticsModel.hh.
+    optics::OpticsModel const model = optics::optics_model(deck, ref, opt.model, o.periodic);
+    model.apply(o);
+    optics::OpticsResult r = optics::compute_optics(deck, model.lattice, o);
+    r.model_note = optics::model_note(r, model.rf_gain_left_out);
+    if (r.periodic) r.radiation = optics::radiation_integrals(deck, r, ref, &model.lattice);
     std::printf("gtrack optics %s: %s (%s)\n", options.deck.c_str(), o.periodic ? "ring" : "line",
                 opt.ring || opt.line ? "as asked" : "lattice.turns; --ring or --line to choose");
     std::fputs(optics::summary(r, static_cast<std::size_t>(opt.rows)).c_str(), stdout);

@@ -51,8 +51,6 @@ Complex symplectic_norm(CVec6 const& v, int n)
     return s;
 }
 
-double plane_action(CVec6 const& v, int p) { return std::imag(std::conj(v[2 * p]) * v[2 * p + 1]); }
-
 RMat product(RMat const& a, RMat const& b, int n)
 {
     RMat c{};
@@ -70,6 +68,27 @@ double trace(RMat const& a, int n)
 }
 
 }  // namespace
+
+double plane_action(CVec6 const& v, int p) { return std::imag(std::conj(v[2 * p]) * v[2 * p + 1]); }
+
+CVec6 eigenvector(RMat const& m, int n, Complex lambda)
+{
+    std::array<std::array<Complex, 6>, 6> a{};
+    Complex const shift = lambda * (1.0 + 1e-9);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) a[i][j] = m[i][j];
+        a[i][i] -= shift;
+    }
+    CVec6 v{};
+    for (int i = 0; i < n; ++i) v[i] = Complex(1.0 + 0.1 * i, 0.3 - 0.05 * i);
+    for (int it = 0; it < 4; ++it) {
+        v = solve(a, v, n);
+        double norm = 0;
+        for (int i = 0; i < n; ++i) norm = std::max(norm, std::abs(v[i]));
+        for (int i = 0; i < n; ++i) v[i] /= norm;
+    }
+    return v;
+}
 
 char const* plane_name(int plane) { return plane == 0 ? "x" : plane == 1 ? "y" : "longitudinal"; }
 
@@ -142,20 +161,7 @@ std::vector<Mode> normal_modes(RMat const& m, int n, bool distinct)
         double const cmu = std::clamp(u.real() / 2.0, -1.0, 1.0);
         Complex const lambda(cmu, std::sqrt(1.0 - cmu * cmu));
         // Inverse iteration with a shift next to the eigenvalue.
-        std::array<std::array<Complex, 6>, 6> a{};
-        Complex const shift = lambda * (1.0 + 1e-9);
-        for (int i = 0; i < n; ++i) {
-            for (int j = 0; j < n; ++j) a[i][j] = m[i][j];
-            a[i][i] -= shift;
-        }
-        CVec6 v{};
-        for (int i = 0; i < n; ++i) v[i] = Complex(1.0 + 0.1 * i, 0.3 - 0.05 * i);
-        for (int it = 0; it < 4; ++it) {
-            v = solve(a, v, n);
-            double norm = 0;
-            for (int i = 0; i < n; ++i) norm = std::max(norm, std::abs(v[i]));
-            for (int i = 0; i < n; ++i) v[i] /= norm;
-        }
+        CVec6 v = eigenvector(m, n, lambda);
         int plane = 0;
         for (int p = 1; p < n / 2; ++p)
             if (std::abs(plane_action(v, p)) > std::abs(plane_action(v, plane))) plane = p;

@@ -29,6 +29,13 @@ struct Mode {
 //! `distinct`, when two modes live mostly in one plane (equal tunes with coupling).
 std::vector<Mode> normal_modes(RMat const& m, int n, bool distinct = true);
 
+//! The eigenvector of the leading n x n block of `m` for an eigenvalue close to `lambda` (inverse
+//! iteration with a shift next to it), scaled to a largest entry of 1.
+CVec6 eigenvector(RMat const& m, int n, Complex lambda);
+
+//! Im(conj(v_q) v_p) of plane p: the mode's action in that plane, up to its normalization.
+double plane_action(CVec6 const& v, int p);
+
 //! The mode of one 2x2 block (plane p): the Courant-Snyder solution. Throws when |cos mu| >= 1.
 Mode plane_mode(RMat const& m, int plane);
 

@@ -227,6 +227,9 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
     res.gamma = ref.gamma;
     res.beta = ref.beta;
     res.layout = layout_of(deck, lattice);
+    if (options.radiating && options.radiating->elements.size() != lattice.elements.size())
+        throw std::logic_error(
+            "compute_optics: the radiating table has other entries than the optics' table");
     if (lattice.changes_reference_energy())
         throw std::runtime_error(
             "the lattice changes the reference energy (an RF cavity off the zero crossing): its optics is "
@@ -235,8 +238,12 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
     Table const full = lattice.elements;
     Table const fixed_energy = without_rf(full);
     Tracker const tr4{fixed_energy, lattice};
-    Tracker const tr6{full, lattice};
-    res.rf_on = has_rf(full);
+    // The 6D orbit's table: with RF, and with the magnets' radiation in the 6D model.
+    Lattice const& six = options.radiating ? *options.radiating : lattice;
+    Table const& full6 = six.elements;
+    Tracker const tr6{full6, six};
+    res.rf_on = has_rf(full) && !options.rf_gain_left_out;
+    res.model = options.radiating && res.rf_on ? "6d" : "4d";
     double const h = options.step;
 
     // Closed orbit (rings) or the reference trajectory (lines).
@@ -245,9 +252,11 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
         if (res.rf_on) {
             Orbit const o6 = closed_orbit(tr6, Vec6{}, 6, h);
             res.closed_orbit = o6.z;
-            // The transverse optics at the energy of the 6D orbit, with the cavities' kicks removed.
+            // The transverse optics at the energy of the 6D orbit, with the cavities' kicks removed; with
+            // radiation at the design energy (the 6D orbit's energy varies along the ring: MAD-X's TWISS
+            // and the 4D model's optics).
             Vec6 g{};
-            g[5] = o6.z[5];
+            g[5] = options.radiating ? 0.0 : o6.z[5];
             Orbit const o4 = closed_orbit(tr4, g, 4, h);
             start = o4.z;
             res.orbit_iterations = o6.iterations;
@@ -363,7 +372,7 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
         for (std::size_t k = 0; k < probes.size(); ++k)
             if (!track_element<ElementCases::all>(fixed_energy[i], probes[k]))
                 tr4.lost(i, k == 0 ? "the orbit particle" : "a probe particle");
-        if (res.rf_on && !track_element<ElementCases::all>(full[i], orbit))
+        if (res.rf_on && !track_element<ElementCases::all>(full6[i], orbit))
             tr6.lost(i, "the 6D closed orbit");
         Mat6 r{};
         for (int k = 0; k < 6; ++k) {
@@ -429,7 +438,14 @@ OpticsResult compute_optics(DeckConfig const& deck, Lattice const& lattice, Opti
     res.slip_factor = -ref.beta * ref.beta * dt_dpt / lattice.length;
     res.momentum_compaction = res.slip_factor + 1.0 / (ref.gamma * ref.gamma);
 
-    if (res.rf_on) {
+    if (res.rf_on && options.radiating) {
+        // The map with radiation damps: its eigenvalues are off the unit circle (DampedModes.hh).
+        res.damped = damped_modes(tr6.matrix(res.closed_orbit, h));
+        if (res.damped.back().plane != 2)
+            throw std::runtime_error(
+                "the 6D one-turn matrix has no mode mostly in (t, pt): no synchrotron tune");
+        res.synchrotron_tune = res.damped.back().tune;
+    } else if (res.rf_on) {
         Mat6 const m6 = tr6.matrix(res.closed_orbit, h);
         // The longitudinal mode: the one carrying most of its action in (t, pt). The transverse modes may
         // be degenerate here (equal tunes), which does not matter for it.

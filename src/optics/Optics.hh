@@ -13,6 +13,7 @@
 
 #include "beam/Lattice.hh"
 #include "deck/Config.hh"
+#include "optics/DampedModes.hh"
 
 namespace gt::optics {
 
@@ -27,6 +28,15 @@ struct OpticsOptions {
     double step = 1e-6;
     //! Relative momentum step of the chromaticity (a five-point stencil in delta).
     double delta_step = 1e-4;
+    //! The 4D model of a ring whose cavities are off the zero crossing: `lattice` was built with the
+    //! cavities keeping the reference energy and their gain is left out, as MAD-X's TWISS does: no 6D
+    //! orbit and no synchrotron tune (both need the radiation loss the gain replaces: `radiating`).
+    bool rf_gain_left_out = false;
+    //! The 6D model: a table of the same entries whose magnets radiate their mean loss and whose
+    //! cavities keep the reference energy. The 6D closed orbit (at the synchronous phase), the
+    //! synchrotron tune and the one-turn map's damping come from it; the transverse optics stays at the
+    //! design energy without radiation (MAD-X's TWISS).
+    Lattice const* radiating = nullptr;
 };
 
 //! Twiss parameters, dispersion and closed orbit at one element exit (row 0: the start).
@@ -66,10 +76,12 @@ struct RadiationIntegrals {
 
 struct OpticsResult {
     bool periodic = true;
-    bool rf_on = false;                 //!< some cavity has a voltage: the closed orbit is 6D
-    bool coupled = false;               //!< the one-turn (or line) matrix couples x and y
-    double length = 0;                  //!< [m]
-    double tune_x = 0, tune_y = 0;      //!< with integer part, from the phase advance
+    std::string model = "4d";       //!< "4d" (RF's energy gain and radiation left out) or "6d" (with both)
+    std::string model_note;         //!< the model in words, for the summary and the files
+    bool rf_on = false;             //!< some cavity has a voltage: the closed orbit is 6D
+    bool coupled = false;           //!< the one-turn (or line) matrix couples x and y
+    double length = 0;              //!< [m]
+    double tune_x = 0, tune_y = 0;  //!< with integer part, from the phase advance
     double chroma_x = 0, chroma_y = 0;  //!< dQ/d delta (delta = dp/p)
     double momentum_compaction = 0;     //!< alpha_c = eta + 1/gamma^2
     double slip_factor = 0;             //!< eta = (dT/T)/delta
@@ -84,6 +96,8 @@ struct OpticsResult {
     std::vector<OpticsRow> rows;
     std::vector<LayoutRow> layout;
     std::optional<RadiationIntegrals> radiation;  //!< a ring with bends (filled by radiation_integrals)
+    //! The 6D model: the modes (x, y, longitudinal) of the one-turn map with RF and radiation.
+    std::vector<DampedMode> damped;
 };
 
 //! The optics of `lattice`, built from `deck` for one pass. Throws std::runtime_error with a clear

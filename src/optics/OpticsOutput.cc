@@ -75,12 +75,28 @@ std::string csv_field(std::string const& s)
 
 }  // namespace
 
+std::array<double, 6> map_damping(OpticsResult const& r)
+{
+    // Amplitude damping time tau = T0 / (-ln |lambda|); the partition numbers share Robinson's sum 4
+    // (Sands, SLAC-121, eq. 5.34) in proportion to the damping rates.
+    std::array<double, 6> d{};
+    if (r.damped.size() != 3) return d;
+    double const t0 = r.length / (r.beta * constants::c_light);
+    double const sum = r.damped[0].damping + r.damped[1].damping + r.damped[2].damping;
+    for (std::size_t k = 0; k < 3; ++k) {
+        d[k] = r.damped[k].damping > 0.0 ? t0 / r.damped[k].damping : 0.0;
+        d[3 + k] = sum > 0.0 ? 4.0 * r.damped[k].damping / sum : 0.0;
+    }
+    return d;
+}
+
 std::string summary(OpticsResult const& r, std::size_t rows)
 {
     std::string t;
     t += fmt::format("{} of {:.9g} m, reference beta = {:.9g}, gamma = {:.9g}\n",
                      r.periodic ? "ring (periodic solution)" : "line (from [beam.twiss])", r.length, r.beta,
                      r.gamma);
+    if (!r.model_note.empty()) t += fmt::format("model: {}\n", r.model_note);
     t += fmt::format("tunes        Qx = {:.10f}   Qy = {:.10f}{}\n", r.tune_x, r.tune_y,
                      r.coupled ? "   (eigen-tunes: the lattice is coupled)" : "");
     if (r.periodic) {
@@ -89,6 +105,13 @@ std::string summary(OpticsResult const& r, std::size_t rows)
         t += fmt::format("momentum compaction alpha_c = {:.9g}   slip factor eta = {:.9g}\n",
                          r.momentum_compaction, r.slip_factor);
         if (r.synchrotron_tune) t += fmt::format("synchrotron tune Qs = {:.9g}\n", *r.synchrotron_tune);
+        if (!r.damped.empty()) {
+            auto const d = map_damping(r);
+            t += fmt::format(
+                "one-turn map with radiation: damping times tau_x, tau_y, tau_e = {:.6g}, {:.6g}, {:.6g} ms, "
+                "partition Jx, Jy, Je = {:.6g}, {:.6g}, {:.6g}\n",
+                d[0] * 1e3, d[1] * 1e3, d[2] * 1e3, d[3], d[4], d[5]);
+        }
         if (r.radiation && r.radiation->i2 != 0.0) {
             RadiationIntegrals const& w = *r.radiation;
             t += fmt::format("radiation integrals I1..I5 = {:.6g}, {:.6g}, {:.6g}, {:.6g}, {:.6g}\n", w.i1,
@@ -163,6 +186,16 @@ void write_hdf5(OpticsResult const& r, std::string const& path, std::string cons
     h5::write_attribute(g, "slip_factor", r.slip_factor);
     if (r.synchrotron_tune) h5::write_attribute(g, "synchrotron_tune", *r.synchrotron_tune);
     h5::write_attribute(g, "coupled", std::int32_t(r.coupled ? 1 : 0));
+    h5::write_attribute(g, "model", std::string_view(r.model));
+    h5::write_attribute(g, "model_note", std::string_view(r.model_note));
+    if (!r.damped.empty()) {
+        auto const d = map_damping(r);
+        char const* plane[3] = {"x", "y", "e"};
+        for (std::size_t k = 0; k < 3; ++k) {
+            h5::write_attribute(g, std::string("map_damping_time_") + plane[k], d[k]);
+            h5::write_attribute(g, std::string("map_damping_partition_") + plane[k], d[3 + k]);
+        }
+    }
     if (r.radiation) {
         RadiationIntegrals const& w = *r.radiation;
         h5::write_attribute(g, "I1", w.i1);
@@ -221,6 +254,8 @@ void write_csv(OpticsResult const& r, std::string const& path)
 {
     std::ofstream f(path);
     if (!f) throw std::runtime_error("cannot write the CSV file '" + path + "'");
+    // The model first, as a comment line (readers: comment='#' in pandas, numpy; skip it for csv.DictReader).
+    f << "# gtrack optics, model " << r.model << ": " << r.model_note << '\n';
     f << "s,name,type";
     for (auto const& c : columns()) f << ',' << c.name;
     f << '\n';

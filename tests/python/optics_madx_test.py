@@ -98,6 +98,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check("layout: quadrupole strengths", g["layout"]["strength"][quads],
           [0.4 if names[i] == "qf" else -0.4 for i in quads], 1e-15)
     with open(g["csv"]) as f:
+        first = f.readline()
+        # The model, as a comment line before the header (docs/optics.md).
+        check("CSV: the model's comment line", int(first.startswith("# gtrack optics, model 4d: 4D")), 1, 0)
         csv_rows = list(csv.DictReader(f))
     check("CSV: the same beta_x as HDF5", [float(r["beta_x"]) for r in csv_rows], g["beta_x"], 0.0)
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Published ring lattices (tests/data/lattices: PIMMS, ELENA, BESSY III, the CLIC damping ring; origin and licence in its
+"""Published ring lattices (tests/data/lattices: PIMMS, ELENA, BESSY III, SLS 2.0, the CLIC damping ring, the SPS; origin and licence in its
 README.md), imported by scripts/import_madx.py without --replace-with-drifts: the deck's length equals
 MAD-X's to round-off (the importer itself checks every element's position against MAD-X's SURVEY and
 fails otherwise), and gtrack optics gives MAD-X's tunes (with integer part) to 1e-6 and its chromaticities to
 1e-4 (relative, or absolute below 1).
 
 Usage: real_lattices_test.py GTRACK SOURCE_DIR [--all] (exit 77 when cpymad or h5py is missing). Without
---all the CLIC damping ring (10 000 elements: 20 s of MAD-X on a loaded 2-core machine) is left out; the
-ctest entry python_real_lattices_all (label long) runs it."""
+--all the CLIC damping ring (10 000 elements: 20 s of MAD-X on a loaded 2-core machine), SLS 2.0 and the SPS
+(6.9 km) are left out; the ctest entry python_real_lattices_all (label long) runs them."""
 import os
 import subprocess
 import sys
@@ -24,7 +24,7 @@ folder = os.path.join(source, "tests", "data", "lattices")
 # (folder, sequence)
 LATTICES = [("pimms", "pimms"), ("elena", "elena"), ("bessy3", "sec")]
 if "--all" in sys.argv[3:]:
-    LATTICES.append(("clic_dr", "ring"))
+    LATTICES += [("clic_dr", "ring"), ("sls", "ring"), ("sps", "sps")]
 
 
 def check(name, got, want, tol):
