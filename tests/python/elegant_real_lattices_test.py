@@ -64,7 +64,8 @@ def reference(path, pc_gev):
             k1 = float(e.PolynomB[1]) if len(e.PolynomB) > 1 else 0.0
             defs.append(f"{n}: sbend, l={length!r}, angle={float(e.BendingAngle)!r}, e1={float(e.EntranceAngle)!r}, "
                         f"e2={float(e.ExitAngle)!r}, k1={k1!r}, hgap={float(getattr(e, 'FullGap', 0.0)) / 2!r}, "
-                        f"fint={float(getattr(e, 'FringeInt1', 0.0))!r}, fintx={float(getattr(e, 'FringeInt2', 0.0))!r};")
+                        f"fint={float(getattr(e, 'FringeInt1', 0.0))!r}, "
+                        f"fintx={float(getattr(e, 'FringeInt2', 0.0))!r};")
         elif kind == "Quadrupole":
             defs.append(f"{n}: quadrupole, l={length!r}, k1={float(e.PolynomB[1])!r};")
         elif kind == "Sextupole":  # AT's PolynomB[2] is K2/2
