@@ -36,7 +36,7 @@ TYPES = {
     "HKICK": "hkick", "VKICK": "vkick", "KICKER": "kick", "EHKICK": "hkick", "EVKICK": "vkick", "EKICKER": "kick",
     "HKICKER": "hkick", "VKICKER": "vkick",
     "MARK": "marker", "MARKER": "marker", "MONI": "monitor", "HMON": "monitor", "VMON": "monitor",
-    "WATCH": "monitor",
+    "WATCH": "monitor", "HISTOGRAM": "diagnostic", "MHISTOGRAM": "diagnostic", "SLICE": "diagnostic",
     "RCOL": "rcol", "ECOL": "ecol",
     "ROTATE": "rotate",
     # Elements of no gtrack type of their own, converted here: see convert() below.
@@ -48,14 +48,14 @@ OTHER_TYPES = ["CSRDRIFT", "LSCDRIFT", "CENTER", "WAKE", "TRWAKE", "RFDF", "MATR
 
 # The parameters each role carries into gtrack.
 USED = {
-    "drift": {"L"}, "marker": set(), "monitor": {"L"},
+    "drift": {"L"}, "marker": set(), "monitor": {"L"}, "diagnostic": set(),
     "quad": {"L", "K1", "TILT", "DX", "DY"},
     "sbend": {"L", "ANGLE", "E1", "E2", "FINT", "FINT1", "FINT2", "HGAP", "K1", "K2", "K3", "K4", "TILT", "DX",
               "DY"},
     "sext": {"L", "K2", "TILT", "DX", "DY", "N_KICKS", "N_SLICES"},
     "octu": {"L", "K3", "TILT", "DX", "DY", "N_KICKS", "N_SLICES"},
     "mult": {"L", "KNL", "ORDER", "TILT", "DX", "DY"}, "sole": {"L", "KS"},
-    "rf": {"L", "VOLT", "FREQ", "PHASE"},
+    "rf": {"L", "VOLT", "FREQ", "PHASE", "CHANGE_P0"},
     "hkick": {"L", "KICK", "TILT", "DX", "DY"}, "vkick": {"L", "KICK", "TILT", "DX", "DY"},
     "kick": {"L", "HKICK", "VKICK", "TILT", "DX", "DY"},
     "rcol": {"L", "X_MAX", "Y_MAX", "DX", "DY", "OPEN_SIDE"},
@@ -69,7 +69,7 @@ USED["rbend"] = USED["sbend"]
 # correction bookkeeping, integrator settings of maps gtrack computes exactly, per-element radiation switches
 # (gtrack's radiation is the deck's: [lattice] radiation).
 IGNORED = {"GROUP", "FITPOINT", "WEIGHT", "FILENAME", "MODE", "LABEL", "INTERVAL", "START_PASS", "END_PASS",
-           "PRECISION", "DISABLE", "N_KICKS", "N_SLICES", "INTEGRATION_ORDER", "ISR", "ISR1PART", "SYNCH_RAD",
+           "PRECISION", "DISABLE", "FLUSH_INTERVAL", "N_KICKS", "N_SLICES", "INTEGRATION_ORDER", "ISR", "ISR1PART", "SYNCH_RAD",
            "SQRT_ORDER", "USE_RAD_DIST", "ADD_OPENING_ANGLE", "PHOTON_OUTPUT_FILE", "EDGE_ORDER", "ORDER",
            "FORCE_MODIFY_MATRIX", "CO_FITPOINT", "XCO", "YCO", "CALIBRATION", "XCALIBRATION", "YCALIBRATION",
            "STEERING", "SETPOINT", "X_SETPOINT", "Y_SETPOINT", "CALIBRATION_FACTOR", "BPM_NOISE", "FLOOR",
@@ -87,11 +87,14 @@ SHIFTS = ("DX", "DXP", "DY", "DYP", "DZ", "DT", "DP", "DE")  # MALIGN
 
 
 def resolve_type(word: str) -> str:
-    """The ELEGANT type of a (possibly abbreviated) type word; an unknown word is kept (unconvertible)."""
+    """The ELEGANT type of a type word, matched as ELEGANT's tell_type does (src/mad_parse.c): a type whose
+    first min(len(word), len(type)) characters equal the word's, an exact match first, else the only one
+    (so KQUADRUPOLE is KQUAD, HMONITOR is HMON, SEXTUPOLE is SEXT); an unknown or ambiguous word is kept
+    (unconvertible)."""
     w = word.strip().upper()
     if w in TYPES or w in OTHER_TYPES:
         return w
-    matches = [t for t in list(TYPES) + OTHER_TYPES if t.startswith(w)]
+    matches = [t for t in list(TYPES) + OTHER_TYPES if t.startswith(w) or w.startswith(t)]
     if len(w) >= 3 and len(set(TYPES.get(m, m) for m in matches)) == 1:
         return matches[0]
     return w
@@ -152,14 +155,14 @@ class Converter:
         role = TYPES.get(kind)
         length = elegant_length(kind, params)
         if role is None or (kind not in self.gtrack_types and role not in
-                            ("maxamp", "scraper", "malign", "charge", "recirc")):
+                            ("maxamp", "scraper", "malign", "charge", "recirc", "diagnostic")):
             self.unconvertible(name, kind, "no gtrack element of this type", params)
             return
         problems = []
         for key, v in params.items():
             if key in USED[role] or key in ("L",):
                 continue
-            if key in IGNORED:
+            if key in IGNORED or role == "diagnostic":  # a diagnostic's parameters are all about its output
                 self.ignored.setdefault(key, set()).add(name)
                 continue
             if key in STRINGS:
@@ -211,6 +214,9 @@ class Converter:
             self.add(name, "drift", {"length": length})
         else:
             self.add(name, "monitor", {})
+
+    def role_diagnostic(self, name, kind, params, length):  # HISTOGRAM, SLICE: output only, thin
+        self.add(name, "monitor", {})
 
     def role_recirc(self, name, kind, params, length):
         self.add(name, "marker", {})
@@ -287,7 +293,13 @@ class Converter:
         self.add(name, "solenoid", {"length": length, "ks": number(params, "KS")})
 
     def role_rf(self, name, kind, params, length):
-        # ELEGANT: dE = q V sin(phase), 90 deg on crest; gtrack's phase is 0 on crest.
+        # ELEGANT: dE = q V sin(phase), 90 deg on crest; gtrack's phase is 0 on crest. gtrack's reference
+        # follows a cavity's energy gain (without radiation: docs/physics.md), as ELEGANT's CHANGE_P0 = 1 does;
+        # with ELEGANT's default CHANGE_P0 = 0 and a gain, the magnets downstream see another reference: noted.
+        gain = number(params, "VOLT") * math.sin(math.radians(number(params, "PHASE")))
+        if not number(params, "CHANGE_P0") and abs(gain) > 1e-9 * abs(number(params, "VOLT")):
+            print(f"import_elegant: note: {name}: CHANGE_P0 = 0 (ELEGANT's default) with an energy gain: gtrack's "
+                  "reference follows the cavity, as ELEGANT's CHANGE_P0 = 1", file=sys.stderr)
         self.add(name, "rfcavity", {"length": length, "voltage": number(params, "VOLT"),
                                     "frequency": number(params, "FREQ", DEFAULTS["FREQ"]),
                                     "phase": number(params, "PHASE") - 90.0})

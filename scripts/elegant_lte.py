@@ -50,16 +50,19 @@ def logical_lines(text: str):
 
 
 # ELEGANT's RPN calculator (rpn, the SDDS toolkit's): the constants and functions lattices use. Constants:
-# CODATA 2018 (c exact; e, me, mp as in gtrack's src/physics constants).
+# CODATA 2018 (c exact; e, me, mp as in gtrack's src/physics constants). `mev` (the electron's rest energy
+# in MeV) and `beta.p`, `gamma.p` (beta and gamma of a momentum beta gamma) come from the definitions file
+# ELEGANT's users load (defns.rpn), which ELEGANT's own examples use.
 RPN_CONSTANTS = {"pi": math.pi, "c_mks": 299792458.0, "e_mks": 1.602176634e-19, "me_mks": 9.1093837015e-31,
-                 "mp_mks": 1.67262192369e-27, "c_cgs": 29979245800.0}
+                 "mp_mks": 1.67262192369e-27, "c_cgs": 29979245800.0, "mev": 0.51099895000}
 RPN_UNARY = {"sqrt": math.sqrt, "sqr": lambda a: a * a, "sin": math.sin, "cos": math.cos, "tan": math.tan,
              "asin": math.asin, "acos": math.acos, "atan": math.atan, "exp": math.exp, "ln": math.log,
              "chs": lambda a: -a, "abs": abs, "int": lambda a: float(math.trunc(a)),
              # degrees: dsin etc. take degrees, dasin etc. give degrees
              "dsin": lambda a: math.sin(math.radians(a)), "dcos": lambda a: math.cos(math.radians(a)),
              "dtan": lambda a: math.tan(math.radians(a)), "dasin": lambda a: math.degrees(math.asin(a)),
-             "dacos": lambda a: math.degrees(math.acos(a)), "datan": lambda a: math.degrees(math.atan(a))}
+             "dacos": lambda a: math.degrees(math.acos(a)), "datan": lambda a: math.degrees(math.atan(a)),
+             "beta.p": lambda p: p / math.sqrt(1.0 + p * p), "gamma.p": lambda p: math.sqrt(1.0 + p * p)}
 
 
 def rpn(expression: str, variables: dict, where: str) -> float:
@@ -142,8 +145,8 @@ class Value:
 class Lte:
     """The file's elements ({name: (TYPE, {PARAM: Value}, line)}), lines and the line to use."""
 
-    def __init__(self, text: str, path: str, resolve_type):
-        self.path, self.resolve_type = path, resolve_type
+    def __init__(self, text: str, path: str, resolve_type, known_types=frozenset()):
+        self.path, self.resolve_type, self.known_types = path, resolve_type, known_types
         self.elements = {}
         self.lines = {}
         self.last_line = None
@@ -181,8 +184,14 @@ class Lte:
             self.lines[name] = self.parse_items(body[1:-1], where)
             self.last_line = name
             return
-        kind = self.resolve_type(head)
         params = {}
+        base = head.strip().strip('"').lower()
+        if base in self.elements and (head.startswith('"') or self.resolve_type(head) not in self.known_types):
+            # NAME: OTHER, ...: a copy of the element OTHER with the parameters given here changed (ELEGANT)
+            kind, inherited, _ = self.elements[base]
+            params = dict(inherited)
+        else:
+            kind = self.resolve_type(head)
         for p in parts[1:]:
             if not p:
                 continue

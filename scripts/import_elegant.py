@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from elegant_lte import Lte, LteError  # noqa: E402
-from elegant_convert import Converter, check_positions, resolve_type  # noqa: E402
+from elegant_convert import OTHER_TYPES, TYPES, Converter, check_positions, resolve_type  # noqa: E402
 from lattice_deck import Lattice, beam_section, deck, settle_unconverted, write_text  # noqa: E402
 
 def main(argv=None):
@@ -34,7 +34,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     try:
         with open(args.lte) as f:
-            lte = Lte(f.read(), args.lte, resolve_type)
+            lte = Lte(f.read(), args.lte, resolve_type, set(TYPES) | set(OTHER_TYPES))
         use = (args.use or lte.last_line or "").lower()
         if not use:
             raise LteError(f"{args.lte}: no beamline defined")

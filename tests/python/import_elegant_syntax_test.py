@@ -92,6 +92,16 @@ check("',,' skipped", status == 0 and names_in_line(body) == ["d", "m", "d"], er
 status, body, err = run("D: DRIF, L=1.2&\n5\nL1: LI&\nNE=(D)\n")
 check("'&' joins a split number", status == 0 and "length = 1.25" in element(body, "d"), err + body)
 
+# Type words matched as ELEGANT's tell_type does; an element defined from another one (NAME: OTHER, ...).
+status, body, err = run('Q: KQUADRUPOLE, L=0.5, K1=0.4\nH: HMONITOR\nHI: HISTOGRAM, FILENAME="%s.h", BINS=100\n'
+                        '"LTP:Q2": Q, K1=-0.3\n"LTP:Q3": "LTP:Q2"\nL1: LINE=(Q, H, HI, LTP:Q2, "LTP:Q3")\n')
+check("KQUADRUPOLE is KQUAD, HMONITOR is HMON, HISTOGRAM a monitor", status == 0 and 'type = "quadrupole"' in
+      element(body, "q") and 'type = "monitor"' in element(body, "h") and 'type = "monitor"' in element(body, "hi"),
+      err + body)
+check("  an element copied from another, with its changes", element(body, '"ltp:q2"') ==
+      'type = "quadrupole", length = 0.5, k1 = -0.3' and element(body, '"ltp:q3"') ==
+      'type = "quadrupole", length = 0.5, k1 = -0.3', body)
+
 # ELEGANT's defaults.
 status, body, err = run("C: RFCA, VOLT=1e6, PHASE=180\nL1: LINE=(C)\n")
 check("RFCA without FREQ: 500 MHz", status == 0 and "frequency = 500000000.0" in element(body, "c")
@@ -112,6 +122,14 @@ check("KSEXT N_KICKS -> kicks; ELEGANT's default 4 is gtrack's", "kicks = 10" in
 status, body, err = run('F: RFCA, VOLT=1e6, FREQ="c_mks 1104 / 1296 *", PHASE="180 0.5 dasin -"\nL1: LINE=(F)\n')
 check("RPN with c_mks and dasin", f"frequency = {299792458.0 / 1104 * 1296!r}" in element(body, "f")
       and f"phase = {180 - 30.000000000000004 - 90!r}" in element(body, "f"), body)
+
+status, body, err = run('F: RFCA, VOLT=1e6, FREQ="880 beta.p c_mks * 30.6667 /", PHASE=90, CHANGE_P0=1\n'
+                        'L1: LINE=(F)\n')
+beta = 880 / math.sqrt(1 + 880.0 ** 2)
+check("RPN beta.p (defns.rpn); CHANGE_P0 = 1 is gtrack's own reference", status == 0 and
+      f"frequency = {beta * 299792458.0 / 30.6667!r}" in element(body, "f") and "note" not in err, err + body)
+status, body, err = run("F: RFCA, VOLT=1e6, FREQ=1e9, PHASE=90\nL1: LINE=(F)\n")
+check("  CHANGE_P0 = 0 with an energy gain: noted", status == 0 and "CHANGE_P0 = 0" in err, err)
 
 # MAXAMP: an aperture from there on, after every element with a length; a zero MAXAMP ends it.
 status, body, err = run("A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, ELLIPTICAL=1\nZ: MAXAMP\nD: DRIF, L=1\nM: MARK\n"
