@@ -61,8 +61,9 @@ USED = {
     "rcol": {"L", "X_MAX", "Y_MAX", "DX", "DY", "OPEN_SIDE"},
     "ecol": {"L", "X_MAX", "Y_MAX", "DX", "DY", "OPEN_SIDE"},
     "rotate": {"TILT"},
-    "maxamp": {"X_MAX", "Y_MAX", "ELLIPTICAL", "EXPONENT", "OPEN_SIDE"},
-    "scraper": set(), "malign": set(), "charge": {"TOTAL"}, "recirc": set(),
+    "maxamp": {"X_MAX", "Y_MAX", "ELLIPTICAL", "EXPONENT", "YEXPONENT", "OPEN_SIDE"},
+    "scraper": {"L", "POSITION", "INSERT_FROM", "DIRECTION", "DX", "DY"}, "malign": set(), "charge": {"TOTAL"},
+    "recirc": set(),
 }
 USED["rbend"] = USED["sbend"]
 # Parameters with no effect on gtrack's tracking: left out, and listed in a note. Output files, fit and
@@ -135,7 +136,9 @@ class Converter:
 
     def run(self, names):
         recirc = [i for i, n in enumerate(names) if self.lte.elements[n][0] == "RECIRC"]
+        self.scraper_pairs = self.pair_scrapers(names)
         for i, name in enumerate(names):
+            self.index = i
             kind, params, _ = self.lte.elements[name]
             self.convert(name, kind, params, recirc_after=(recirc and i < recirc[0]))
         return self
@@ -178,7 +181,7 @@ class Converter:
                 problems.append(f"{key}={v.raw}")
         if role == "recirc":
             problems = []
-        if problems and role not in ("malign", "scraper", "maxamp"):
+        if problems and role != "malign":
             self.unconvertible(name, kind, ", ".join(problems) + " (gtrack has no such term)", params)
             return
         if recirc_after and (length > 0 or role not in ("marker", "monitor", "malign", "charge")):
@@ -315,32 +318,36 @@ class Converter:
             keys["vkick"] = v
         self.add(name, "kicker", {**keys, **self.misalignment(params)})
 
-    def closed_shape(self, name, kind, params, shape):
-        """(half_x, half_y) of a collimator or MAXAMP, or a reason it is not one of gtrack's shapes."""
-        half_x, half_y = number(params, "X_MAX"), number(params, "Y_MAX")
+    def aperture_keys(self, params, elliptical):
+        """gtrack's aperture keys of a collimator or MAXAMP ({shape, half_x, half_y}; a half size left out is
+        an open plane, as ELEGANT's zero X_MAX or Y_MAX), or the reason it has none."""
         if text(params, "OPEN_SIDE"):
             return f"OPEN_SIDE=\"{text(params, 'OPEN_SIDE')}\": gtrack's apertures have no open side"
-        if half_x <= 0 or half_y <= 0:
-            return ("X_MAX or Y_MAX = 0 leaves a plane open: gtrack's apertures take finite half sizes in both "
-                    "planes")
-        return half_x, half_y
+        if elliptical and (number(params, "EXPONENT", 2.0) != 2.0 or number(params, "YEXPONENT") not in (0.0, 2.0)):
+            return "EXPONENT, YEXPONENT other than 2: not an ellipse"
+        keys = {"shape": "ellipse" if elliptical else "rectangle"}
+        for key, plane in (("X_MAX", "half_x"), ("Y_MAX", "half_y")):
+            if number(params, key) > 0:
+                keys[plane] = number(params, key)
+        if len(keys) == 2:  # one plane: an ECOL with a zero half-axis is ELEGANT's RCOL (src/limit_amplitudes.c)
+            keys["shape"] = "rectangle"
+        return keys
 
     def role_rcol(self, name, kind, params, length):
-        self.collimator(name, kind, params, length, "rectangle")
+        self.collimator(name, kind, params, length, False)
 
     def role_ecol(self, name, kind, params, length):
-        self.collimator(name, kind, params, length, "ellipse")
+        self.collimator(name, kind, params, length, True)
 
-    def collimator(self, name, kind, params, length, shape):
+    def collimator(self, name, kind, params, length, elliptical):
         if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0 and not text(params, "OPEN_SIDE"):
             self.add(name, "drift", {"length": length})  # no aperture at all: ELEGANT tracks a drift
             return
-        half = self.closed_shape(name, kind, params, shape)
-        if isinstance(half, str):
-            self.unconvertible(name, kind, half, params)
+        keys = self.aperture_keys(params, elliptical)
+        if isinstance(keys, str):
+            self.unconvertible(name, kind, keys, params)
             return
-        self.add(name, "collimator", {"shape": shape, "half_x": half[0], "half_y": half[1], "length": length,
-                                      **self.misalignment(params)})
+        self.add(name, "collimator", {**keys, "length": length, **self.misalignment(params)})
 
     def role_maxamp(self, name, kind, params, length):
         # The aperture holds here and after every later element with a length (particles move only there),
@@ -349,24 +356,83 @@ class Converter:
         if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0 and not text(params, "OPEN_SIDE"):
             self.add(name, "marker", {})  # "The default values of X_MAX and Y_MAX are 0, which causes the
             return  # aperture to be ignored"
-        if number(params, "ELLIPTICAL") and number(params, "EXPONENT", 2.0) != 2.0:
-            self.unconvertible(name, kind, "EXPONENT other than 2: not an ellipse", params)
+        elliptical = bool(number(params, "ELLIPTICAL"))
+        if elliptical and (number(params, "X_MAX") <= 0 or number(params, "Y_MAX") <= 0):
+            self.unconvertible(name, kind, "ELLIPTICAL with a zero half-axis (downstream of it: no aperture until "
+                               "the next MAXAMP)", params)
             return
-        shape = "ellipse" if number(params, "ELLIPTICAL") else "rectangle"
-        half = self.closed_shape(name, kind, params, shape)
-        if isinstance(half, str):
-            self.unconvertible(name, kind, half + " (downstream of it: no aperture until the next MAXAMP)",
-                               params)
+        keys = self.aperture_keys(params, elliptical)
+        if isinstance(keys, str):
+            self.unconvertible(name, kind, keys + " (downstream of it: no aperture until the next MAXAMP)", params)
             return
-        self.aperture = Element(name, "aperture", {"shape": shape, "half_x": half[0], "half_y": half[1]})
+        self.aperture = Element(name, "aperture", keys)
         self.lattice.add(self.aperture)
 
+    @staticmethod
+    def scraper_edge(params):
+        """(plane, side, edge) of a SCRAPER: ELEGANT's beam_scraper (src/limit_amplitudes.c) loses x - DX >
+        POSITION from "+x", x - DX < POSITION from "-x", |x - DX| > POSITION from "x" (side ""); y alike, DY."""
+        side = text(params, "INSERT_FROM").lower()
+        if not side and number(params, "DIRECTION", -1.0) in (0.0, 1.0, 2.0, 3.0):
+            # the deprecated DIRECTION: 0 +x, 1 +y, 2 -x, 3 -y (interpretScraperDirection, src/mad_parse.c)
+            side = ("+x", "+y", "-x", "-y")[int(number(params, "DIRECTION"))]
+        side = side.replace("h", "x").replace("v", "y")  # H and V name the planes too
+        if side not in ("+x", "-x", "x", "+y", "-y", "y"):
+            return None
+        plane = side[-1]
+        return plane, side[:-1], number(params, "POSITION"), number(params, "D" + plane.upper())
+
+    def pair_scrapers(self, names):
+        """{index: (plane, low edge, high edge)} for one-sided thin SCRAPERs that face each other across the
+        axis with nothing of a length between them: together, a limit on both sides of one plane."""
+        pairs, pending = {}, {}
+        for i, n in enumerate(names):
+            kind, params, _ = self.lte.elements[n]
+            if TYPES.get(kind) == "scraper" and elegant_length(kind, params) == 0:
+                edge = self.scraper_edge(params)
+                if edge and edge[1]:
+                    plane, side, position, offset = edge
+                    other = pending.pop((plane, "-" if side == "+" else "+"), None)
+                    if other is not None:
+                        j, edge_j = other
+                        low, high = (offset + position, edge_j) if side == "-" else (edge_j, offset + position)
+                        pairs[i] = pairs[j] = (plane, low, high)
+                    else:
+                        pending[(plane, side)] = (i, offset + position)
+                    continue
+            if elegant_length(kind, params) > 0:
+                pending = {}
+        return pairs
+
     def role_scraper(self, name, kind, params, length):
-        # A scraper limits one side (INSERT_FROM "+x": x > POSITION is lost) or, with "x"/"y", one plane:
-        # both leave a plane open.
-        side = text(params, "INSERT_FROM") or "(DIRECTION)"
-        self.unconvertible(name, kind, f"INSERT_FROM=\"{side}\": a limit on one side or in one plane; gtrack's "
-                           "apertures close both planes", params)
+        edge = self.scraper_edge(params)
+        if edge is None:
+            self.unconvertible(name, kind, f"INSERT_FROM=\"{text(params, 'INSERT_FROM')}\": expected +x, -x, x, "
+                               "+y, -y or y", params)
+            return
+        plane, side, position, offset = edge
+        if length > 0:
+            self.unconvertible(name, kind, "a SCRAPER with a length (ELEGANT: a block of material)", params)
+            return
+        if side:
+            pair = self.scraper_pairs.get(self.index)
+            if pair is None:
+                self.unconvertible(name, kind, f"INSERT_FROM=\"{text(params, 'INSERT_FROM')}\" alone: a limit on "
+                                   "one side only; gtrack's apertures are symmetric about their centre (a pair "
+                                   "of scrapers facing each other is one aperture)", params)
+                return
+            _, low, high = pair
+            half, centre = (high - low) / 2, (high + low) / 2
+        else:
+            half, centre = position, offset
+        if not half > 0:
+            self.unconvertible(name, kind, "the scrapers' edges leave no opening: every particle is lost", params)
+            return
+        # A rectangle in that plane, open in the other: the half opening about the centre.
+        keys = {"shape": "rectangle", f"half_{plane}": half}
+        if centre:
+            keys[f"d{plane}"] = centre
+        self.add(name, "aperture", keys)
 
     def role_malign(self, name, kind, params, length):
         shifts = [f"{k}={params[k].raw}" for k in SHIFTS if k in params and params[k].number() != 0.0]

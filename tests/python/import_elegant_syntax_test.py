@@ -7,8 +7,9 @@ the importer of the round before: names split at the colon, RPN errors on string
 - an empty line item (',,') skipped; '&' joins the next line with nothing in between (a number split in two);
 - ELEGANT's documented defaults: RFCA FREQ = 500 MHz, CSBEND FINT = 0.5 (acting with HGAP), RBEN L the chord,
   KSEXT N_KICKS as gtrack's kicks;
-- MAXAMP (an aperture from there on, after each element with a length, until the next MAXAMP), RCOL, ECOL,
-  MALIGN (no shift: a marker; a shift: refused by name), CHARGE (the bunch charge), RECIRC, SCRAPER (refused);
+- MAXAMP (an aperture from there on, after each element with a length, until the next MAXAMP), RCOL, ECOL
+  (a zero half size: an open plane), SCRAPER (both sides, or two facing each other: one aperture; one side
+  alone: refused), MALIGN (no shift: a marker; a shift: refused by name), CHARGE (the bunch charge), RECIRC;
 - a parameter gtrack has no term for is refused, one without effect on its tracking is listed;
 - the self-check of positions names the first element that ends elsewhere than in ELEGANT's line;
 - `gtrack check` reads every deck written here.
@@ -147,10 +148,25 @@ status, body, err = run("R: RCOL, L=0.1, X_MAX=0.01, Y_MAX=0.005, DX=0.001\nE: E
 check("RCOL, ECOL", element(body, "r") == 'type = "collimator", shape = "rectangle", half_x = 0.01, '
       'half_y = 0.005, length = 0.1, dx = 0.001'
       and 'shape = "ellipse"' in element(body, "e"), body + err)
-status, body, err = run("R: RCOL, L=0.1, X_MAX=0.01\nL1: LINE=(R)\n")
-check("RCOL with Y_MAX = 0 (open in y): refused", status == 1 and "leaves a plane open" in err, err)
+status, body, err = run("R2: RCOL, L=0.1, X_MAX=0.01\nE2: ECOL, Y_MAX=0.004\nL1: LINE=(R2, E2)\n")
+check("RCOL with Y_MAX = 0: open in y; ECOL with X_MAX = 0: ELEGANT's RCOL in y", status == 0 and
+      element(body, "r2") == 'type = "collimator", shape = "rectangle", half_x = 0.01, length = 0.1' and
+      element(body, "e2") == 'type = "collimator", shape = "rectangle", half_y = 0.004, length = 0.0', err + body)
+
+# SCRAPER (ELEGANT's beam_scraper): "+x" at p loses x - DX > p, "-x" loses x - DX < p, "x" loses |x - DX| > p.
 status, body, err = run('S: SCRAPER, POSITION=0.01, INSERT_FROM="+X"\nL1: LINE=(S)\n')
-check("SCRAPER: refused by name", status == 1 and 'INSERT_FROM="+X"' in err, err)
+check("a one-sided SCRAPER alone: refused by name", status == 1 and 'INSERT_FROM="+X" alone' in err, err)
+status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nB: SCRAPER, POSITION=0.042, INSERT_FROM="+X"\n'
+                        'M: MARK\nT: SCRAPER, POSITION=0.02, INSERT_FROM="y", DY=0.001\nL1: LINE=(A, M, B, T)\n')
+opening = 'type = "aperture", shape = "rectangle", half_x = 0.03, dx = 0.012000000000000002'
+check("two SCRAPERs facing each other (thin elements between): x from -0.018 to 0.042, open in y",
+      status == 0 and element(body, "a") == opening and element(body, "b") == opening, err + body)
+check("  a two-sided SCRAPER (y): |y - DY| <= 0.02, open in x",
+      element(body, "t") == 'type = "aperture", shape = "rectangle", half_y = 0.02, dy = 0.001', body)
+status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nD: DRIF, L=1\n'
+                        'B: SCRAPER, POSITION=0.042, INSERT_FROM="+X"\nL1: LINE=(A, D, B)\n')
+check("  a drift between them: two one-sided limits, refused", status == 1 and "a (SCRAPER)" in err
+      and "b (SCRAPER)" in err, err)
 
 # MALIGN, CHARGE, RECIRC.
 status, body, err = run("M0: MALIGN, ON_PASS=0\nC: CHARGE, TOTAL=1e-9\nRC: RECIRC\nD: DRIF, L=1\n"
