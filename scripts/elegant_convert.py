@@ -184,6 +184,10 @@ class Converter:
         if problems and role != "malign":
             self.unconvertible(name, kind, ", ".join(problems) + " (gtrack has no such term)", params)
             return
+        if length < 0:  # ELEGANT takes negative drifts (a step back); gtrack's lengths are >= 0
+            self.unconvertible(name, kind, f"negative length L={length!r}: gtrack's elements have lengths >= 0",
+                               params)
+            return
         if recirc_after and (length > 0 or role not in ("marker", "monitor", "malign", "charge")):
             # ELEGANT tracks the elements before a RECIRC on the first pass only; gtrack tracks every element
             # every turn.
@@ -417,7 +421,7 @@ class Converter:
         if side:
             pair = self.scraper_pairs.get(self.index)
             if pair is None:
-                self.unconvertible(name, kind, f"INSERT_FROM=\"{text(params, 'INSERT_FROM')}\" alone: a limit on "
+                self.unconvertible(name, kind, f"inserted from {side}{plane} alone: a limit on "
                                    "one side only; gtrack's apertures are symmetric about their centre (a pair "
                                    "of scrapers facing each other is one aperture)", params)
                 return

@@ -155,7 +155,9 @@ check("RCOL with Y_MAX = 0: open in y; ECOL with X_MAX = 0: ELEGANT's RCOL in y"
 
 # SCRAPER (ELEGANT's beam_scraper): "+x" at p loses x - DX > p, "-x" loses x - DX < p, "x" loses |x - DX| > p.
 status, body, err = run('S: SCRAPER, POSITION=0.01, INSERT_FROM="+X"\nL1: LINE=(S)\n')
-check("a one-sided SCRAPER alone: refused by name", status == 1 and 'INSERT_FROM="+X" alone' in err, err)
+check("a one-sided SCRAPER alone: refused by name", status == 1 and "inserted from +x alone" in err, err)
+status, body, err = run("D: DRIF, L=-0.1\nL1: LINE=(D)\n")
+check("a negative drift: refused by name", status == 1 and "negative length" in err and not body, err)
 status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nB: SCRAPER, POSITION=0.042, INSERT_FROM="+X"\n'
                         'M: MARK\nT: SCRAPER, POSITION=0.02, INSERT_FROM="y", DY=0.001\nL1: LINE=(A, M, B, T)\n')
 opening = 'type = "aperture", shape = "rectangle", half_x = 0.03, dx = 0.012000000000000002'
