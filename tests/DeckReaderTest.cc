@@ -300,18 +300,6 @@ TEST_CASE("missing required keys")
     CHECK(ds[0].message == "missing section [beam]");
 }
 
-TEST_CASE("an aperture or collimator with a half size left out is open in that plane; one is required")
-{
-    // ELEGANT's scrapers and its zero X_MAX or Y_MAX limit one plane (scripts/import_elegant.py writes them so).
-    CHECK(errors_of(with_line(24, "BPM = { type = \"aperture\", shape = \"rectangle\", half_x = 0.01 }")).empty());
-    CHECK(errors_of(with_line(24, "BPM = { type = \"collimator\", shape = \"ellipse\", half_y = 0.01, "
-                                  "length = 0.1 }"))
-              .empty());
-    auto const d = one_error(with_line(24, "BPM = { type = \"aperture\", shape = \"rectangle\" }"), 24,
-                             "elements.BPM.half_x");
-    CHECK(contains(d.message, "give half_x, half_y or both"));
-}
-
 TEST_CASE("lines: undefined entries, bad repetition counts, recursion, and use")
 {
     auto d =
