@@ -281,10 +281,11 @@ TEST_CASE("a bend's body components: knl[1] and knl[2] join k1 and k2, the other
 
 TEST_CASE("an aperture or collimator with a half size left out is open in that plane; one is required")
 {
-    // ELEGANT's scrapers and its zero X_MAX or Y_MAX limit one plane (scripts/import_elegant.py writes them so).
+    // ELEGANT's scrapers and its zero X_MAX or Y_MAX limit one plane (scripts/import_elegant.py).
     DeckConfig d = fodo_deck();
     d.elements.push_back(element("AP", "aperture", {{"half_x", 0.01}}, {{"shape", "rectangle"}}));
-    d.elements.push_back(element("COL", "collimator", {{"half_y", 0.02}, {"length", 0.1}}, {{"shape", "ellipse"}}));
+    d.elements.push_back(
+        element("COL", "collimator", {{"half_y", 0.02}, {"length", 0.1}}, {{"shape", "ellipse"}}));
     d.lattice.lines = {{"line", {"D", "AP", "COL"}}};
     Lattice const lat = build_lattice(d, proton(250.0));
     REQUIRE(lat.elements.size() == 3);

@@ -20,7 +20,8 @@ ApertureShape shape_of(ElementKeys const& k)
 void check(ElementCheck& c)
 {
     if (!c.has("half_x") && !c.has("half_y"))
-        c.fail("half_x", "missing: give half_x, half_y or both (a half size left out leaves that plane open)");
+        c.fail("half_x",
+               "missing: give half_x, half_y or both (a half size left out leaves that plane open)");
 }
 
 void build_aperture(ElementBuild& b)
@@ -51,7 +52,8 @@ std::vector<ParamSpec> aperture_keys()
     return {
         choice("shape", {"rectangle", "ellipse"}, "", "aperture shape"),
         optional("half_x", quantity::length, Bound::positive, k_open,
-                 "half width; particles outside are lost (left out: open in x; one of half_x, half_y is required)"),
+                 "half width; particles outside are lost (left out: open in x; one of half_x, half_y is "
+                 "required)"),
         optional("half_y", quantity::length, Bound::positive, k_open,
                  "half height; particles outside are lost (left out: open in y)"),
     };
