@@ -17,8 +17,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if [ "${1:-}" = "--python" ]; then
-    # xraylib: scripts/em/fit_photoelectric.py (regenerates src/detector/PhotoelectricFits.cc)
-    python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad xraylib==4.3.0
+    # xraylib: scripts/em/fit_photoelectric.py (regenerates src/detector/PhotoelectricFits.cc); accelerator-toolbox
+    # (PyAT): its ELEGANT reader is the independent reference of tests/python/elegant_real_lattices_test.py
+    python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad xraylib==4.3.0 \
+        accelerator-toolbox==0.9.0
     # xsuite (xtrack, CPU): the radiation twiss of tests/python/radiation_emit_test.py
     python3 -m pip install --quiet xsuite
 fi

@@ -278,3 +278,23 @@ TEST_CASE("a bend's body components: knl[1] and knl[2] join k1 and k2, the other
     longer.elements[0].arrays["knl"] = std::vector<double>(22, 1.0);
     CHECK_THROWS_WITH_AS(build_lattice(longer, ref), doctest::Contains("at most 21"), DeckError);
 }
+
+TEST_CASE("an aperture or collimator with a half size left out is open in that plane; one is required")
+{
+    // ELEGANT's scrapers and its zero X_MAX or Y_MAX limit one plane (scripts/import_elegant.py).
+    DeckConfig d = fodo_deck();
+    d.elements.push_back(element("AP", "aperture", {{"half_x", 0.01}}, {{"shape", "rectangle"}}));
+    d.elements.push_back(
+        element("COL", "collimator", {{"half_y", 0.02}, {"length", 0.1}}, {{"shape", "ellipse"}}));
+    d.lattice.lines = {{"line", {"D", "AP", "COL"}}};
+    Lattice const lat = build_lattice(d, proton(250.0));
+    REQUIRE(lat.elements.size() == 3);
+    CHECK(lat.elements[1].aperture.half_x == 0.01);
+    CHECK(std::isinf(lat.elements[1].aperture.half_y));
+    CHECK(std::isinf(lat.elements[2].collimator.aperture.half_x));
+    CHECK(lat.elements[2].collimator.aperture.half_y == 0.02);
+    d.elements.push_back(element("NONE", "aperture", {}, {{"shape", "rectangle"}}));
+    d.lattice.lines = {{"line", {"D", "NONE"}}};
+    CHECK_THROWS_WITH_AS(build_lattice(d, proton(250.0)), doctest::Contains("give half_x, half_y or both"),
+                         DeckError);
+}

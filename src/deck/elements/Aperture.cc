@@ -1,14 +1,27 @@
 // Registry entries: aperture (kernels/elements/Aperture.hh) and collimator, a drift with an aperture
 // (kernels/elements/Collimator.hh).
+#include <limits>
+
 #include "deck/elements/ElementTypes.hh"
 
 namespace gt::elements {
 
 namespace {
 
+//! A half size left out: that plane is open (kernels/elements/Aperture.hh: an infinite half size), as
+//! ELEGANT's zero X_MAX or Y_MAX and its scrapers, which limit one plane.
+constexpr double k_open = std::numeric_limits<double>::infinity();
+
 ApertureShape shape_of(ElementKeys const& k)
 {
     return k.text("shape") == "ellipse" ? ApertureShape::ellipse : ApertureShape::rectangle;
+}
+
+void check(ElementCheck& c)
+{
+    if (!c.has("half_x") && !c.has("half_y"))
+        c.fail("half_x",
+               "missing: give half_x, half_y or both (a half size left out leaves that plane open)");
 }
 
 void build_aperture(ElementBuild& b)
@@ -38,8 +51,11 @@ std::vector<ParamSpec> aperture_keys()
 {
     return {
         choice("shape", {"rectangle", "ellipse"}, "", "aperture shape"),
-        required("half_x", quantity::length, Bound::positive, "half width; particles outside are lost"),
-        required("half_y", quantity::length, Bound::positive, "half height; particles outside are lost"),
+        optional("half_x", quantity::length, Bound::positive, k_open,
+                 "half width; particles outside are lost (left out: open in x; one of half_x, half_y is "
+                 "required)"),
+        optional("half_y", quantity::length, Bound::positive, k_open,
+                 "half height; particles outside are lost (left out: open in y)"),
     };
 }
 
@@ -51,6 +67,7 @@ ElementSpec aperture_type()
     s.type = "aperture";
     s.doc = "thin aperture: particles outside are lost";
     s.params = aperture_keys();
+    s.check = check;
     s.build = build_aperture;
     s.describe = describe;
     return s;
@@ -63,6 +80,7 @@ ElementSpec collimator_type()
     s.doc = "a drift with an aperture";
     s.params = aperture_keys();
     s.params.push_back(required("length", quantity::length, Bound::non_negative, "length"));
+    s.check = check;
     s.madx = {"rcollimator", "ecollimator", "collimator"};
     s.elegant = {"RCOL", "ECOL"};
     s.build = build_collimator;

@@ -1,0 +1,482 @@
+"""ELEGANT elements in gtrack's terms: used by scripts/import_elegant.py.
+
+Defaults are ELEGANT's own where the file leaves a parameter out (its manual's element dictionary,
+ops.aps.anl.gov/manuals/elegant_latest, and the same table in its source, src/track_data.c):
+- RFCA, RFCW: FREQ = 500 MHz (manual 10.88 RFCA: "FREQ Hz double 500000000"); PHASE = 90 is the crest;
+- CSBEND, SBEN, RBEN: FINT = 0.5 (manual 10.20 CSBEND: "FINT double 0.5"; DEFAULT_FINT in src/track.h),
+  FINT1, FINT2 = -1: "If negative, use FINT"; HGAP = 0 (so FINT acts only where HGAP is given);
+  EDGE_ORDER = 1, EDGE1_EFFECTS = EDGE2_EFFECTS = 1;
+- RBEN: L is the magnet's straight (chord) length ("magnet (straight) length"); ELEGANT turns it into a
+  sector bend of arc L (angle/2)/sin(angle/2) with angle/2 added to each face (src/mad_parse.c);
+- N_KICKS (KQUAD, KSEXT, KOCT, CSBEND; N_SLICES in newer versions, "full integrator steps") is the number of
+  steps of ELEGANT's integrator: gtrack's quadrupole and bend bodies are exact maps that need none, and its
+  thick sextupoles and octupoles take it as `kicks` (kicks per slice; ELEGANT's default: 4);
+- MAXAMP: X_MAX, Y_MAX = 0 "causes the aperture to be ignored"; the aperture holds "for itself and all
+  subsequent elements ... until another MAXAMP element is seen" (manual 10.64 MAXAMP);
+- RCOL, ECOL: a zero X_MAX or Y_MAX leaves that plane open (src/limit_amplitudes.c);
+- MALIGN: a shift of the beam's coordinates (DX, DXP, DY, DYP, DZ, DT, DP, DE), ON_PASS = -1: every pass.
+"""
+from __future__ import annotations
+
+import math
+import sys
+
+from lattice_deck import Element, Lattice, source_types
+
+# ELEGANT type -> gtrack role.
+TYPES = {
+    "DRIF": "drift", "DRIFT": "drift", "EDRIFT": "drift",
+    "QUAD": "quad", "QUADRUPOLE": "quad", "KQUAD": "quad",
+    "SBEN": "sbend", "SBEND": "sbend", "CSBEND": "sbend", "CSBEN": "sbend", "NIBEND": "sbend",
+    "RBEN": "rbend", "RBEND": "rbend",
+    "SEXT": "sext", "SEXTUPOLE": "sext", "KSEXT": "sext",
+    "OCTU": "octu", "OCTUPOLE": "octu", "KOCT": "octu",
+    "MULT": "mult", "SOLE": "sole", "SOLENOID": "sole",
+    "RFCA": "rf", "RFCW": "rf",
+    "HKICK": "hkick", "VKICK": "vkick", "KICKER": "kick", "EHKICK": "hkick", "EVKICK": "vkick", "EKICKER": "kick",
+    "HKICKER": "hkick", "VKICKER": "vkick",
+    "MARK": "marker", "MARKER": "marker", "MONI": "monitor", "HMON": "monitor", "VMON": "monitor",
+    "WATCH": "monitor", "HISTOGRAM": "diagnostic", "MHISTOGRAM": "diagnostic", "SLICE": "diagnostic",
+    "RCOL": "rcol", "ECOL": "ecol",
+    "ROTATE": "rotate",
+    # Elements of no gtrack type of their own, converted here: see convert() below.
+    "MAXAMP": "maxamp", "SCRAPER": "scraper", "MALIGN": "malign", "CHARGE": "charge", "RECIRC": "recirc",
+}
+# Other ELEGANT types named in messages (abbreviations resolve against these too).
+OTHER_TYPES = ["CSRDRIFT", "LSCDRIFT", "CENTER", "WAKE", "TRWAKE", "RFDF", "MATR", "SREFFECTS", "CSRCSBEND",
+               "KSBEND", "WIGGLER", "CWIGGLER", "ILMATRIX", "TAPERAPC", "TAPERAPE", "TAPERAPR"]
+
+# The parameters each role carries into gtrack.
+USED = {
+    "drift": {"L"}, "marker": set(), "monitor": {"L"}, "diagnostic": set(),
+    "quad": {"L", "K1", "TILT", "DX", "DY"},
+    "sbend": {"L", "ANGLE", "E1", "E2", "FINT", "FINT1", "FINT2", "HGAP", "K1", "K2", "K3", "K4", "TILT", "DX",
+              "DY"},
+    "sext": {"L", "K2", "TILT", "DX", "DY", "N_KICKS", "N_SLICES"},
+    "octu": {"L", "K3", "TILT", "DX", "DY", "N_KICKS", "N_SLICES"},
+    "mult": {"L", "KNL", "ORDER", "TILT", "DX", "DY"}, "sole": {"L", "KS"},
+    "rf": {"L", "VOLT", "FREQ", "PHASE", "CHANGE_P0"},
+    "hkick": {"L", "KICK", "TILT", "DX", "DY"}, "vkick": {"L", "KICK", "TILT", "DX", "DY"},
+    "kick": {"L", "HKICK", "VKICK", "TILT", "DX", "DY"},
+    "rcol": {"L", "X_MAX", "Y_MAX", "DX", "DY", "OPEN_SIDE"},
+    "ecol": {"L", "X_MAX", "Y_MAX", "DX", "DY", "OPEN_SIDE"},
+    "rotate": {"TILT"},
+    "maxamp": {"X_MAX", "Y_MAX", "ELLIPTICAL", "EXPONENT", "YEXPONENT", "OPEN_SIDE"},
+    "scraper": {"L", "POSITION", "INSERT_FROM", "DIRECTION", "DX", "DY"}, "malign": set(), "charge": {"TOTAL"},
+    "recirc": set(),
+}
+USED["rbend"] = USED["sbend"]
+# Parameters with no effect on gtrack's tracking: left out, and listed in a note. Output files, fit and
+# correction bookkeeping, integrator settings of maps gtrack computes exactly, per-element radiation switches
+# (gtrack's radiation is the deck's: [lattice] radiation).
+IGNORED = {"GROUP", "FITPOINT", "WEIGHT", "FILENAME", "MODE", "LABEL", "INTERVAL", "START_PASS", "END_PASS",
+           "PRECISION", "DISABLE", "FLUSH_INTERVAL", "N_KICKS", "N_SLICES", "INTEGRATION_ORDER", "ISR", "ISR1PART", "SYNCH_RAD",
+           "SQRT_ORDER", "USE_RAD_DIST", "ADD_OPENING_ANGLE", "PHOTON_OUTPUT_FILE", "EDGE_ORDER", "ORDER",
+           "FORCE_MODIFY_MATRIX", "CO_FITPOINT", "XCO", "YCO", "CALIBRATION", "XCALIBRATION", "YCALIBRATION",
+           "STEERING", "SETPOINT", "X_SETPOINT", "Y_SETPOINT", "CALIBRATION_FACTOR", "BPM_NOISE", "FLOOR",
+           "REFERENCE_CORRECTION", "LINEARIZE", "REFERENCE_ORDER", "EXCLUDE_ORBIT"}
+# Defaults of parameters that are not zero by default (src/track_data.c): a value that differs from these
+# (and from zero for every other parameter) changes the physics.
+DEFAULTS = {"EDGE1_EFFECTS": 1.0, "EDGE2_EFFECTS": 1.0, "NONLINEAR": 1.0, "EXPONENT": 2.0, "ON_PASS": -1.0,
+            "FINT": 0.5, "FINT1": -1.0, "FINT2": -1.0, "ETILT_SIGN": 1.0, "FREQ": 500e6, "PLIMIT": 0.05,
+            "DIRECTION": -1.0, "START_PID": -1.0, "END_PID": -1.0, "T_REFERENCE": -1.0, "N_KICKS": 4.0,
+            "N_SLICES": 4.0, "INTEGRATION_ORDER": 4.0, "EDGE_ORDER": 1.0, "ORDER": 1.0}
+STRINGS = {"OPEN_SIDE", "INSERT_FROM", "FILENAME", "MODE", "GROUP", "FIDUCIAL", "BODY_FOCUS_MODEL",
+           "SYSTEMATIC_MULTIPOLES", "RANDOM_MULTIPOLES", "STEERING_MULTIPOLES", "EDGE_MULTIPOLES", "METHOD",
+           "LABEL", "PHOTON_OUTPUT_FILE", "INPUTFILE", "OUTPUTFILE", "RECORD"}
+SHIFTS = ("DX", "DXP", "DY", "DYP", "DZ", "DT", "DP", "DE")  # MALIGN
+
+
+def resolve_type(word: str) -> str:
+    """The ELEGANT type of a type word, matched as ELEGANT's tell_type does (src/mad_parse.c): a type whose
+    first min(len(word), len(type)) characters equal the word's, an exact match first, else the only one
+    (so KQUADRUPOLE is KQUAD, HMONITOR is HMON, SEXTUPOLE is SEXT); an unknown or ambiguous word is kept
+    (unconvertible)."""
+    w = word.strip().upper()
+    if w in TYPES or w in OTHER_TYPES:
+        return w
+    matches = [t for t in list(TYPES) + OTHER_TYPES if t.startswith(w) or w.startswith(t)]
+    if len(w) >= 3 and len(set(TYPES.get(m, m) for m in matches)) == 1:
+        return matches[0]
+    return w
+
+
+def number(params, key, default=0.0):
+    v = params.get(key)
+    return default if v is None else v.number()
+
+
+def text(params, key):
+    v = params.get(key)
+    return "" if v is None else v.text.strip()
+
+
+def elegant_length(kind, params) -> float:
+    """The length ELEGANT advances s by (RBEN: the arc of its chord L, as ELEGANT converts it)."""
+    role = TYPES.get(kind)
+    if role in (None, "marker", "maxamp", "malign", "charge", "recirc", "rotate"):
+        return number(params, "L") if role is None and "L" in params else 0.0
+    length = number(params, "L")
+    angle = number(params, "ANGLE")
+    if role == "rbend" and abs(angle) > 1e-14:  # ELEGANT's own threshold (src/mad_parse.c)
+        length *= (angle / 2) / math.sin(angle / 2)
+    return length
+
+
+class Converter:
+    """Fills a Lattice from the expanded line, element by element, holding MAXAMP's aperture in force."""
+
+    def __init__(self, lte, lattice: Lattice):
+        self.lte, self.lattice = lte, lattice
+        self.aperture = None  # the MAXAMP aperture in force (an Element), or None
+        self.inserted = []  # indices in lattice.line of the apertures added after elements (MAXAMP)
+        self.ignored = {}  # PARAM -> set of element names
+        self.bunch_charge = None
+        self.gtrack_types = source_types("elegant")
+
+    def run(self, names):
+        recirc = [i for i, n in enumerate(names) if self.lte.elements[n][0] == "RECIRC"]
+        self.scraper_pairs = self.pair_scrapers(names)
+        for i, name in enumerate(names):
+            self.index = i
+            kind, params, _ = self.lte.elements[name]
+            self.convert(name, kind, params, recirc_after=(recirc and i < recirc[0]))
+        return self
+
+    def unconvertible(self, name, kind, reason, params):
+        self.lattice.unconvertible(name, kind, reason, elegant_length(kind, params))
+
+    def convert(self, name, kind, params, recirc_after=False):
+        if TYPES.get(kind) == "maxamp":
+            self.aperture = None  # a MAXAMP ends the one before, converted or not
+        self.convert_one(name, kind, params, recirc_after)
+        if elegant_length(kind, params) > 0 and self.aperture is not None:
+            self.inserted.append(len(self.lattice.line))
+            self.lattice.add(self.aperture)
+
+    def convert_one(self, name, kind, params, recirc_after):
+        role = TYPES.get(kind)
+        length = elegant_length(kind, params)
+        if role is None or (kind not in self.gtrack_types and role not in
+                            ("maxamp", "scraper", "malign", "charge", "recirc", "diagnostic")):
+            self.unconvertible(name, kind, "no gtrack element of this type", params)
+            return
+        problems = []
+        for key, v in params.items():
+            if key in USED[role] or key in ("L",):
+                continue
+            if key in IGNORED or role == "diagnostic":  # a diagnostic's parameters are all about its output
+                self.ignored.setdefault(key, set()).add(name)
+                continue
+            if key in STRINGS:
+                if v.text.strip():
+                    problems.append(f"{key}=\"{v.text}\"")
+                continue
+            try:
+                value = v.number()
+            except Exception:
+                problems.append(f"{key}={v.raw}")
+                continue
+            if value != DEFAULTS.get(key, 0.0):
+                problems.append(f"{key}={v.raw}")
+        if role == "recirc":
+            problems = []
+        if problems and role != "malign":
+            self.unconvertible(name, kind, ", ".join(problems) + " (gtrack has no such term)", params)
+            return
+        if length < 0:  # ELEGANT takes negative drifts (a step back); gtrack's lengths are >= 0
+            self.unconvertible(name, kind, f"negative length L={length!r}: gtrack's elements have lengths >= 0",
+                               params)
+            return
+        if recirc_after and (length > 0 or role not in ("marker", "monitor", "malign", "charge")):
+            # ELEGANT tracks the elements before a RECIRC on the first pass only; gtrack tracks every element
+            # every turn.
+            self.unconvertible(name, kind, "before the RECIRC element: ELEGANT tracks it on the first pass only",
+                               params)
+            return
+        method = "role_kicker" if role in ("hkick", "vkick", "kick") else "role_" + role
+        getattr(self, method)(name, kind, params, length)
+
+    def misalignment(self, params):
+        out = {}
+        for src, dst in (("TILT", "tilt"), ("DX", "dx"), ("DY", "dy")):
+            if number(params, src):
+                out[dst] = number(params, src)
+        return out
+
+    def add(self, name, gtrack_type, keys):
+        self.lattice.add(Element(name, gtrack_type, keys))
+
+    def role_drift(self, name, kind, params, length):
+        self.add(name, "drift", {"length": length})
+
+    def role_marker(self, name, kind, params, length):
+        self.add(name, "marker", {})
+
+    def role_monitor(self, name, kind, params, length):
+        # gtrack's monitors are thin: one with a length is a drift of it, so nothing downstream moves.
+        if length > 0:
+            print(f"import_elegant: note: {name}: a {kind} of length {length} m imported as a drift of that length",
+                  file=sys.stderr)
+            self.add(name, "drift", {"length": length})
+        else:
+            self.add(name, "monitor", {})
+
+    def role_diagnostic(self, name, kind, params, length):  # HISTOGRAM, SLICE: output only, thin
+        self.add(name, "monitor", {})
+
+    def role_recirc(self, name, kind, params, length):
+        self.add(name, "marker", {})
+
+    def role_quad(self, name, kind, params, length):
+        if length == 0:
+            self.unconvertible(name, kind, "zero length (K1 L = 0): give a thin quadrupole as a MULT", params)
+            return
+        self.add(name, "quadrupole", {"length": length, "k1": number(params, "K1"), **self.misalignment(params)})
+
+    def role_rbend(self, name, kind, params, length):
+        self.role_sbend(name, kind, params, length, rectangular=True)
+
+    def role_sbend(self, name, kind, params, length, rectangular=False):
+        angle, e1, e2 = number(params, "ANGLE"), number(params, "E1"), number(params, "E2")
+        if rectangular:  # parallel faces: angle/2 added to each (src/mad_parse.c)
+            e1, e2 = e1 + angle / 2, e2 + angle / 2
+        keys = {"length": length, "angle": angle}
+        if e1:
+            keys["e1"] = e1
+        if e2:
+            keys["e2"] = e2
+        hgap = number(params, "HGAP")
+        if hgap:  # the fringe term is FINT HGAP: FINT alone (ELEGANT's default 0.5) acts only with a gap
+            fint = number(params, "FINT", DEFAULTS["FINT"])
+            fint1, fint2 = number(params, "FINT1", -1.0), number(params, "FINT2", -1.0)
+            fint1, fint2 = (fint1 if fint1 >= 0 else fint), (fint2 if fint2 >= 0 else fint)
+            keys["hgap"] = hgap
+            if fint1:
+                keys["fint"] = fint1
+            if fint2 != fint1:
+                keys["fintx"] = fint2
+        if number(params, "K1"):
+            keys["k1"] = number(params, "K1")
+        if number(params, "K2"):  # CSBEND's midplane field B0 rho (K1 x + K2 x^2/2), as gtrack's exact bend
+            keys["k2"] = number(params, "K2")
+        # CSBEND's K3, K4: the midplane field's x^3/6 and x^4/24 terms, gtrack's body octupole k3 and the
+        # decapole of knl (integrated: K4 L). gtrack adds no curvature terms to them (ELEGANT's field expansion
+        # has its own: they differ at one order higher in h x; docs/lattice-import.md).
+        if number(params, "K3"):
+            keys["k3"] = number(params, "K3")
+        if number(params, "K4"):
+            keys["knl"] = [0.0, 0.0, 0.0, 0.0, number(params, "K4") * length]
+        self.add(name, "sbend", {**keys, **self.misalignment(params)})
+
+    def role_sext(self, name, kind, params, length):
+        self.thick_multipole(name, kind, params, length, "sextupole", "K2")
+
+    def role_octu(self, name, kind, params, length):
+        self.thick_multipole(name, kind, params, length, "octupole", "K3")
+
+    def thick_multipole(self, name, kind, params, length, gtrack_type, key):
+        if length == 0:
+            self.unconvertible(name, kind, "zero length: give it as a MULT", params)
+            return
+        keys = {"length": length, key.lower(): number(params, key)}
+        if kind.startswith("K"):  # KSEXT, KOCT: N_KICKS (or N_SLICES) kicks, ELEGANT's default 4
+            kicks = int(number(params, "N_SLICES", number(params, "N_KICKS", DEFAULTS["N_KICKS"])))
+            if kicks != 4:
+                keys["kicks"] = max(kicks, 1)
+        self.add(name, gtrack_type, {**keys, **self.misalignment(params)})
+
+    def role_rotate(self, name, kind, params, length):  # rotateBeamCoordinates: x' = x cos + y sin
+        self.add(name, "srotation", {"angle": number(params, "TILT")})
+
+    def role_mult(self, name, kind, params, length):
+        if length > 0:
+            self.unconvertible(name, kind, "a MULT with a length (its kicks spread over L): give L = 0", params)
+            return
+        order = int(number(params, "ORDER", 1.0))
+        self.add(name, "multipole", {"knl": [0.0] * order + [number(params, "KNL")], **self.misalignment(params)})
+
+    def role_sole(self, name, kind, params, length):
+        self.add(name, "solenoid", {"length": length, "ks": number(params, "KS")})
+
+    def role_rf(self, name, kind, params, length):
+        # ELEGANT: dE = q V sin(phase), 90 deg on crest; gtrack's phase is 0 on crest. gtrack's reference
+        # follows a cavity's energy gain (without radiation: docs/physics.md), as ELEGANT's CHANGE_P0 = 1 does;
+        # with ELEGANT's default CHANGE_P0 = 0 and a gain, the magnets downstream see another reference: noted.
+        gain = number(params, "VOLT") * math.sin(math.radians(number(params, "PHASE")))
+        if not number(params, "CHANGE_P0") and abs(gain) > 1e-9 * abs(number(params, "VOLT")):
+            print(f"import_elegant: note: {name}: CHANGE_P0 = 0 (ELEGANT's default) with an energy gain: gtrack's "
+                  "reference follows the cavity, as ELEGANT's CHANGE_P0 = 1", file=sys.stderr)
+        self.add(name, "rfcavity", {"length": length, "voltage": number(params, "VOLT"),
+                                    "frequency": number(params, "FREQ", DEFAULTS["FREQ"]),
+                                    "phase": number(params, "PHASE") - 90.0})
+
+    def role_kicker(self, name, kind, params, length):
+        role = TYPES[kind]
+        h = number(params, "KICK") if role == "hkick" else number(params, "HKICK") if role == "kick" else 0.0
+        v = number(params, "KICK") if role == "vkick" else number(params, "VKICK") if role == "kick" else 0.0
+        keys = {"length": length}
+        if h:
+            keys["hkick"] = h
+        if v:
+            keys["vkick"] = v
+        self.add(name, "kicker", {**keys, **self.misalignment(params)})
+
+    def aperture_keys(self, params, elliptical):
+        """gtrack's aperture keys of a collimator or MAXAMP ({shape, half_x, half_y}; a half size left out is
+        an open plane, as ELEGANT's zero X_MAX or Y_MAX), or the reason it has none."""
+        if text(params, "OPEN_SIDE"):
+            return f"OPEN_SIDE=\"{text(params, 'OPEN_SIDE')}\": gtrack's apertures have no open side"
+        if elliptical and (number(params, "EXPONENT", 2.0) != 2.0 or number(params, "YEXPONENT") not in (0.0, 2.0)):
+            return "EXPONENT, YEXPONENT other than 2: not an ellipse"
+        keys = {"shape": "ellipse" if elliptical else "rectangle"}
+        for key, plane in (("X_MAX", "half_x"), ("Y_MAX", "half_y")):
+            if number(params, key) > 0:
+                keys[plane] = number(params, key)
+        if len(keys) == 2:  # one plane: an ECOL with a zero half-axis is ELEGANT's RCOL (src/limit_amplitudes.c)
+            keys["shape"] = "rectangle"
+        return keys
+
+    def role_rcol(self, name, kind, params, length):
+        self.collimator(name, kind, params, length, False)
+
+    def role_ecol(self, name, kind, params, length):
+        self.collimator(name, kind, params, length, True)
+
+    def collimator(self, name, kind, params, length, elliptical):
+        if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0 and not text(params, "OPEN_SIDE"):
+            self.add(name, "drift", {"length": length})  # no aperture at all: ELEGANT tracks a drift
+            return
+        keys = self.aperture_keys(params, elliptical)
+        if isinstance(keys, str):
+            self.unconvertible(name, kind, keys, params)
+            return
+        self.add(name, "collimator", {**keys, "length": length, **self.misalignment(params)})
+
+    def role_maxamp(self, name, kind, params, length):
+        # The aperture holds here and after every later element with a length (particles move only there),
+        # until the next MAXAMP; ELEGANT also checks it inside KQUAD, KSEXT, CSBEND, ... (not modelled).
+        self.aperture = None
+        if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0 and not text(params, "OPEN_SIDE"):
+            self.add(name, "marker", {})  # "The default values of X_MAX and Y_MAX are 0, which causes the
+            return  # aperture to be ignored"
+        elliptical = bool(number(params, "ELLIPTICAL"))
+        if elliptical and (number(params, "X_MAX") <= 0 or number(params, "Y_MAX") <= 0):
+            self.unconvertible(name, kind, "ELLIPTICAL with a zero half-axis (downstream of it: no aperture until "
+                               "the next MAXAMP)", params)
+            return
+        keys = self.aperture_keys(params, elliptical)
+        if isinstance(keys, str):
+            self.unconvertible(name, kind, keys + " (downstream of it: no aperture until the next MAXAMP)", params)
+            return
+        self.aperture = Element(name, "aperture", keys)
+        self.lattice.add(self.aperture)
+
+    @staticmethod
+    def scraper_edge(params):
+        """(plane, side, edge) of a SCRAPER: ELEGANT's beam_scraper (src/limit_amplitudes.c) loses x - DX >
+        POSITION from "+x", x - DX < POSITION from "-x", |x - DX| > POSITION from "x" (side ""); y alike, DY."""
+        side = text(params, "INSERT_FROM").lower()
+        if not side and number(params, "DIRECTION", -1.0) in (0.0, 1.0, 2.0, 3.0):
+            # the deprecated DIRECTION: 0 +x, 1 +y, 2 -x, 3 -y (interpretScraperDirection, src/mad_parse.c)
+            side = ("+x", "+y", "-x", "-y")[int(number(params, "DIRECTION"))]
+        side = side.replace("h", "x").replace("v", "y")  # H and V name the planes too
+        if side not in ("+x", "-x", "x", "+y", "-y", "y"):
+            return None
+        plane = side[-1]
+        return plane, side[:-1], number(params, "POSITION"), number(params, "D" + plane.upper())
+
+    def pair_scrapers(self, names):
+        """{index: (plane, low edge, high edge)} for one-sided thin SCRAPERs that face each other across the
+        axis with nothing of a length between them: together, a limit on both sides of one plane."""
+        pairs, pending = {}, {}
+        for i, n in enumerate(names):
+            kind, params, _ = self.lte.elements[n]
+            if TYPES.get(kind) == "scraper" and elegant_length(kind, params) == 0:
+                edge = self.scraper_edge(params)
+                if edge and edge[1]:
+                    plane, side, position, offset = edge
+                    other = pending.pop((plane, "-" if side == "+" else "+"), None)
+                    if other is not None:
+                        j, edge_j = other
+                        low, high = (offset + position, edge_j) if side == "-" else (edge_j, offset + position)
+                        pairs[i] = pairs[j] = (plane, low, high)
+                    else:
+                        pending[(plane, side)] = (i, offset + position)
+                    continue
+            if elegant_length(kind, params) > 0:
+                pending = {}
+        return pairs
+
+    def role_scraper(self, name, kind, params, length):
+        edge = self.scraper_edge(params)
+        if edge is None:
+            self.unconvertible(name, kind, f"INSERT_FROM=\"{text(params, 'INSERT_FROM')}\": expected +x, -x, x, "
+                               "+y, -y or y", params)
+            return
+        plane, side, position, offset = edge
+        if length > 0:
+            self.unconvertible(name, kind, "a SCRAPER with a length (ELEGANT: a block of material)", params)
+            return
+        if side:
+            pair = self.scraper_pairs.get(self.index)
+            if pair is None:
+                self.unconvertible(name, kind, f"inserted from {side}{plane} alone: a limit on "
+                                   "one side only; gtrack's apertures are symmetric about their centre (a pair "
+                                   "of scrapers facing each other is one aperture)", params)
+                return
+            _, low, high = pair
+            half, centre = (high - low) / 2, (high + low) / 2
+        else:
+            half, centre = position, offset
+        if not half > 0:
+            self.unconvertible(name, kind, "the scrapers' edges leave no opening: every particle is lost", params)
+            return
+        # A rectangle in that plane, open in the other: the half opening about the centre.
+        keys = {"shape": "rectangle", f"half_{plane}": half}
+        if centre:
+            keys[f"d{plane}"] = centre
+        self.add(name, "aperture", keys)
+
+    def role_malign(self, name, kind, params, length):
+        shifts = [f"{k}={params[k].raw}" for k in SHIFTS if k in params and params[k].number() != 0.0]
+        if shifts:
+            on_pass = number(params, "ON_PASS", -1.0)
+            when = "every pass" if on_pass < 0 else f"pass {int(on_pass)} only"
+            self.unconvertible(name, kind, f"{', '.join(shifts)} ({when}): a shift of the beam's coordinates, "
+                               "for which gtrack has no element", params)
+            return
+        self.add(name, "marker", {})  # no shift: nothing happens to the beam
+
+    def role_charge(self, name, kind, params, length):
+        if number(params, "PER_PARTICLE"):
+            self.unconvertible(name, kind, "PER_PARTICLE: the bunch's charge depends on the number of "
+                               "macroparticles; give TOTAL", params)
+            return
+        self.bunch_charge = abs(number(params, "TOTAL"))  # [beam] bunch_charge is a magnitude (its species' sign)
+        self.add(name, "marker", {})
+
+    def note_ignored(self, program):
+        for key in sorted(self.ignored):
+            names = sorted(self.ignored[key])
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            print(f"{program}: note: {key} ignored (no effect on gtrack's tracking) on {shown}", file=sys.stderr)
+
+
+def check_positions(lattice: Lattice, names, lte, inserted, rel=1e-12):
+    """'' when every deck entry ends where ELEGANT puts it (a sum of ELEGANT's lengths over the expanded line,
+    to round-off: 1e-12 of the position, at least 1e-9 m), else the first difference, named."""
+    skip = set(inserted)
+    deck = [n for i, n in enumerate(lattice.line) if i not in skip]
+    if len(deck) != len(names):
+        return f"{len(deck)} elements in the deck, {len(names)} in ELEGANT's line"
+    s_deck = s_elegant = 0.0
+    for i, (got, want) in enumerate(zip(deck, names)):
+        kind, params, _ = lte.elements[want]
+        s_elegant += elegant_length(kind, params)
+        s_deck += float(lattice.elements[got].keys.get("length", 0.0))
+        if got != want:
+            return f"entry {i + 1}: '{got}' in the deck, '{want}' in ELEGANT's line"
+        if abs(s_deck - s_elegant) > max(rel * abs(s_elegant), 1e-9):
+            return f"'{got}' (entry {i + 1}) ends at s = {s_deck!r} m in the deck, {s_elegant!r} m in ELEGANT"
+    return ""
