@@ -146,7 +146,11 @@ void read_gun(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
         read_event_file(ctx, t, path, d.gun);
         return;
     }
-    ctx.check_keys(t, path, {"particle", "energy", "position", "direction", "events", "per_event"});
+    for (char const* k : {"skip", "offset"})
+        if (toml::node const* n = t.get(k))
+            ctx.error(ctx.where(*n), join_key(path, k),
+                      fmt::format("'{}' goes with file (the events of an event file), and there is no file", k));
+    ctx.check_keys(t, path, {"particle", "energy", "position", "direction", "events", "per_event", "skip", "offset"});
     GunConfig& g = d.gun;
     if (auto p = ctx.choice_at(t, path, "particle", detector_particle_names(), true)) g.particle = *p;
     if (auto n = ctx.integer_at(t, path, "events", Bound::at_least_one, true))
