@@ -186,8 +186,9 @@ TEST_CASE("corrupted and truncated event files are refused naming the file, the 
     std::size_t const p11 = missing.find("P 11 ", missing.find("E 101"));
     missing.erase(p11, missing.find("E 102") - p11);
     msg = refusal(missing);
-    CHECK(contains(msg, fmt::format("bad.hepmc3:{}: event 101 declares 3 vertices and 11 particles, and has 3 and 10",
-                                    line_of(missing, "E 101"))));
+    CHECK(contains(
+        msg, fmt::format("bad.hepmc3:{}: event 101 declares 3 vertices and 11 particles, and has 3 and 10",
+                         line_of(missing, "E 101"))));
 
     // a damaged number, a reference to a particle not listed, a bad unit, a wrong field count
     std::string bad = good;

@@ -37,14 +37,18 @@ TEST_CASE("an event file's events run one to one; what is not transported is rep
 {
     TempDir dir;
     std::string const out = dir.file("ev.h5");
-    CommandResult const r = gtrack("", "run " + k_deck + " --set gun.events=6 --backend cpu --threads 1 -o " + out);
+    CommandResult const r =
+        gtrack("", "run " + k_deck + " --set gun.events=6 --backend cpu --threads 1 -o " + out);
     INFO(r.output);
     REQUIRE(r.status == 0);
     // the file's first 6 events: 6 final-state particles each that gtrack transports (a muon, a photon, two
     // pions, two photons), a neutron each and a muon neutrino in events 100 and 103 that it does not
-    CHECK(contains(r.output, "events (numbers 100 to 105), 36 final-state particles as primaries (18 gamma, 3 mu+, 3 mu-, 6 pi+, 6 pi-)"));
-    CHECK(contains(r.output, "not transported (final-state particles gtrack does not track; "
-                             "/event_file_not_transported): 6 x 2112 (neutron), 2 x 14 (nu_mu)"));
+    CHECK(contains(r.output,
+                   "events (numbers 100 to 105), 36 final-state particles as primaries (18 gamma, 3 mu+, 3 "
+                   "mu-, 6 pi+, 6 pi-)"));
+    CHECK(contains(r.output,
+                   "not transported (final-state particles gtrack does not track; "
+                   "/event_file_not_transported): 6 x 2112 (neutron), 2 x 14 (nu_mu)"));
     Table const events = read_table(out, "event_file");
     REQUIRE(events.rows() == 6);
     auto const& number = std::get<std::vector<std::int64_t>>(events.find("number")->values);
@@ -80,8 +84,10 @@ TEST_CASE("an event-file run stopped by a signal resumes to every bit")
     TempDir dir;
     std::string const out = dir.file("ev.h5"), reference = dir.file("ref.h5");
     // 8 slots: the 60 primaries of 10 events start in batches over many iterations
-    std::string const args = "run " + k_deck + " --set gun.events=10 --set run.track_slots=8 --backend cpu "
-                             "--threads 1 -q --resume auto -o " + out;
+    std::string const args = "run " + k_deck +
+                             " --set gun.events=10 --set run.track_slots=8 --backend cpu "
+                             "--threads 1 -q --resume auto -o " +
+                             out;
     CommandResult r = gtrack("", args);
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -107,13 +113,14 @@ TEST_CASE("a corrupted event file stops the run before anything is written; keys
     bad.replace(bad.find("U GEV MM"), 8, "U GEV XX");
     std::ofstream(dir.file("bad.hepmc3")) << bad;
     std::string const out = dir.file("ev.h5");
-    CommandResult r = gtrack("", "run " + k_deck + " --set 'gun.file=\"" + dir.file("bad.hepmc3") +
-                                     "\"' --backend cpu -o " + out);
+    CommandResult r = gtrack(
+        "", "run " + k_deck + " --set 'gun.file=\"" + dir.file("bad.hepmc3") + "\"' --backend cpu -o " + out);
     CHECK(r.status != 0);
     CHECK(contains(r.output, dir.file("bad.hepmc3") + ":5: 'U GEV XX': a units line is 'U GEV|MEV MM|CM'"));
     CHECK_FALSE(std::filesystem::exists(out));
 
-    r = gtrack("", "check " + k_deck + " --set gun.particle=mu- --set gun.skip=-1 --set 'gun.file=\"nothere.hepmc3\"'");
+    r = gtrack("", "check " + k_deck +
+                       " --set gun.particle=mu- --set gun.skip=-1 --set 'gun.file=\"nothere.hepmc3\"'");
     CHECK(r.status != 0);
     CHECK(contains(r.output, "gun.particle: 'particle' does not go with file"));
     CHECK(contains(r.output, "gun.skip"));

@@ -56,8 +56,8 @@ inline std::vector<WrittenParticle> write_toy_events(std::string const& path, in
         auto add_final = [&](std::shared_ptr<GenVertex> const& v, int pdg, double p, double mass) {
             double const ct = 2 * uniform() - 1, phi = 6.283185307179586 * uniform();
             double const st = std::sqrt(1 - ct * ct);
-            FourVector const m(p * st * std::cos(phi) * p_unit, p * st * std::sin(phi) * p_unit, p * ct * p_unit,
-                               std::sqrt(p * p + mass * mass) * p_unit);
+            FourVector const m(p * st * std::cos(phi) * p_unit, p * st * std::sin(phi) * p_unit,
+                               p * ct * p_unit, std::sqrt(p * p + mass * mass) * p_unit);
             auto q = std::make_shared<GenParticle>(m, pdg, 1);
             v->add_particle_out(q);
             return q;
@@ -65,9 +65,10 @@ inline std::vector<WrittenParticle> write_toy_events(std::string const& path, in
         std::vector<GenParticlePtr> out;
         out.push_back(add_final(v1, n % 2 ? 13 : -13, 2 + 3 * uniform(), 0.10566));
         out.push_back(add_final(v1, 22, 0.5 + uniform(), 0));
-        out.push_back(add_final(v1, 2112, 1 + uniform(), 0.93957));  // not transported
+        out.push_back(add_final(v1, 2112, 1 + uniform(), 0.93957));          // not transported
         if (n % 3 == 0) out.push_back(add_final(v1, 14, 1 + uniform(), 0));  // not transported
-        // a decay 2 cm downstream: its own vertex, and a decay without a position (it inherits the collision's)
+        // a decay 2 cm downstream: its own vertex, and a decay without a position (it inherits the
+        // collision's)
         auto kaon = std::make_shared<GenParticle>(FourVector(0, 0, 3 * p_unit, 3.04 * p_unit), 310, 2);
         v1->add_particle_out(kaon);
         auto v2 = std::make_shared<GenVertex>(FourVector(vx, vy, vz + 20 * l_unit, vt + 20.5 * l_unit));
@@ -75,7 +76,8 @@ inline std::vector<WrittenParticle> write_toy_events(std::string const& path, in
         evt.add_vertex(v2);
         out.push_back(add_final(v2, 211, 1.5, 0.13957));
         out.push_back(add_final(v2, -211, 1.4, 0.13957));
-        auto pi0 = std::make_shared<GenParticle>(FourVector(0, 0.1 * p_unit, 1 * p_unit, 1.0 * p_unit), 111, 2);
+        auto pi0 =
+            std::make_shared<GenParticle>(FourVector(0, 0.1 * p_unit, 1 * p_unit, 1.0 * p_unit), 111, 2);
         v1->add_particle_out(pi0);
         auto v3 = std::make_shared<GenVertex>();  // no position: the pi0 decays where it is made
         v3->add_particle_in(pi0);

@@ -244,7 +244,8 @@ TEST_CASE("scripts/slurm-array.sh submits one task per point; each task runs its
     CHECK(contains(r.output, "not a job-array task (SLURM_ARRAY_TASK_ID is not set)"));
 }
 
-TEST_CASE("an absorber-thickness scan of a calorimeter as a job array: the lead's deposit follows its thickness")
+TEST_CASE(
+    "an absorber-thickness scan of a calorimeter as a job array: the lead's deposit follows its thickness")
 {
     // inputs/absorber_scan.toml: 1 GeV muons through 10 layers of lead (1, 2, 4 mm, scanned by the volume's
     // name) and 5 mm of liquid argon. 100 muons a point keep each run at a fraction of a second.

@@ -124,7 +124,8 @@ TEST_CASE("[scan] names a volume's key: each point reads its own thickness, ever
     std::string const before_scan = text.substr(0, text.find("[scan]"));
     auto scan_errors = [&](std::string const& scan) {
         try {
-            read_deck_text(before_scan + "[scan]\n" + scan + "\n[output]\nfile = \"s{index}.h5\"\n", "s.toml");
+            read_deck_text(before_scan + "[scan]\n" + scan + "\n[output]\nfile = \"s{index}.h5\"\n",
+                           "s.toml");
         } catch (DeckError const& e) {
             return e.diagnostics();
         }
@@ -135,8 +136,9 @@ TEST_CASE("[scan] names a volume's key: each point reads its own thickness, ever
     CHECK(contains(ds[0].message, "expected a length"));
     ds = scan_errors("\"geometry.volume.lead.half_size\" = [[1, 1, 1]]");
     REQUIRE(ds.size() == 1);
-    CHECK(contains(ds[0].message, "unknown key path 'geometry.volume.lead.half_size': [[geometry.volume]] has "
-                                  "no entry named 'lead'"));
+    CHECK(contains(ds[0].message,
+                   "unknown key path 'geometry.volume.lead.half_size': [[geometry.volume]] has "
+                   "no entry named 'lead'"));
     ds = scan_errors("\"geometry.volume.gap\" = [1, 2]");
     REQUIRE(ds.size() == 1);
     CHECK(contains(ds[0].message, "is a whole entry of [[geometry.volume]]"));

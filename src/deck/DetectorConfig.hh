@@ -76,7 +76,7 @@ struct GunConfig {
     std::string direction_shape = "fixed";    //!< fixed | cone | isotropic
     std::array<double, 3> direction{0, 0, 1};
     double cone_half_angle = 0;  //!< [rad]
-    std::uint64_t events = 1;  //!< with `file`: the events to read, 0 for every one after `skip`
+    std::uint64_t events = 1;    //!< with `file`: the events to read, 0 for every one after `skip`
     std::uint64_t per_event = 1;
     //! Primaries from a HepMC3 ASCII event file (detector/HepMcEvents.hh): its final-state particles, one
     //! gtrack event per file event; the keys above other than `events` do not apply

@@ -118,8 +118,9 @@ void read_event_file(DeckContext& ctx, toml::table const& t, std::string const& 
                       fmt::format("'{}' does not go with file: the event file gives each primary's particle, "
                                   "energy, vertex and direction (use offset to move the vertices)",
                                   k));
-    ctx.check_keys(t, path,
-                   {"file", "events", "skip", "offset", "particle", "energy", "position", "direction", "per_event"});
+    ctx.check_keys(
+        t, path,
+        {"file", "events", "skip", "offset", "particle", "energy", "position", "direction", "per_event"});
     if (auto f = ctx.string_at(t, path, "file", true, "a HepMC3 ASCII event file")) {
         std::filesystem::path file(*f);
         std::filesystem::path const dir = std::filesystem::path(ctx.file()).parent_path();
@@ -148,9 +149,11 @@ void read_gun(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
     }
     for (char const* k : {"skip", "offset"})
         if (toml::node const* n = t.get(k))
-            ctx.error(ctx.where(*n), join_key(path, k),
-                      fmt::format("'{}' goes with file (the events of an event file), and there is no file", k));
-    ctx.check_keys(t, path, {"particle", "energy", "position", "direction", "events", "per_event", "skip", "offset"});
+            ctx.error(
+                ctx.where(*n), join_key(path, k),
+                fmt::format("'{}' goes with file (the events of an event file), and there is no file", k));
+    ctx.check_keys(t, path,
+                   {"particle", "energy", "position", "direction", "events", "per_event", "skip", "offset"});
     GunConfig& g = d.gun;
     if (auto p = ctx.choice_at(t, path, "particle", detector_particle_names(), true)) g.particle = *p;
     if (auto n = ctx.integer_at(t, path, "events", Bound::at_least_one, true))

@@ -52,12 +52,18 @@ namespace {
 //! A name for messages of the particles most often left out (PDG numbering scheme).
 std::string pdg_name(int pdg)
 {
-    static std::map<int, char const*> const names = {
-        {12, "nu_e"},    {-12, "anti-nu_e"}, {14, "nu_mu"},   {-14, "anti-nu_mu"}, {16, "nu_tau"},
-        {-16, "anti-nu_tau"}, {2112, "neutron"}, {-2112, "antineutron"}, {111, "pi0"},   {130, "K0L"},
-        {310, "K0S"},    {321, "K+"},        {-321, "K-"},    {3122, "Lambda"},    {-3122, "anti-Lambda"},
-        {15, "tau-"},    {-15, "tau+"},      {3112, "Sigma-"}, {3222, "Sigma+"},   {3312, "Xi-"},
-        {3334, "Omega-"}, {1000010020, "deuteron"}, {1000020040, "alpha"}};
+    static std::map<int, char const*> const names = {{12, "nu_e"},           {-12, "anti-nu_e"},
+                                                     {14, "nu_mu"},          {-14, "anti-nu_mu"},
+                                                     {16, "nu_tau"},         {-16, "anti-nu_tau"},
+                                                     {2112, "neutron"},      {-2112, "antineutron"},
+                                                     {111, "pi0"},           {130, "K0L"},
+                                                     {310, "K0S"},           {321, "K+"},
+                                                     {-321, "K-"},           {3122, "Lambda"},
+                                                     {-3122, "anti-Lambda"}, {15, "tau-"},
+                                                     {-15, "tau+"},          {3112, "Sigma-"},
+                                                     {3222, "Sigma+"},       {3312, "Xi-"},
+                                                     {3334, "Omega-"},       {1000010020, "deuteron"},
+                                                     {1000020040, "alpha"}};
     auto const it = names.find(pdg);
     return it == names.end() ? "" : it->second;
 }
@@ -100,9 +106,11 @@ void add_event(HepMC3::GenEvent& event, std::uint64_t e, HepMcSelection const& s
         q.pos = Vec3{x.x() * 1e-3 + selection.offset[0], x.y() * 1e-3 + selection.offset[1],
                      x.z() * 1e-3 + selection.offset[2]};
         q.time = x.t() * 1e-3 / constants::c_light;
-        if (!std::isfinite(q.pos.x) || !std::isfinite(q.pos.y) || !std::isfinite(q.pos.z) || !std::isfinite(q.time))
-            throw HepMcError(fmt::format("{}:{}: event {}: particle {}'s vertex is beyond the range of numbers",
-                                         file, line, event.event_number(), p->id()));
+        if (!std::isfinite(q.pos.x) || !std::isfinite(q.pos.y) || !std::isfinite(q.pos.z) ||
+            !std::isfinite(q.time))
+            throw HepMcError(
+                fmt::format("{}:{}: event {}: particle {}'s vertex is beyond the range of numbers", file,
+                            line, event.event_number(), p->id()));
         out.primaries.push_back(q);
     }
 }
@@ -137,10 +145,10 @@ HepMcEvents read_hepmc_events(std::istream& in, std::string const& name, HepMcSe
         out.weights.insert(out.weights.end(), w.begin(), w.end());
     }
     if (out.events() == 0 || (selection.count > 0 && out.events() < selection.count))
-        throw HepMcError(fmt::format("{}: the file has {} event{}{}; {} asked for", name, seen, seen == 1 ? "" : "s",
-                                     selection.skip > 0 ? fmt::format(", {} of them skipped", selection.skip) : "",
-                                     selection.count > 0 ? fmt::format("{} were", selection.count)
-                                                         : std::string("at least one was")));
+        throw HepMcError(fmt::format(
+            "{}: the file has {} event{}{}; {} asked for", name, seen, seen == 1 ? "" : "s",
+            selection.skip > 0 ? fmt::format(", {} of them skipped", selection.skip) : "",
+            selection.count > 0 ? fmt::format("{} were", selection.count) : std::string("at least one was")));
     return out;
 }
 
@@ -153,12 +161,15 @@ HepMcEvents read_hepmc_file(std::string const& path, HepMcSelection const& selec
 
 std::string describe_not_transported(HepMcEvents const& events)
 {
-    std::vector<std::pair<int, NotTransported>> v(events.not_transported.begin(), events.not_transported.end());
-    std::stable_sort(v.begin(), v.end(), [](auto const& a, auto const& b) { return a.second.count > b.second.count; });
+    std::vector<std::pair<int, NotTransported>> v(events.not_transported.begin(),
+                                                  events.not_transported.end());
+    std::stable_sort(v.begin(), v.end(),
+                     [](auto const& a, auto const& b) { return a.second.count > b.second.count; });
     std::string text;
     for (auto const& [pdg, n] : v) {
         std::string const nm = pdg_name(pdg);
-        text += fmt::format("{}{} x {}{}", text.empty() ? "" : ", ", n.count, pdg, nm.empty() ? "" : " (" + nm + ")");
+        text += fmt::format("{}{} x {}{}", text.empty() ? "" : ", ", n.count, pdg,
+                            nm.empty() ? "" : " (" + nm + ")");
     }
     return text;
 }

@@ -33,9 +33,9 @@ struct HepMcEvents {
     //! every primary in event order: Primary::event is the gtrack event (0, 1, ...: the file's events
     //! after `skip`), Primary::particle an index into `species`
     std::vector<Primary> primaries;
-    std::vector<std::string> species;   //!< gtrack's particle names, by Primary::particle
-    std::vector<std::uint64_t> starts;  //!< events + 1 entries: the primaries before each event
-    std::vector<std::int64_t> numbers;  //!< the file's event numbers, by gtrack event
+    std::vector<std::string> species;       //!< gtrack's particle names, by Primary::particle
+    std::vector<std::uint64_t> starts;      //!< events + 1 entries: the primaries before each event
+    std::vector<std::int64_t> numbers;      //!< the file's event numbers, by gtrack event
     std::vector<std::string> weight_names;  //!< the run information's, if it names them
     std::size_t weights_per_event = 0;      //!< weights an event has (0: none in the file; each counts 1)
     std::vector<double> weights;            //!< [event * weights_per_event + k]

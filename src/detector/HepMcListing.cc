@@ -27,7 +27,7 @@ namespace gt {
 
 namespace {
 
-constexpr std::size_t k_longest_line = 1 << 20;  //!< a listing's lines are short; a longer one is not one
+constexpr std::size_t k_longest_line = 1 << 20;    //!< a listing's lines are short; a longer one is not one
 constexpr std::int64_t k_most_entries = 10000000;  //!< particles or vertices an event may declare
 constexpr std::string_view k_start = "HepMC::Asciiv3-START_EVENT_LISTING";
 constexpr std::string_view k_end = "HepMC::Asciiv3-END_EVENT_LISTING";
@@ -74,7 +74,8 @@ bool HepMcListing::read_line()
         if (c == '\n') break;
         if (line_.size() == k_longest_line) {
             ++line_number_;
-            fail(fmt::format("a line of more than {} characters: not a HepMC3 ASCII listing", k_longest_line));
+            fail(
+                fmt::format("a line of more than {} characters: not a HepMC3 ASCII listing", k_longest_line));
         }
         line_ += static_cast<char>(c);
     }
@@ -129,16 +130,20 @@ bool HepMcListing::next(HepMC3::GenEvent& event, std::size_t& line)
                 return in_event;
             }
             if (head.find("IO_GenEvent") != std::string_view::npos)
-                fail("a HepMC2 listing (IO_GenEvent): gtrack reads HepMC3's ASCII format (Asciiv3); convert the "
-                     "file with HepMC3 (ReaderAsciiHepMC2, then WriterAscii)");
+                fail(
+                    "a HepMC2 listing (IO_GenEvent): gtrack reads HepMC3's ASCII format (Asciiv3); convert "
+                    "the "
+                    "file with HepMC3 (ReaderAsciiHepMC2, then WriterAscii)");
             fail(fmt::format("unexpected '{}' (a HepMC3 ASCII listing starts with '{}' and ends with '{}')",
                              shown(head), k_start, k_end));
         }
         if (!started_)
-            fail(fmt::format("'{}': not a HepMC3 ASCII listing (its first lines are 'HepMC::Version ...' and '{}')",
-                             shown(line_), k_start));
+            fail(fmt::format(
+                "'{}': not a HepMC3 ASCII listing (its first lines are 'HepMC::Version ...' and '{}')",
+                shown(line_), k_start));
         if (head.size() != 1)
-            fail(fmt::format("'{}': not a line of a HepMC3 ASCII listing (E, U, W, V, P, A or T lines)", shown(line_)));
+            fail(fmt::format("'{}': not a line of a HepMC3 ASCII listing (E, U, W, V, P, A or T lines)",
+                             shown(line_)));
         char const type = head[0];
         if (type == 'E') {
             if (in_event) {
@@ -158,7 +163,8 @@ bool HepMcListing::next(HepMC3::GenEvent& event, std::size_t& line)
                 while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
                 for (std::size_t start = 0;;) {  // names separated by "\|" (WriterAscii's escape)
                     auto const sep = rest.find("\\|", start);
-                    weight_names_.emplace_back(rest.substr(start, sep == std::string_view::npos ? sep : sep - start));
+                    weight_names_.emplace_back(
+                        rest.substr(start, sep == std::string_view::npos ? sep : sep - start));
                     if (sep == std::string_view::npos) break;
                     start = sep + 2;
                 }
@@ -212,7 +218,8 @@ void HepMcListing::read_event_line(HepMC3::GenEvent& event)
     event.set_event_number(static_cast<int>(number));
     if (fields_.size() == 9) {
         double p[4];
-        if (fields_[4] != "@") fail(fmt::format("'{}': expected '@' before the event's position", shown(line_)));
+        if (fields_[4] != "@")
+            fail(fmt::format("'{}': expected '@' before the event's position", shown(line_)));
         for (int k = 0; k < 4; ++k)
             if (!parse_number(fields_[5 + std::size_t(k)], p[k]))
                 fail(fmt::format("'{}': the event's position is not four finite numbers", shown(line_)));
@@ -257,9 +264,10 @@ void HepMcListing::read_vertex(HepMC3::GenEvent& event)
     auto const count = static_cast<std::int64_t>(event.vertices().size());
     std::int64_t id = 0, status = 0;
     if (!parse_number(fields_[1], id) || id != -(count + 1))
-        fail(fmt::format("'{}': expected vertex id {} (vertices are numbered -1, -2, ... in the order they "
-                         "appear, those a particle's mother makes included)",
-                         shown(line_), -(count + 1)));
+        fail(
+            fmt::format("'{}': expected vertex id {} (vertices are numbered -1, -2, ... in the order they "
+                        "appear, those a particle's mother makes included)",
+                        shown(line_), -(count + 1)));
     if (count + 1 > vertices_declared_)
         fail(fmt::format("more vertices than the {} the event's line (line {}) declares", vertices_declared_,
                          event_line_));
@@ -289,7 +297,8 @@ void HepMcListing::read_vertex(HepMC3::GenEvent& event)
     }
     if (fields_.size() == 9) {
         double x[4];
-        if (fields_[4] != "@") fail(fmt::format("'{}': expected '@' before the vertex position", shown(line_)));
+        if (fields_[4] != "@")
+            fail(fmt::format("'{}': expected '@' before the vertex position", shown(line_)));
         for (int k = 0; k < 4; ++k)
             if (!parse_number(fields_[5 + std::size_t(k)], x[k]))
                 fail(fmt::format("'{}': the vertex position is not four finite numbers", shown(line_)));
@@ -301,21 +310,23 @@ void HepMcListing::read_vertex(HepMC3::GenEvent& event)
 void HepMcListing::read_particle(HepMC3::GenEvent& event)
 {
     if (fields_.size() != 10)
-        fail(fmt::format("'{}': a particle line is 'P id mother pdg px py pz e m status' (10 fields, {} here)",
-                         shown(line_), fields_.size()));
+        fail(
+            fmt::format("'{}': a particle line is 'P id mother pdg px py pz e m status' (10 fields, {} here)",
+                        shown(line_), fields_.size()));
     auto const count = static_cast<std::int64_t>(event.particles().size());
     std::int64_t id = 0, mother = 0, pdg = 0, status = 0;
     if (!parse_number(fields_[1], id) || id != count + 1)
         fail(fmt::format("'{}': expected particle id {} (particles are numbered 1, 2, ... in order)",
                          shown(line_), count + 1));
     if (id > particles_declared_)
-        fail(fmt::format("more particles than the {} the event's line (line {}) declares", particles_declared_,
-                         event_line_));
+        fail(fmt::format("more particles than the {} the event's line (line {}) declares",
+                         particles_declared_, event_line_));
     auto const vertices = static_cast<std::int64_t>(event.vertices().size());
     if (!parse_number(fields_[2], mother) || mother >= id || mother < -vertices)
-        fail(fmt::format("'{}': the mother '{}' is neither a particle listed before (1 to {}) nor a vertex "
-                         "listed before (-1 to -{}) nor 0",
-                         shown(line_), shown(fields_[2]), id - 1, vertices));
+        fail(
+            fmt::format("'{}': the mother '{}' is neither a particle listed before (1 to {}) nor a vertex "
+                        "listed before (-1 to -{}) nor 0",
+                        shown(line_), shown(fields_[2]), id - 1, vertices));
     if (!parse_number(fields_[3], pdg) || pdg < std::numeric_limits<int>::min() ||
         pdg > std::numeric_limits<int>::max())
         fail(fmt::format("'{}': the PDG id is not a whole number", shown(line_)));
@@ -356,10 +367,12 @@ void HepMcListing::finish_event(HepMC3::GenEvent const& event) const
     auto const particles = static_cast<std::int64_t>(event.particles().size());
     auto const vertices = static_cast<std::int64_t>(event.vertices().size());
     if (particles != particles_declared_ || vertices != vertices_declared_)
-        throw HepMcError(fmt::format(
-            "{}:{}: event {} declares {} vertices and {} particles, and has {} and {} (a truncated or corrupted "
-            "event)",
-            name_, event_line_, event.event_number(), vertices_declared_, particles_declared_, vertices, particles));
+        throw HepMcError(
+            fmt::format("{}:{}: event {} declares {} vertices and {} particles, and has {} and {} (a "
+                        "truncated or corrupted "
+                        "event)",
+                        name_, event_line_, event.event_number(), vertices_declared_, particles_declared_,
+                        vertices, particles));
     if (weights_known_ && !has_weights_ && weights_ > 0)
         throw HepMcError(fmt::format("{}:{}: event {} has no weights line (W), where {} weights are expected",
                                      name_, event_line_, event.event_number(), weights_));

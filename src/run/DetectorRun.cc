@@ -167,8 +167,11 @@ DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& o
         auto kernels = make_backend(cfg, options);
         CheckpointIdentity identity =
             checkpoint_identity(cfg, kernels->memory() == MemSpace::device ? "gpu" : "cpu");
-        // an event file's primaries are part of what the run is: another file (or a changed one) is another run
-        if (options.event_file) identity.deck_fingerprint = event_file_fingerprint(identity.deck_fingerprint, *options.event_file);
+        // an event file's primaries are part of what the run is: another file (or a changed one) is another
+        // run
+        if (options.event_file)
+            identity.deck_fingerprint =
+                event_file_fingerprint(identity.deck_fingerprint, *options.event_file);
         std::optional<DetectorCheckpoint> resumed =
             checkpoint_to_resume(options.resume, checkpoint_path, options.quiet,
                                  [&](std::string const& p) { return read_detector_checkpoint(p, identity); });
@@ -237,15 +240,15 @@ void step_detector(DetectorStage const& stage, DeckConfig const& cfg, StopReques
         if (!starts) return kernels->primaries_started();
         std::uint64_t const next = stage.setup.tables.gun.first_primary + kernels->primaries_started();
         auto const after = std::upper_bound(starts->begin(), starts->end(), next) - starts->begin();
-        return after > std::ptrdiff_t(stage.first_event + 1) ? std::uint64_t(after) - 1 - stage.first_event : 0;
+        return after > std::ptrdiff_t(stage.first_event + 1) ? std::uint64_t(after) - 1 - stage.first_event
+                                                             : 0;
     };
     std::uint64_t const primaries = stage.setup.tables.gun.primaries - stage.setup.tables.gun.first_primary;
     Progress progress(!quiet);
     auto const t0 = std::chrono::steady_clock::now();
     std::uint64_t iterations = stage.resumed ? stage.resumed->iterations : 0;
     std::uint64_t const per_checkpoint = stop && every.steps > 0 ? std::uint64_t(every.steps) * per_event : 0;
-    std::uint64_t checkpoints_passed =
-        per_checkpoint > 0 ? world.sum(started()) / per_checkpoint : 0;
+    std::uint64_t checkpoints_passed = per_checkpoint > 0 ? world.sum(started()) / per_checkpoint : 0;
     auto last_checkpoint = std::chrono::steady_clock::now();
     auto const time_due = [&] {
         return stop && every.seconds > 0 &&
@@ -456,7 +459,8 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
                                                            r.next_iteration_tracked, r.next_iteration_tracks)
                                                    .c_str(),
                 static_cast<unsigned long long>(r.events_started),
-                static_cast<unsigned long long>(r.event_file ? r.event_file->events() : cfg.detector.gun.events),
+                static_cast<unsigned long long>(r.event_file ? r.event_file->events()
+                                                             : cfg.detector.gun.events),
                 (options.output.empty() ? cfg.output.file : options.output).c_str(), r.checkpoint.c_str(),
                 r.checkpoint.c_str(), k_exit_stopped);
         return k_exit_stopped;

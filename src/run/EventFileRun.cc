@@ -20,7 +20,8 @@ DetectorRunResult run_event_file(DeckConfig const& cfg, DetectorRunOptions const
 {
     GunConfig const& g = cfg.detector.gun;
     // every rank reads the file (the same bytes: the same events, or the same error on each)
-    auto events = std::make_shared<HepMcEvents>(read_hepmc_file(g.file, HepMcSelection{g.skip, g.events, g.offset}));
+    auto events =
+        std::make_shared<HepMcEvents>(read_hepmc_file(g.file, HepMcSelection{g.skip, g.events, g.offset}));
     DeckConfig run = cfg;
     GunConfig& gun = run.detector.gun;
     gun.events = events->events();
@@ -28,9 +29,9 @@ DetectorRunResult run_event_file(DeckConfig const& cfg, DetectorRunOptions const
     gun.given_primaries = events->primaries.size();
     parallel::Communicator const& world = parallel::Communicator::world();
     parallel::ParticleShare const share = parallel::even_share(gun.events, world.rank(), world.size());
-    std::vector<Primary> const mine(events->primaries.begin() + std::ptrdiff_t(events->starts[share.first]),
-                                    events->primaries.begin() +
-                                        std::ptrdiff_t(events->starts[share.first + share.count]));
+    std::vector<Primary> const mine(
+        events->primaries.begin() + std::ptrdiff_t(events->starts[share.first]),
+        events->primaries.begin() + std::ptrdiff_t(events->starts[share.first + share.count]));
     DetectorRunOptions given = options;
     given.primaries = &mine;
     given.event_starts = &events->starts;
@@ -53,7 +54,8 @@ void write_event_file_part(OutputFile& out, HepMcEvents const& events)
     t.add_column("event", "1", std::move(event));
     t.add_column("number", "1", std::vector<std::int64_t>(events.numbers));
     t.add_column("primaries", "1", std::move(primaries));
-    // the first weight is the event's weight (HepMC3: 1 when the file gives none); any others as weight_1, ...
+    // the first weight is the event's weight (HepMC3: 1 when the file gives none); any others as weight_1,
+    // ...
     std::size_t const w = events.weights_per_event;
     for (std::size_t k = 0; k < std::max<std::size_t>(w, 1); ++k) {
         std::vector<double> column(n, 1.0);
@@ -84,16 +86,20 @@ void print_event_file_summary(HepMcEvents const& events)
     std::map<std::string, std::uint64_t> by_species;
     for (Primary const& p : events.primaries) ++by_species[events.species.at(std::size_t(p.particle))];
     std::string species;
-    for (auto const& [name, n] : by_species) species += fmt::format("{}{} {}", species.empty() ? "" : ", ", n, name);
-    std::printf("event file %s: %llu events (numbers %lld to %lld), %zu final-state particles as primaries%s\n",
-                events.file.c_str(), static_cast<unsigned long long>(events.events()),
-                static_cast<long long>(events.numbers.front()), static_cast<long long>(events.numbers.back()),
-                events.primaries.size(), species.empty() ? "" : (" (" + species + ")").c_str());
+    for (auto const& [name, n] : by_species)
+        species += fmt::format("{}{} {}", species.empty() ? "" : ", ", n, name);
+    std::printf(
+        "event file %s: %llu events (numbers %lld to %lld), %zu final-state particles as primaries%s\n",
+        events.file.c_str(), static_cast<unsigned long long>(events.events()),
+        static_cast<long long>(events.numbers.front()), static_cast<long long>(events.numbers.back()),
+        events.primaries.size(), species.empty() ? "" : (" (" + species + ")").c_str());
     if (events.not_transported.empty())
         std::printf("  every final-state particle is one gtrack transports\n");
     else
-        std::printf("  not transported (final-state particles gtrack does not track; /event_file_not_transported): %s\n",
-                    describe_not_transported(events).c_str());
+        std::printf(
+            "  not transported (final-state particles gtrack does not track; /event_file_not_transported): "
+            "%s\n",
+            describe_not_transported(events).c_str());
 }
 
 std::string event_file_fingerprint(std::string const& deck_fingerprint, HepMcEvents const& events)
@@ -107,7 +113,8 @@ std::string event_file_fingerprint(std::string const& deck_fingerprint, HepMcEve
     };
     add(deck_fingerprint.data(), deck_fingerprint.size());
     for (Primary const& p : events.primaries) {
-        double const v[9] = {p.energy, p.pos.x, p.pos.y, p.pos.z, p.dir.x, p.dir.y, p.dir.z, p.time, double(p.particle)};
+        double const v[9] = {p.energy, p.pos.x, p.pos.y, p.pos.z,           p.dir.x,
+                             p.dir.y,  p.dir.z, p.time,  double(p.particle)};
         add(&p.event, sizeof p.event);
         add(v, sizeof v);
     }
