@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(DeckTextFuzz DeckOverrideFuzz ToleranceFuzz BeamFileFuzz FieldMapFuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(DeckTextFuzz DeckOverrideFuzz ToleranceFuzz BeamFileFuzz FieldMapFuzz HepMcFuzz)
 
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
@@ -38,7 +38,7 @@ cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
 # ---- seed corpus (made afresh each time; nothing of it is kept in git) ------------------------
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{DeckTextFuzz,DeckOverrideFuzz,ToleranceFuzz,BeamFileFuzz,FieldMapFuzz}
+mkdir -p "$seeds"/{DeckTextFuzz,DeckOverrideFuzz,ToleranceFuzz,BeamFileFuzz,FieldMapFuzz,HepMcFuzz}
 i=0
 for deck in inputs/*.toml regression/*/*.toml; do
     [ "$(basename "$deck")" = tolerances.toml ] && continue
@@ -77,6 +77,11 @@ for target in ("BeamFileFuzz", "FieldMapFuzz"):
         open(f"{sys.argv[1]}/{target}/seed-{k}", "wb").write(bytes(rng.randrange(256) for _ in range(size)))
         open(f"{sys.argv[1]}/{target}/ones-{k}", "wb").write(b"\xff" * size)
 PY
+
+# Event files: the example's (libhepmc3's writer), its first events alone, and the first byte's selection.
+cp inputs/events/*.hepmc3 "$seeds/HepMcFuzz/"
+head -n 40 inputs/events/toy_events.hepmc3 >"$seeds/HepMcFuzz/cut"
+{ printf '\x85'; cat inputs/events/toy_events.hepmc3; } >"$seeds/HepMcFuzz/selected"
 
 # ---- fuzzing ---------------------------------------------------------------------------------
 mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"

@@ -449,7 +449,9 @@ class DetectorBackend final : public DetectorKernels {
         stack_ = Buffer<Secondary>(params_.physics.showers ? (most < stack_limit_ ? most : stack_limit_) : 0,
                                    Ops::space);
         finals_ = Buffer<EmFinalState>(params_.physics.showers ? capacity : 0, Ops::space);
-        std::uint64_t const events = params_.physics.showers && params_.gun.per_event > 0
+        std::uint64_t const events = !params_.physics.showers ? 0
+                                     : tables.end_event > 0   ? tables.end_event
+                                     : params_.gun.per_event > 0
                                          ? params_.gun.primaries / params_.gun.per_event
                                          : 0;
         event_energy_ = Buffer<std::uint64_t>(events * k_num_energy_categories, Ops::space);

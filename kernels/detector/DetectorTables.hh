@@ -38,6 +38,9 @@ struct DetectorTables {
     GunParams gun;
     //! given primaries: gun.first_primary + i is primary_list[i] (empty: the gun draws them)
     std::vector<Primary> primary_list;
+    //! events [0, end_event) hold this rank's events (per-event sums are indexed by the global event number);
+    //! 0: gun.primaries / gun.per_event (the gun's fixed count a event)
+    std::uint64_t end_event = 0;
     std::uint64_t seed = 0;
     std::int32_t num_logical = 1;        //!< logical volumes (tally bins), the world included
     EmTableData em;                      //!< the shower tables (physics.showers)

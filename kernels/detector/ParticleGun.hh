@@ -13,6 +13,7 @@ struct Primary {
     double energy = 0;  //!< kinetic [MeV]
     Vec3 pos;
     Vec3 dir;
+    double time = 0;  //!< [s] at pos (an event file's vertex time; the gun's draws start at 0)
 };
 
 //! The counter value of a primary's gun draws: apart from every step number.

@@ -86,7 +86,7 @@ struct InitializeTracks {
             s.pos = p.pos;
             s.dir = p.dir;
             s.energy = p.energy;
-            s.time = 0;
+            s.time = p.time;
             s.volume = Navigator(params.geometry).locate(p.pos, 0);
             energy.add(p.event, k_energy_primary, balance_energy(params, p.particle, p.energy));
         }

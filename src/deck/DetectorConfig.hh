@@ -76,8 +76,17 @@ struct GunConfig {
     std::string direction_shape = "fixed";    //!< fixed | cone | isotropic
     std::array<double, 3> direction{0, 0, 1};
     double cone_half_angle = 0;  //!< [rad]
-    std::uint64_t events = 1;
+    std::uint64_t events = 1;    //!< with `file`: the events to read, 0 for every one after `skip`
     std::uint64_t per_event = 1;
+    //! Primaries from a HepMC3 ASCII event file (detector/HepMcEvents.hh): its final-state particles, one
+    //! gtrack event per file event; the keys above other than `events` do not apply
+    std::string file;                //!< the path (relative ones resolved against the deck's directory)
+    std::uint64_t skip = 0;          //!< events of the file passed over before the first one read
+    std::array<double, 3> offset{};  //!< added to every vertex position [m]
+    //! The primaries of the whole run when they vary per event (a file's, set when it is read); none: events
+    //! x per_event
+    std::optional<std::uint64_t> given_primaries;
+    std::uint64_t total_primaries() const { return given_primaries ? *given_primaries : events * per_event; }
 };
 
 struct DetectorPhysicsConfig {

@@ -1,6 +1,8 @@
 // [gun] of a detector deck: the primary particle, its energy spectrum, position and direction.
 #include "deck/DetectorSections.hh"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
@@ -107,12 +109,51 @@ void read_direction(DeckContext& ctx, toml::table const& t, std::string const& p
     }
 }
 
+//! [gun] file = "events.hepmc3": the primaries come from the file; only the keys that select its events.
+void read_event_file(DeckContext& ctx, toml::table const& t, std::string const& path, GunConfig& g)
+{
+    for (char const* k : {"particle", "energy", "position", "direction", "per_event"})
+        if (toml::node const* n = t.get(k))
+            ctx.error(ctx.where(*n), join_key(path, k),
+                      fmt::format("'{}' does not go with file: the event file gives each primary's particle, "
+                                  "energy, vertex and direction (use offset to move the vertices)",
+                                  k));
+    ctx.check_keys(
+        t, path,
+        {"file", "events", "skip", "offset", "particle", "energy", "position", "direction", "per_event"});
+    if (auto f = ctx.string_at(t, path, "file", true, "a HepMC3 ASCII event file")) {
+        std::filesystem::path file(*f);
+        std::filesystem::path const dir = std::filesystem::path(ctx.file()).parent_path();
+        if (file.is_relative() && !dir.empty()) file = dir / file;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec))
+            ctx.error(ctx.where(*t.get("file")), path + ".file",
+                      fmt::format("cannot read the event file '{}': {}", file.string(),
+                                  std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
+        g.file = file.string();
+    }
+    g.events = 0;  // every event of the file
+    if (auto n = ctx.integer_at(t, path, "events", Bound::at_least_one, false)) g.events = std::uint64_t(*n);
+    if (auto n = ctx.integer_at(t, path, "skip", Bound::non_negative, false)) g.skip = std::uint64_t(*n);
+    if (auto v = ctx.vec3_at(t, path, "offset", quantity::length, Bound::any, false)) g.offset = *v;
+}
+
 }  // namespace
 
 void read_gun(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
 {
     std::string const path = "gun";
-    ctx.check_keys(t, path, {"particle", "energy", "position", "direction", "events", "per_event"});
+    if (t.contains("file")) {
+        read_event_file(ctx, t, path, d.gun);
+        return;
+    }
+    for (char const* k : {"skip", "offset"})
+        if (toml::node const* n = t.get(k))
+            ctx.error(
+                ctx.where(*n), join_key(path, k),
+                fmt::format("'{}' goes with file (the events of an event file), and there is no file", k));
+    ctx.check_keys(t, path,
+                   {"particle", "energy", "position", "direction", "events", "per_event", "skip", "offset"});
     GunConfig& g = d.gun;
     if (auto p = ctx.choice_at(t, path, "particle", detector_particle_names(), true)) g.particle = *p;
     if (auto n = ctx.integer_at(t, path, "events", Bound::at_least_one, true))

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
+#include "deck/NamedEntries.hh"
 #include "deck/Utf8.hh"
 
 namespace gt::deck {
@@ -72,6 +73,23 @@ void apply_value(DeckContext& ctx, toml::table& root, std::vector<std::string> c
             t->insert(toml::key(segments[i], region), toml::table{});
             n = t->get(segments[i]);
             ctx.note_created(n, origin);
+        }
+        if (is_named_array(*n)) {  // [[geometry.volume]]: the next segment names an entry
+            if (i + 2 >= segments.size()) {
+                ctx.error(at, key,
+                          fmt::format("cannot set '{}': name a key of the entry, e.g. {}.{}.KEY", key, path,
+                                      i + 1 < segments.size() ? segments[i + 1] : "NAME"));
+                return;
+            }
+            std::string why;
+            auto const* entry = named_entry(*n->as_array(), path, segments[i + 1], why);
+            if (!entry) {
+                ctx.error(at, key, fmt::format("cannot set '{}': {}", key, why));
+                return;
+            }
+            t = const_cast<toml::table*>(entry);
+            path = join_key(path, segments[++i]);
+            continue;
         }
         if (!n->is_table()) {
             ctx.error(at, key,

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
+#include "deck/NamedEntries.hh"
 #include "deck/Suggest.hh"
 
 namespace gt::deck {
@@ -154,6 +155,22 @@ bool check_scan_path(DeckContext& ctx, std::string const& key, SourceLocation co
                                   parent.empty() ? std::string("the deck") : fmt::format("[{}]", parent),
                                   segments[i], did_you_mean(segments[i], known)));
             return false;
+        }
+        if (is_named_array(*n)) {  // [[geometry.volume]]: the next segment names an entry
+            if (i + 2 >= segments.size()) {
+                ctx.error(at, diag_key,
+                          fmt::format("'{}' is a whole entry of [[{}]]: scan keys inside it, e.g. \"{}.KEY\"",
+                                      key, path, key));
+                return false;
+            }
+            std::string why;
+            t = named_entry(*n->as_array(), path, segments[i + 1], why);
+            if (!t) {
+                ctx.error(at, diag_key, fmt::format("unknown key path '{}': {}", key, why));
+                return false;
+            }
+            path = join_key(path, segments[++i]);
+            continue;
         }
         if (!n->is_table()) {
             ctx.error(

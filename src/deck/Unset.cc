@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
+#include "deck/NamedEntries.hh"
 #include "deck/Suggest.hh"
 #include "deck/UnsetOverride.hh"
 
@@ -41,6 +42,23 @@ void apply_unset(DeckContext& ctx, toml::table& root, std::string const& key_tex
             return;
         }
         if (i + 1 == segments.size()) break;
+        if (is_named_array(*n)) {  // [[geometry.volume]]: the next segment names an entry
+            auto& entries = *n->as_array();
+            std::string why;
+            auto const* entry = named_entry(entries, path, segments[i + 1], why);
+            if (!entry) {
+                ctx.error(at, std::string(key), fmt::format("cannot unset '{}': {}", key, why));
+                return;
+            }
+            if (i + 2 == segments.size()) {  // the whole entry: the volume is taken out of the deck
+                entries.erase(std::find_if(entries.begin(), entries.end(),
+                                           [&](toml::node const& e) { return e.as_table() == entry; }));
+                return;
+            }
+            t = const_cast<toml::table*>(entry);
+            path = join_key(path, segments[++i]);
+            continue;
+        }
         if (!n->is_table()) {
             ctx.error(
                 at, std::string(key),

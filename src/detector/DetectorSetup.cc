@@ -102,9 +102,15 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     t.items = s.geometry.items;
     t.num_logical = static_cast<std::int32_t>(s.geometry.logical_names.size());
 
-    auto particle = find_detector_particle(d.gun.particle);
-    if (!particle) throw std::invalid_argument("unknown particle '" + d.gun.particle + "'");
-    t.particles = {*particle};
+    if (d.gun.file.empty()) {
+        auto particle = find_detector_particle(d.gun.particle);
+        if (!particle) throw std::invalid_argument("unknown particle '" + d.gun.particle + "'");
+        t.particles = {*particle};
+    } else {
+        // an event file's primaries are of any species gtrack transports: each once (e- and electron are one)
+        for (auto const& name : detector_particle_names())
+            if (find_particle_index(t, name) < 0) t.particles.push_back(*find_detector_particle(name));
+    }
 
     FieldConfig const& f = d.field;
     if (f.type == "uniform") {
@@ -160,7 +166,7 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     gun.direction = {g.direction[0], g.direction[1], g.direction[2]};
     gun.cos_cone = std::cos(g.cone_half_angle);
     gun.per_event = g.per_event;
-    gun.primaries = g.events * g.per_event;
+    gun.primaries = g.total_primaries();
     t.seed = cfg.run.seed;
     t.track_order = cfg.detector.track_order == "charge"    ? TrackOrder::charge
                     : cfg.detector.track_order == "alive"   ? TrackOrder::alive
@@ -168,6 +174,18 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
                                                             : TrackOrder::slots;
     add_shower_tables(cfg, s);
     return s;
+}
+
+std::int32_t find_particle_index(DetectorTables const& t, std::string const& name)
+{
+    auto const type = find_detector_particle(name);
+    if (!type) return -1;
+    for (std::size_t i = 0; i < t.particles.size(); ++i) {
+        ParticleType const& p = t.particles[i];
+        if (p.mass == type->mass && p.charge == type->charge && p.is_electron == type->is_electron)
+            return static_cast<std::int32_t>(i);
+    }
+    return -1;
 }
 
 }  // namespace gt

@@ -20,6 +20,10 @@ struct DetectorSetup {
 //! as docs/decks.md says, throws IoError / std::invalid_argument naming the file and what is wrong.
 DetectorSetup make_detector_setup(DeckConfig const& cfg);
 
+//! The index in t.particles of the detector particle `name` (e-, mu+, gamma, ...; an alias such as electron
+//! finds the same one), or -1 if the table has none.
+std::int32_t find_particle_index(DetectorTables const& t, std::string const& name);
+
 //! Reads a field map (layout in docs/decks.md) into `field` and `values`.
 void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<double>& values);
 

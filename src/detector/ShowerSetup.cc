@@ -14,20 +14,20 @@ void add_shower_tables(DeckConfig const& cfg, DetectorSetup& s)
     if (!ph.showers) return;
     DetectorTables& t = s.tables;
     // the shower species at their fixed indices (k_em_electron, k_em_positron, k_em_gamma), the gun's
-    // particle after them unless it is one of them
-    ParticleType const gun = t.particles.at(0);
+    // particle (and an event file's other species) after them unless it is one of them
+    std::vector<ParticleType> const before = t.particles;
     t.particles = {*find_detector_particle("e-"), *find_detector_particle("e+"),
                    *find_detector_particle("gamma")};
-    auto same = [&](ParticleType const& a) {
-        return a.mass == gun.mass && a.charge == gun.charge && a.is_electron == gun.is_electron;
+    auto index_of = [&](ParticleType const& b) {
+        auto const it = std::find_if(t.particles.begin(), t.particles.end(), [&](ParticleType const& a) {
+            return a.mass == b.mass && a.charge == b.charge && a.is_electron == b.is_electron;
+        });
+        if (it != t.particles.end()) return static_cast<std::int32_t>(it - t.particles.begin());
+        t.particles.push_back(b);
+        return static_cast<std::int32_t>(t.particles.size() - 1);
     };
-    auto const it = std::find_if(t.particles.begin(), t.particles.end(), same);
-    if (it != t.particles.end()) {
-        t.gun.particle = static_cast<std::int32_t>(it - t.particles.begin());
-    } else {
-        t.gun.particle = static_cast<std::int32_t>(t.particles.size());
-        t.particles.push_back(gun);
-    }
+    t.gun.particle = index_of(before.at(0));
+    for (ParticleType const& p : before) index_of(p);
     std::vector<EmMaterialInput> inputs;
     for (std::size_t m = 0; m < s.material_names.size(); ++m) {
         MaterialParams const& p = t.materials[m];

@@ -17,6 +17,7 @@
 
 #include "deck/DeckError.hh"
 #include "detector/DetectorSetup.hh"
+#include "detector/HepMcEvents.hh"
 #include "detector/HitTable.hh"
 #include "detector/StripRun.hh"
 #include "io/H5Access.hh"
@@ -36,6 +37,7 @@
 #include "run/CheckpointHeader.hh"
 #include "run/CheckpointToResume.hh"
 #include "run/DetectorCheckpoint.hh"
+#include "run/EventFileRun.hh"
 #include "run/Progress.hh"
 #include "run/RunProvenance.hh"
 #include "run/ShowerOutput.hh"
@@ -73,7 +75,7 @@ void write_detector_figures(OutputFile& out, DeckConfig const& cfg, DetectorRunR
     write_table(out, "tallies", tallies);
     out.set_attribute("tallies", "volume_names", std::span<std::string const>(r.volume_names));
     out.create_group("detector");
-    out.set_attribute("detector", "primaries", cfg.detector.gun.events * cfg.detector.gun.per_event);
+    out.set_attribute("detector", "primaries", cfg.detector.gun.total_primaries());
     out.set_attribute("detector", "events", cfg.detector.gun.events);
     out.set_attribute("detector", "escaped", r.counters[k_escaped]);
     out.set_attribute("detector", "stopped", r.counters[k_stopped]);
@@ -121,6 +123,7 @@ void write_output(std::string const& path, DeckConfig const& cfg, DetectorRunOpt
         world.gather_to_root(parallel::describe_rank_device(r.backend.rfind("gpu", 0) == 0, r.backend));
     write_detector_part(file.get(), cfg, r);
     if (!file) return;
+    if (options.event_file) write_event_file_part(*file, *options.event_file);
     Provenance p = run_provenance(cfg, options.command_line);
     p.backend = r.backend.rfind("gpu", 0) == 0 ? "gpu" : "cpu";
     p.device_name = r.backend;
@@ -151,6 +154,7 @@ struct DetectorStage {
     std::unique_ptr<DetectorKernels> kernels;
     CheckpointIdentity identity;
     std::optional<DetectorCheckpoint> resumed;
+    std::uint64_t first_event = 0;  //!< of this rank's share
 };
 
 //! The set-up stage (agreed by every rank: what fails on one fails on all): tables, backend, this rank's
@@ -165,18 +169,36 @@ DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& o
         auto kernels = make_backend(cfg, options);
         CheckpointIdentity identity =
             checkpoint_identity(cfg, kernels->memory() == MemSpace::device ? "gpu" : "cpu");
+        // an event file's primaries are part of what the run is: another file (or a changed one) is another
+        // run
+        if (options.event_file)
+            identity.deck_fingerprint =
+                event_file_fingerprint(identity.deck_fingerprint, *options.event_file);
         std::optional<DetectorCheckpoint> resumed =
             checkpoint_to_resume(options.resume, checkpoint_path, options.quiet,
                                  [&](std::string const& p) { return read_detector_checkpoint(p, identity); });
         parallel::ParticleShare const events =
             parallel::even_share(cfg.detector.gun.events, world.rank(), world.size());
-        setup.tables.gun.first_primary = events.first * per_event;
-        setup.tables.gun.primaries = (events.first + events.count) * per_event;
+        // the first primary of event e: a fixed number an event, or an event file's own counts
+        auto const start_of = [&](std::uint64_t e) {
+            return options.event_starts ? options.event_starts->at(e) : e * per_event;
+        };
+        setup.tables.gun.first_primary = start_of(events.first);
+        setup.tables.gun.primaries = start_of(events.first + events.count);
+        if (options.event_starts) setup.tables.end_event = events.first + events.count;
         if (options.primaries) {
-            if (options.primaries->size() != events.count * per_event)
+            if (options.primaries->size() != setup.tables.gun.primaries - setup.tables.gun.first_primary)
                 throw std::logic_error(fmt::format("{} given primaries for a share of {} events",
                                                    options.primaries->size(), events.count));
             setup.tables.primary_list = *options.primaries;
+            if (options.primary_species) {  // species names -> the particle table's indices
+                std::vector<std::int32_t> index;
+                for (auto const& name : *options.primary_species) {
+                    index.push_back(find_particle_index(setup.tables, name));
+                    if (index.back() < 0) throw std::logic_error("no particle '" + name + "' in the table");
+                }
+                for (Primary& p : setup.tables.primary_list) p.particle = index.at(std::size_t(p.particle));
+            }
         }
         setup.tables.track_lengths = options.track_lengths;
         std::size_t const slots = cfg.detector.track_slots;
@@ -193,7 +215,8 @@ DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& o
                 throw std::runtime_error(fmt::format("cannot resume from '{}': {}", from, e.what()));
             }
         }
-        return DetectorStage{std::move(setup), std::move(kernels), std::move(identity), std::move(resumed)};
+        return DetectorStage{std::move(setup), std::move(kernels), std::move(identity), std::move(resumed),
+                             events.first};
     });
 }
 
@@ -204,20 +227,30 @@ DetectorStage set_up_detector(DeckConfig const& cfg, DetectorRunOptions const& o
 //! checkpoint or stop; a rank whose events are done takes part until every rank's are, and the
 //! iterations counted are the most any rank ran.
 void step_detector(DetectorStage const& stage, DeckConfig const& cfg, StopRequest* stop, bool quiet,
-                   std::string const& checkpoint_path, std::string const& start_time, DetectorRunResult& r)
+                   std::string const& checkpoint_path, std::string const& start_time,
+                   std::vector<std::uint64_t> const* event_starts, DetectorRunResult& r)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
     bool const several = world.size() > 1;
     DetectorKernels* const kernels = stage.kernels.get();
     CheckpointEvery const& every = cfg.output.checkpoint_every;
-    std::uint64_t const per_event = cfg.detector.gun.per_event;
+    // Progress in units of `per_event`: primaries started (events x per_event); with an event file's own
+    // counts, this rank's events whose primaries have all started
+    std::vector<std::uint64_t> const* const starts = event_starts;
+    std::uint64_t const per_event = starts ? 1 : cfg.detector.gun.per_event;
+    auto const started = [&]() -> std::uint64_t {
+        if (!starts) return kernels->primaries_started();
+        std::uint64_t const next = stage.setup.tables.gun.first_primary + kernels->primaries_started();
+        auto const after = std::upper_bound(starts->begin(), starts->end(), next) - starts->begin();
+        return after > std::ptrdiff_t(stage.first_event + 1) ? std::uint64_t(after) - 1 - stage.first_event
+                                                             : 0;
+    };
     std::uint64_t const primaries = stage.setup.tables.gun.primaries - stage.setup.tables.gun.first_primary;
     Progress progress(!quiet);
     auto const t0 = std::chrono::steady_clock::now();
     std::uint64_t iterations = stage.resumed ? stage.resumed->iterations : 0;
     std::uint64_t const per_checkpoint = stop && every.steps > 0 ? std::uint64_t(every.steps) * per_event : 0;
-    std::uint64_t checkpoints_passed =
-        per_checkpoint > 0 ? world.sum(kernels->primaries_started()) / per_checkpoint : 0;
+    std::uint64_t checkpoints_passed = per_checkpoint > 0 ? world.sum(started()) / per_checkpoint : 0;
     auto last_checkpoint = std::chrono::steady_clock::now();
     auto const time_due = [&] {
         return stop && every.seconds > 0 &&
@@ -252,8 +285,7 @@ void step_detector(DetectorStage const& stage, DeckConfig const& cfg, StopReques
             (it.interrupted ? stop->requested()
                             : stop->stop_here(std::int64_t(iterations + (several ? 1 : it.iterations))));
         // ran, asked to stop, a wall-time checkpoint due (clocks differ between ranks), primaries started
-        std::array<std::int64_t, 4> agreed = {ran, asked, time_due(),
-                                              std::int64_t(kernels->primaries_started())};
+        std::array<std::int64_t, 4> agreed = {ran, asked, time_due(), std::int64_t(started())};
         if (several) world.sum_in_place(agreed);
         if (agreed[0] == 0) break;  // every rank is done
         // under MPI one iteration a pass, run by at least one rank
@@ -345,6 +377,8 @@ void collect_detector_results(DetectorStage const& stage, DeckConfig const& cfg,
 
 DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions const& options)
 {
+    // [gun] file: the events are read, then run as given primaries (run/EventFileRun.hh)
+    if (!cfg.detector.gun.file.empty() && !options.primaries) return run_event_file(cfg, options);
     h5::set_output_checksums(cfg.output.checksums);
     if (options.threads > 0) cpu::set_thread_count(options.threads);
     // Under MPI each rank runs a contiguous share of the events: every primary keeps its id, hence
@@ -369,7 +403,8 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
         std::printf("gtrack: resuming from %s after %llu step iterations\n",
                     (options.resume == "auto" ? checkpoint_path : options.resume).c_str(),
                     static_cast<unsigned long long>(stage.resumed->iterations));
-    step_detector(stage, cfg, stop ? &*stop : nullptr, options.quiet, checkpoint_path, start_time, r);
+    step_detector(stage, cfg, stop ? &*stop : nullptr, options.quiet, checkpoint_path, start_time,
+                  options.event_starts, r);
     if (!r.stopped_by.empty()) return r;
     collect_detector_results(stage, cfg, options, r);
     if (options.write_output) {
@@ -387,7 +422,9 @@ DetectorRunResult run_detector_deck(DeckConfig const& cfg, DetectorRunOptions co
 
 void print_detector_summary(DeckConfig const& cfg, DetectorRunResult const& r)
 {
-    std::uint64_t const primaries = cfg.detector.gun.events * cfg.detector.gun.per_event;
+    std::uint64_t const primaries =
+        r.event_file ? r.event_file->primaries.size() : cfg.detector.gun.total_primaries();
+    if (r.event_file) print_event_file_summary(*r.event_file);
     std::printf("%s: %llu primaries on %s, %llu step iterations in %.3f s\n", cfg.run.name.c_str(),
                 static_cast<unsigned long long>(primaries), r.backend.c_str(),
                 static_cast<unsigned long long>(r.iterations), r.seconds);
@@ -424,7 +461,8 @@ int run_detector(DeckConfig const& cfg, DetectorRunOptions const& options)
                                                            r.next_iteration_tracked, r.next_iteration_tracks)
                                                    .c_str(),
                 static_cast<unsigned long long>(r.events_started),
-                static_cast<unsigned long long>(cfg.detector.gun.events),
+                static_cast<unsigned long long>(r.event_file ? r.event_file->events()
+                                                             : cfg.detector.gun.events),
                 (options.output.empty() ? cfg.output.file : options.output).c_str(), r.checkpoint.c_str(),
                 r.checkpoint.c_str(), k_exit_stopped);
         return k_exit_stopped;
@@ -549,6 +587,10 @@ std::string describe_geometry(DeckConfig const& cfg, std::size_t* problem_count)
     if (d.along_beamline)  // no gun: the beam part's losses are the primaries (run/BeamDetectorRun.hh)
         text += fmt::format("  primaries: the beam's {} particles, one event each\n",
                             d.extracted ? "lost and extracted" : "lost");
+    else if (!d.gun.file.empty())
+        text += fmt::format("  primaries: the final-state particles of {} events of {} (after {} skipped)\n",
+                            d.gun.events > 0 ? fmt::format("{}", d.gun.events) : std::string("every"),
+                            d.gun.file, d.gun.skip);
     else
         text += fmt::format("  gun: {} x {} {} per event\n", d.gun.events, d.gun.per_event, d.gun.particle);
     auto const problems = check_geometry(g);

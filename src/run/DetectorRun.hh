@@ -17,6 +17,7 @@ namespace gt {
 
 struct StripOutcome;  // detector/StripRun.hh
 struct Primary;       // kernels/detector/ParticleGun.hh
+struct HepMcEvents;   // detector/HepMcEvents.hh
 class OutputFile;
 
 struct DetectorRunOptions {
@@ -34,6 +35,15 @@ struct DetectorRunOptions {
     //! this rank's events only (all of the deck's gun.events x gun.per_event on one process): primary
     //! first + i is (*primaries)[i], first the first primary of the rank's share (parallel::even_share)
     std::vector<Primary> const* primaries = nullptr;
+    //! Given primaries whose number varies from event to event (an event file's, run/EventFileRun.hh): the
+    //! primaries before each event of the whole run (gun.events + 1 entries); null: gun.per_event an event
+    std::vector<std::uint64_t> const* event_starts = nullptr;
+    //! The names of the given primaries' particle indices (an event file's species); null: the indices are
+    //! those of the particle table as built
+    std::vector<std::string> const* primary_species = nullptr;
+    //! The event file the primaries came from: its events' numbers and weights and the particles not
+    //! transported go into the output file (/event_file)
+    HepMcEvents const* event_file = nullptr;
     //! The detector part of a joined run (run/BeamDetectorRun.hh): its tables go into `into`, the joined
     //! run's open file (rank 0's; null on the other ranks), without provenance and without committing it
     bool joined = false;
@@ -70,6 +80,7 @@ struct DetectorRunResult {
     std::string checkpoint;                    //!< stopped: the checkpoint written
     std::optional<Profile> profile;            //!< with options.profile
     std::shared_ptr<StripOutcome> strips;      //!< [strips]: digis, clusters, reconstructed hits, quality
+    std::shared_ptr<HepMcEvents const> event_file;  //!< [gun] file: the events read (run/EventFileRun.hh)
 };
 
 //! Runs a detector deck to completion and (unless options say not) writes its output file. A run
