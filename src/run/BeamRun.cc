@@ -14,6 +14,7 @@
 
 #include "beam/BeamSetup.hh"
 #include "beam/BeamStatistics.hh"
+#include "beam/LatticeCompaction.hh"
 #include "deck/DeckError.hh"
 #include "io/BeamPhysicsReader.hh"
 #include "io/H5Access.hh"
@@ -279,7 +280,7 @@ std::unique_ptr<BeamlineSetup> set_up_beamline(DeckConfig const& deck, RunOption
         s->ref = initial_reference(deck);
         // With space charge, elements are cut so that kicks sit between their slices.
         s->sliced = with_space_charge_slices(deck);
-        s->lattice = build_lattice(s->sliced, s->ref);
+        s->lattice = build_tracking_lattice(s->sliced, s->ref);
         s->kicks = space_charge_schedule(s->lattice, s->sliced);
         s->kernels = select_beam_backend(deck, options);
         if (s->kernels->memory() == MemSpace::device)  // before any output or work
