@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "deck/DeckText.hh"
 #include "deck/Suggest.hh"
 
 namespace gt::deck {
