@@ -93,10 +93,10 @@ TEST_CASE("merge_drifts: the compacted table merges drifts and leaves out what d
     DeckConfig const merged_deck = read_deck_text(ring_deck(true, "exact"), "ring.toml");
     Lattice const full = build_tracking_lattice(full_deck, initial_reference(full_deck));
     Lattice const merged = build_tracking_lattice(merged_deck, initial_reference(merged_deck));
-    // Per cell: 16 entries in full; merged: qf, [d1 m d2 bpm hc d3], sx, [d1 mp], qd, d2, col, [d3 m d1]
-    // (the empty multipole goes, the single d1 before qd stays a drift of its own): 7 entries.
+    // Per cell: 16 entries in full; merged: qf, [d1 m d2 bpm hc d3], sx, d1 (the empty multipole after it
+    // goes), qd, d2, col, [d3 m d1]: 8 entries.
     CHECK(full.elements.size() == 12 * 16);
-    CHECK(merged.elements.size() == 12 * 7);
+    CHECK(merged.elements.size() == 12 * 8);
     CHECK(merged.compacted_from == full.elements.size());
     CHECK(merged.length == full.length);
     CHECK(merged.info[1].name == "d1");  // a merged run is named after its first drift
@@ -105,10 +105,11 @@ TEST_CASE("merge_drifts: the compacted table merges drifts and leaves out what d
     CHECK(merged.elements[1].drift.length == doctest::Approx(0.7 + 0.55 + 0.45).epsilon(1e-15));
     for (std::size_t i = 0; i < merged.elements.size(); ++i)
         CHECK(merged.elements[i].index == std::int32_t(i));
-    // An output point is kept: a marker named in phase_space stays an entry.
+    // An output point is kept and ends a run: with the marker m named in phase_space, a cell is qf, d1, m,
+    // [d2 bpm hc d3], sx, d1, qd, d2, col, d3, m, d1: 12 entries.
     DeckConfig kept = merged_deck;
     kept.output.phase_space = {"m"};
-    CHECK(compact_lattice(build_lattice(kept, initial_reference(kept)), kept).elements.size() == 12 * 9);
+    CHECK(compact_lattice(build_lattice(kept, initial_reference(kept)), kept).elements.size() == 12 * 12);
 }
 
 TEST_CASE("merge_drifts: a ring with apertures loses the same particles where the full table does")

@@ -311,3 +311,16 @@ TEST_CASE("errors: a run writes the drawn errors to /errors and tracks with them
         CHECK(t.doubles("knl_2")[i] == lattice.errors.rows[i].knl[2]);
     }
 }
+
+TEST_CASE("errors: a [scan] over errors.seed gives each point its seed")
+{
+    // The job array of 60 seeds the issue asks for: a range of whole numbers, one seed per point.
+    std::string const text = ring_deck(fmt::format(k_all_errors, 1)) +
+                             "\n[scan]\n\"errors.seed\" = { from = 1, to = 60, count = 60 }\n";
+    DeckConfig const point = read_deck_text(text, "ring.toml", {}, 41);
+    REQUIRE(point.errors.seed);
+    CHECK(*point.errors.seed == 42);
+    Lattice const a = build_lattice(point, initial_reference(point));
+    Lattice const b = lattice_of(ring_deck(fmt::format(k_all_errors, 42)));
+    CHECK(same_bytes(a, b));
+}
