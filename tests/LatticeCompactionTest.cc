@@ -135,9 +135,11 @@ TEST_CASE("merge_drifts: a ring with apertures loses the same particles where th
             CHECK(merged.lattice.info[std::size_t(me[i])].name == full.lattice.info[std::size_t(fe[i])].name);
             CHECK(merged.lost.doubles("s")[i] == full.lost.doubles("s")[i]);
         }
-        // Coordinates: a merged drift adds L1 + L2 once where the full table adds L1 then L2 (one rounding
-        // of ~1e-16 relative per merge), and 40 turns of a ring whose one-turn map has |entries| ~ 10 carry
-        // that forward: 1e-12 of the beam's size (mm, mrad) bounds it with a margin of ~100.
+        // Coordinates: a merged drift adds L1 + L2 once where the full table adds L1 then L2 (one rounding of
+        // ~1e-16 relative per merge), and the ring carries these differences on, growing them as it grows any
+        // perturbation of particles near its aperture and sextupoles: measured 4e-14 m (linear model) and 3e-15 m
+        // (exact) after 40 turns. 1e-12 m, a 1e-9 fraction of the millimetre coordinates, bounds that growth with
+        // room; a wrong merge (a length lost or doubled) moves particles by ~mm.
         REQUIRE(merged.end.beam.size() == full.end.beam.size());
         double worst = 0;
         for (std::size_t i = 0; i < full.end.beam.size(); ++i) {
@@ -148,7 +150,7 @@ TEST_CASE("merge_drifts: a ring with apertures loses the same particles where th
                               std::abs(merged.end.beam.t[i] - full.end.beam.t[i])});
         }
         INFO("largest difference " << worst);
-        CHECK(worst < 1e-15);
+        CHECK(worst < 1e-12);
         CHECK(worst > 0.0);  // it is not the same table
     }
 }

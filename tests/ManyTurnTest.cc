@@ -31,7 +31,7 @@ Result run(test::TempDir const& dir, bool per_turn, int threads)
         read_deck(GTRACK_SOURCE_DIR "/inputs/light_source_ring.toml",
                   {"beam.macroparticles=300", "lattice.turns=40", "lattice.radiation=\"quantum\"",
                    "beam.twiss.emittance_x=\"2 um\"", "lattice.aperture.shape=\"ellipse\"",
-                   "lattice.aperture.half_x=\"3 mm\"", "lattice.aperture.half_y=\"2 mm\"",
+                   "lattice.aperture.half_x=\"12 mm\"", "lattice.aperture.half_y=\"12 mm\"",
                    std::string("output.stats=") + (per_turn ? "\"turn\"" : "\"end\"")});
     RunOptions opt;
     opt.backend = "cpu";

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2154,SC2034  # $build, $out, note and status come from gpu-check.sh
 # The many-turn executor (issue 45; BeamKernels::track_turns, BeamTracker::many_turns): a ring run whose
 # statistics are only at the end tracks many turns per launch, each thread keeping its particle in registers.
-# 1. Bits: inputs/light_source_ring.toml (quantum excitation, a 3 x 2 mm aperture so that particles are lost),
+# 1. Bits: inputs/light_source_ring.toml (quantum excitation, a 12 mm aperture so that particles are lost),
 #    1e5 particles x 200 turns on the GPU with stats "end" (many turns per launch) and stats "turn" (one launch
 #    per turn, the old path), and 1e4 x 200 on the GPU and the CPU with stats "end": `gtrack compare` of the
 #    final snapshot and /lost must say PASS (bitwise) in both pairs.
@@ -15,7 +15,7 @@ md="$out/many_turns"
 mkdir -p "$md"
 ring=inputs/light_source_ring.toml
 loss=(--set 'lattice.radiation="quantum"' --set 'beam.twiss.emittance_x="2 um"' --set 'lattice.aperture.shape="ellipse"'
-      --set 'lattice.aperture.half_x="3 mm"' --set 'lattice.aperture.half_y="2 mm"' --set 'output.phase_space=["end"]')
+      --set 'lattice.aperture.half_x="12 mm"' --set 'lattice.aperture.half_y="12 mm"' --set 'output.phase_space=["end"]')
 mt_run() {  # mt_run LOG OUT BACKEND N TURNS STATS [ARGS...]
     local log=$1 h5=$2 backend=$3 n=$4 turns=$5 stats=$6
     shift 6

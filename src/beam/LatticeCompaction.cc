@@ -2,6 +2,7 @@
 #include "beam/LatticeCompaction.hh"
 
 #include <algorithm>
+#include <vector>
 
 #include "deck/DeckError.hh"
 
@@ -70,7 +71,10 @@ Lattice compact_lattice(Lattice const& lattice, DeckConfig const& deck)
     out.field_data = lattice.field_data;
     out.errors = lattice.errors;
     out.compacted_from = lattice.elements.size();
+    // The compacted position of each full-table entry pushed as it is (/errors' `entry` column).
+    std::vector<std::int64_t> position(lattice.elements.size(), -1);
     auto const push = [&](Element e, ElementInfo info, ReferenceParticle const& after) {
+        position[static_cast<std::size_t>(e.index)] = static_cast<std::int64_t>(out.elements.size());
         e.index = static_cast<std::int32_t>(out.elements.size());
         out.elements.push_back(e);
         out.info.push_back(std::move(info));
@@ -106,6 +110,7 @@ Lattice compact_lattice(Lattice const& lattice, DeckConfig const& deck)
             merged.t_per_pt = merged.length * merged.inv_beta_gamma2;  // as Drift::make
             Element m = Element::make(ElementKind::drift);
             m.drift = merged;
+            m.index = e.index;  // the first drift's (push renumbers it)
             ElementInfo info = lattice.info[i];
             info.s_end = lattice.info[last].s_end;
             info.type = "drift";
@@ -115,6 +120,9 @@ Lattice compact_lattice(Lattice const& lattice, DeckConfig const& deck)
         }
         i = j;
     }
+    // Errors sit on magnets and misaligned entries, which are never merged or left out.
+    for (auto& row : out.errors.rows)
+        if (row.first_entry >= 0) row.first_entry = position[static_cast<std::size_t>(row.first_entry)];
     return out;
 }
 

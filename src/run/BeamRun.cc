@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -207,6 +208,9 @@ bool track_beamline(BeamTracker& tracker, Lattice const& lattice, Progress& prog
 {
     parallel::Communicator const& world = parallel::Communicator::world();
     bool const ring = tracker.turns() > 1;
+    // The test hooks stop or kill a run at an exact turn: with one set, one turn per call.
+    if (std::getenv(k_test_stop_variable) != nullptr || std::getenv(k_test_kill_variable) != nullptr)
+        tracker.many_turns(1);
     if (record_first) hooks.at_point(tracker.point());
     while (tracker.advance()) {
         hooks.at_point(tracker.point());
