@@ -185,6 +185,8 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
         {"### `[beam.sigma]`", {"beam.sigma", &beamline}},
         {"### `[beam.cathode]`", {"beam.cathode", &cathode}},
         {"## `[lattice]`", {"lattice", &beamline}},
+        {"## `[errors]`", {"errors", &beamline}},
+        {"### `[errors.NAME]`", {"errors.quads", &beamline}},
         {"## `[space_charge]`", {"space_charge", &beamline}},
         {"## `[output]`", {"output", &beamline}},
         {"## `[collective]`", {"collective", &beamline}},

@@ -20,35 +20,37 @@ void generate(ParticleView particles, BeamSampler const& sampler, std::uint64_t 
 //! misalignments, or, for a segment without a misaligned entry, the one compiled without them.
 template <class Policy, int MinBlocks, ElementCases Cases>
 void track_resident(ParticleView particles, Element const* elements, size_type begin, size_type end,
-                    std::int32_t turn, bool misaligned)
+                    std::int32_t turn, bool misaligned, std::int32_t turns)
 {
     if (misaligned)
         Policy::template for_each_resident<MinBlocks>(
-            particles.size, TrackSegment<Cases>{particles, elements, begin, end, turn});
+            particles.size, TrackSegment<Cases>{particles, elements, begin, end, turn, turns});
     else
         Policy::template for_each_resident<MinBlocks>(
-            particles.size, TrackSegment<Cases, false, false>{particles, elements, begin, end, turn});
+            particles.size, TrackSegment<Cases, false, false>{particles, elements, begin, end, turn, turns});
 }
 
 //! `photons`: the segment holds entries that emit photons (SegmentCaseTable::emits_photons): tracked by the
 //! kernels with each particle's photon clock (TrackSegment), with the switch without integrators (or all).
 //! `misaligned`: the segment holds a misaligned entry (SegmentCaseTable::misaligned); without one, the
 //! linear-map and optics-map switches run their kernels compiled without the misalignment (TrackSegment's
-//! `Misalignments`; the same operations on every aligned entry, so the same bits).
+//! `Misalignments`; the same operations on every aligned entry, so the same bits). `turns` > 1: the many-turn
+//! executor (BeamKernels::track_turns): [begin, end) is the whole table, tracked for turns turn, turn + 1,
+//! ... by the same kernels, each thread keeping its particle in registers through them.
 template <class Policy>
 void track(ParticleView particles, Element const* elements, size_type begin, size_type end, std::int32_t turn,
-           ElementCases cases, bool photons = false, bool misaligned = true)
+           ElementCases cases, bool photons = false, bool misaligned = true, std::int32_t turns = 1)
 {
     if (photons) {
         // sm_90: the switch without integrators and the photons' Philox and Box-Muller (ptxas -v in
         // scripts/gpu-check.d/45-quantum.sh's log); two blocks per SM as without photons.
         if (cases == ElementCases::all)
-            Policy::for_each(particles.size,
-                             TrackSegment<ElementCases::all, true>{particles, elements, begin, end, turn});
+            Policy::for_each(particles.size, TrackSegment<ElementCases::all, true>{particles, elements, begin,
+                                                                                   end, turn, turns});
         else
-            Policy::template for_each_resident<2>(
-                particles.size,
-                TrackSegment<ElementCases::without_integrators, true>{particles, elements, begin, end, turn});
+            Policy::template for_each_resident<2>(particles.size,
+                                                  TrackSegment<ElementCases::without_integrators, true>{
+                                                      particles, elements, begin, end, turn, turns});
         return;
     }
     switch (cases) {
@@ -57,7 +59,7 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
         // (loads). Without misalignments (CUDA 13.0, issue 29): 38 registers, no spills.
         case ElementCases::linear_maps:
             track_resident<Policy, 5, ElementCases::linear_maps>(particles, elements, begin, end, turn,
-                                                                 misaligned);
+                                                                 misaligned, turns);
             break;
         // sm_90, ptxas -v (CUDA 13): 64 registers held to four 256-thread blocks per SM (32 warps), an 8-byte
         // stack (the element loop's count, one 4-byte store and load per element) where it was 520 bytes
@@ -67,17 +69,17 @@ void track(ParticleView particles, Element const* elements, size_type begin, siz
         // every entry takes but the loop count's) without misalignments, 112 with them (was 96).
         case ElementCases::optics_maps:
             track_resident<Policy, 4, ElementCases::optics_maps>(particles, elements, begin, end, turn,
-                                                                 misaligned);
+                                                                 misaligned, turns);
             break;
         // two blocks per SM: 128 registers, not the 132 ptxas would take for one (sm_90)
         case ElementCases::without_integrators:
             Policy::template for_each_resident<2>(
-                particles.size,
-                TrackSegment<ElementCases::without_integrators>{particles, elements, begin, end, turn});
+                particles.size, TrackSegment<ElementCases::without_integrators>{particles, elements, begin,
+                                                                                end, turn, turns});
             break;
         case ElementCases::all:
             Policy::for_each(particles.size,
-                             TrackSegment<ElementCases::all>{particles, elements, begin, end, turn});
+                             TrackSegment<ElementCases::all>{particles, elements, begin, end, turn, turns});
             break;
     }
 }

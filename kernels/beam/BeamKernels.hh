@@ -40,6 +40,15 @@ class BeamKernels {
                               std::vector<double> const& field_data) = 0;
     //! Tracks live particles through elements [begin, end) of the table.
     virtual void track(ParticleView particles, size_type begin, size_type end, std::int32_t turn) = 0;
+    //! The many-turn executor: tracks live particles through the whole table [0, entries) for `turns` turns
+    //! from `first_turn`, each particle kept in registers through all of them (turns inside the particle
+    //! loop; the same element switch, TrackSegment's `turns`). The same maps in the same order per particle
+    //! as `turns` calls of track(particles, 0, entries, turn), so the same bits. The default is those calls.
+    virtual void track_turns(ParticleView particles, size_type entries, std::int32_t first_turn,
+                             std::int32_t turns)
+    {
+        for (std::int32_t k = 0; k < turns; ++k) track(particles, 0, entries, first_turn + k);
+    }
     //! A t-code entry pushed as a bunch, one common time step at a time (kernels/beam/TimeBunch.hh),
     //! so that space charge acts at fixed time between steps. time_bunch_begin puts the live
     //! particles at the entrance of `entry` and returns the bunch's first grid step K (+inf: none);

@@ -23,23 +23,31 @@ struct TrackSegment {
     size_type begin;          //!< first element of the segment
     size_type end;            //!< one past the last
     std::int32_t turn;
+    //! The many-turn executor (BeamKernels::track_turns): [begin, end) is the whole table, pushed `turns`
+    //! times (turns turn, turn + 1, ...) with the particle in registers; a lost particle stops. 1: a segment.
+    std::int32_t turns = 1;
 
     GT_HOST_DEVICE void operator()(size_type i) const
     {
         if (!particles.alive(i)) return;
         Particle p = particles.load(i);
-        if constexpr (Photons) {
-            push_through<Push::photons>(i, p, PhotonClock{particles.id[i], turn});
-        } else if constexpr (Cases == ElementCases::linear_maps && !Misalignments) {
-            // A particle finite at the start stays finite through an entry whose written coordinates are
-            // (track_linear_map_finite_entry); one that is not takes track_element's full check, so is lost
-            // at the first entry, as before.
-            if (is_finite(p))
-                push_through<Push::finite_entry>(i, p, PhotonClock{});
-            else
-                push_through<Push::checked>(i, p, PhotonClock{});
-        } else {
-            push_through<Push::checked>(i, p, PhotonClock{});
+        for (std::int32_t k = 0; k < turns; ++k) {
+            std::int32_t const t = turn + k;
+            bool alive = false;
+            if constexpr (Photons) {
+                alive = push_through<Push::photons>(i, p, PhotonClock{particles.id[i], t}, t);
+            } else if constexpr (Cases == ElementCases::linear_maps && !Misalignments) {
+                // A particle finite at the start stays finite through an entry whose written coordinates are
+                // (track_linear_map_finite_entry); one that is not takes track_element's full check, so is
+                // lost at the first entry, as before.
+                if (is_finite(p))
+                    alive = push_through<Push::finite_entry>(i, p, PhotonClock{}, t);
+                else
+                    alive = push_through<Push::checked>(i, p, PhotonClock{}, t);
+            } else {
+                alive = push_through<Push::checked>(i, p, PhotonClock{}, t);
+            }
+            if (!alive) break;
         }
         particles.store(i, p);
     }
@@ -50,9 +58,11 @@ struct TrackSegment {
     //! Pushes p through [begin, end) (false from an entry: lost there, the loss recorded). `How`:
     //! track_element (with the clock for `photons`) or, for a particle finite at the start,
     //! track_linear_map_finite_entry.
+    //! Returns false when the particle is lost (at turn `t`).
     template <Push How>
-    GT_HOST_DEVICE GT_FORCEINLINE void push_through(size_type i, Particle& p,
-                                                    [[maybe_unused]] PhotonClock const& clock) const
+    GT_HOST_DEVICE GT_FORCEINLINE bool push_through(size_type i, Particle& p,
+                                                    [[maybe_unused]] PhotonClock const& clock,
+                                                    std::int32_t t) const
     {
         // A pointer and a 32-bit count, and pt made opaque per element (Opaque.hh): the register budget
         // of the optics switch (64 at four blocks per SM, BeamDriver.hh) held, where a 64-bit index and
@@ -70,10 +80,11 @@ struct TrackSegment {
                 ok = track_element<Cases, Misalignments>(*e, p);
             if (!ok) {
                 particles.lost_element[i] = e->index;
-                particles.lost_turn[i] = turn;
-                break;
+                particles.lost_turn[i] = t;
+                return false;
             }
         }
+        return true;
     }
 };
 

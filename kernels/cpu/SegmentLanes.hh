@@ -122,6 +122,7 @@ struct TrackSegmentLanes {
     size_type begin;
     size_type end;
     std::int32_t turn;
+    std::int32_t turns = 1;  //!< the many-turn executor: [begin, end) `turns` times (TrackSegment's `turns`)
 
     static size_type blocks(size_type n) { return (n + W - 1) / W; }
 
@@ -144,20 +145,24 @@ struct TrackSegmentLanes {
         }
         for (int k = 0; k < count; ++k) live.set(k, particles.alive(first + k));
         if (none_left(live)) return;
-        PhotonClocks<W, Photons> clocks;
-        if constexpr (Photons) clocks = PhotonClocks<W, true>{particles.id + first, turn};
-        for (size_type e = begin; e < end; ++e) {
-            Element const& element = elements[e];
-            LaneMaskOf<W> const ok = track_element_lanes<Cases, W, Photons>(element, p, live, clocks);
-            LaneMaskOf<W> const lost = live && !ok;
-            if (!none_left(lost)) {
-                for (int k = 0; k < W; ++k)
-                    if (lost[k]) {
-                        particles.lost_element[first + k] = element.index;
-                        particles.lost_turn[first + k] = turn;
-                    }
-                live = ok;
-                if (none_left(live)) break;
+        // Turns inside the block's loop (the many-turn executor): the block stays in registers and the table
+        // in cache from one turn to the next; each lane sees the entries in the order `turns` segments give.
+        for (std::int32_t t = turn; t < turn + turns && !none_left(live); ++t) {
+            PhotonClocks<W, Photons> clocks;
+            if constexpr (Photons) clocks = PhotonClocks<W, true>{particles.id + first, t};
+            for (size_type e = begin; e < end; ++e) {
+                Element const& element = elements[e];
+                LaneMaskOf<W> const ok = track_element_lanes<Cases, W, Photons>(element, p, live, clocks);
+                LaneMaskOf<W> const lost = live && !ok;
+                if (!none_left(lost)) {
+                    for (int k = 0; k < W; ++k)
+                        if (lost[k]) {
+                            particles.lost_element[first + k] = element.index;
+                            particles.lost_turn[first + k] = t;
+                        }
+                    live = ok;
+                    if (none_left(live)) break;
+                }
             }
         }
         // A lane lost earlier or dead on entry was written by no map: storing it gives back what was read.

@@ -114,6 +114,29 @@ class CudaBeamKernels final : public BeamKernels {
                       double(particles.size) * work_.flops_per_particle(begin, end)});
     }
 
+    //! The many-turn executor: TrackSegment's kernels with `turns`, each thread keeping its particle in
+    //! registers through all of them; the table read through the caches as by a segment (a light source's
+    //! ~2300 entries of sizeof(Element) bytes do not fit in shared memory).
+    void track_turns(ParticleView particles, size_type entries, std::int32_t first_turn,
+                     std::int32_t turns) override
+    {
+        NvtxRange const range("track_turns");
+        ElementCases const cases = cases_.cases(0, entries);
+        bool const photons = cases_.emits_photons(0, entries);
+        bool const misaligned = cases_.misaligned(0, entries);
+        load_before_timing(k_load_track + 4 * int(cases) + 2 * int(misaligned) + int(photons),
+                           [&](ParticleView one) {
+                               beam_driver::track<cuda::Policy>(one, elements_.data(), 0, entries, first_turn,
+                                                                cases, photons, misaligned, 1);
+                           });
+        events_.start();
+        beam_driver::track<cuda::Policy>(particles, elements_.data(), 0, entries, first_turn, cases, photons,
+                                         misaligned, turns);
+        events_.stop({"track", double(particles.size) * k_track_bytes_per_particle,
+                      double(particles.size) * double(entries) * double(turns),
+                      double(particles.size) * work_.flops_per_particle(0, entries) * double(turns)});
+    }
+
     double time_bunch_begin(ParticleView particles, size_type entry) override
     {
         NvtxRange const range("time_bunch");

@@ -6,6 +6,7 @@
 #include "app/Commands.hh"
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
+#include "beam/LatticeCompaction.hh"
 #include "deck/DeckReader.hh"
 #include "optics/PeriodicTwiss.hh"
 #include "run/BeamDetectorRun.hh"
@@ -31,7 +32,7 @@ int check_command(CommandOptions const& options)
     }
     BeamConfig const beam = optics::with_periodic_twiss(deck);  // [beam.twiss] periodic = true
     ReferenceParticle const ref = initial_reference(deck);
-    Lattice const lattice = build_lattice(deck, ref);
+    Lattice const lattice = build_tracking_lattice(deck, ref);
     std::string text = fmt::format("deck {}: run '{}', seed {}\n", deck.path, deck.run.name, deck.run.seed);
     if (beam.distribution == "cathode")
         text += fmt::format(

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "beam/LatticeErrors.hh"
 #include "beam/MapOccurrences.hh"
 #include "beam/OnAxisProfile.hh"
 #include "beam/TableBuilder.hh"
@@ -25,6 +26,30 @@ bool Lattice::changes_reference_energy() const
     }
     return false;
 }
+
+namespace {
+
+//! Half of an occurrence's multipole errors as a thin multipole (Multipole.hh) at its entrance or exit, in
+//! the element's frame (its misalignment, errors included): kick/2, element, kick/2 is the symmetric
+//! (second-order) splitting of the element with its error field, as a thin-lens code applies errors at the
+//! ends. The entry belongs to no deck element (deck_index -1, like the global aperture): statistics and
+//! snapshots of the element are taken after its last slice, before the exit half-kick.
+void add_error_kick(TableBuilder& table, ElementConfig const& cfg, OccurrenceErrors const& errors,
+                    bool entrance)
+{
+    std::vector<double> knl = errors.knl, ksl = errors.ksl;
+    for (double& k : knl) k *= 0.5;
+    for (double& k : ksl) k *= 0.5;
+    Element e = ElementKeys(cfg).entry(ElementKind::multipole);
+    e.multipole =
+        Multipole::make(knl.data(), static_cast<int>(knl.size()), ksl.data(), static_cast<int>(ksl.size()));
+    ElementInfo info;
+    info.name = cfg.name + (entrance ? ":errors_in" : ":errors_out");
+    info.type = "multipole";
+    table.add(e, info, 0.0);
+}
+
+}  // namespace
 
 Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin, bool radiation_in_magnets)
 {
@@ -49,6 +74,9 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin, bo
         index_of.emplace(deck.elements[i].name, static_cast<int>(i));
 
     std::vector<std::string> const names = expand_use_line(deck);
+    // [errors]: drawn once per occurrence of the line, before any entry is built (LatticeErrors.hh).
+    LatticeErrors errors = draw_lattice_errors(deck, names);
+    std::size_t next_error = 0;
     TableBuilder table(begin);
     TrackingContext tracking;
     tracking.mode = deck.run.tracking;
@@ -73,9 +101,20 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin, bo
                        lc.global_half_y > 0.0 ? lc.global_half_y : inf);
     // A beam emitted from a cathode starts at the first element that is not a marker or monitor.
     bool at_cathode = deck.beam.distribution == "cathode";
-    for (auto const& name : names) {
-        int const di = index_of.at(name);
-        ElementConfig const& cfg = deck.elements[static_cast<std::size_t>(di)];
+    for (std::size_t o = 0; o < names.size(); ++o) {
+        int const di = index_of.at(names[o]);
+        OccurrenceErrors* const drawn =
+            next_error < errors.rows.size() && errors.rows[next_error].occurrence == std::int64_t(o)
+                ? &errors.rows[next_error++]
+                : nullptr;
+        ElementConfig const erroneous =
+            drawn ? with_errors(deck.elements[static_cast<std::size_t>(di)], *drawn) : ElementConfig{};
+        ElementConfig const& cfg = drawn ? erroneous : deck.elements[static_cast<std::size_t>(di)];
+        if (drawn) {
+            drawn->first_entry = static_cast<std::int64_t>(table.size());
+            drawn->s_begin = table.reference().s;
+        }
+        if (drawn && drawn->has_multipoles()) add_error_kick(table, cfg, *drawn, true);
         if (at_cathode && cfg.type != "marker" && cfg.type != "monitor") {
             add_cathode_occurrence(table, cfg, map_params(ElementKeys(cfg)), di, element_file_path(deck, cfg),
                                    tracking);
@@ -84,6 +123,7 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin, bo
             OccurrenceBuilder occurrence(table, cfg, di, element_file_path(deck, cfg), tracking);
             find_element_spec(cfg.type)->build(occurrence);
         }
+        if (drawn && drawn->has_multipoles()) add_error_kick(table, cfg, *drawn, false);
         if (global && cfg.type != "marker" && cfg.type != "monitor") {
             Element e = Element::make(ElementKind::aperture);
             e.aperture = global_aperture;
@@ -99,6 +139,7 @@ Lattice build_lattice(DeckConfig const& deck, ReferenceParticle const& begin, bo
             "the beam is emitted from a cathode, but the line has no element to emit it into (a gun "
             "given by its on-axis profile, tracked in time)");
     Lattice lattice = table.finish();
+    lattice.errors = std::move(errors);
 
     if (lc.turns > 1 && lattice.changes_reference_energy()) {
         auto const it = lc.line_where.find("turns");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "beam/LatticeErrors.hh"
 #include "deck/Config.hh"
 #include "kernels/core/ReferenceParticle.hh"
 #include "kernels/elements/Element.hh"
@@ -31,8 +32,11 @@ struct Lattice {
     std::vector<ReferenceParticle> reference_after;  //!< the reference particle after each entry
     ReferenceParticle reference_begin;               //!< at the entrance of the lattice
     double length = 0;                               //!< [m] of one pass
+    //! The full table's entry count when this one is compacted (`[lattice] merge_drifts`), else 0.
+    std::size_t compacted_from = 0;
     //! Spline coefficients of the profile elements (shared by copies: the host table points into
     //! it); a backend copies it and rebinds its table with bind_field_data().
+    LatticeErrors errors;  //!< the drawn [errors], one row per occurrence they touch (empty without)
     std::shared_ptr<std::vector<double> const> field_data = std::make_shared<std::vector<double> const>();
 
     //! The reference particle at the exit of the lattice.

@@ -35,6 +35,8 @@ class TableBuilder {
     void add_with_reference(Element e, ElementInfo info, ReferenceParticle const& after);
 
     ReferenceParticle const& reference() const { return ref_; }
+    //! Entries appended so far.
+    std::size_t size() const { return lattice_.elements.size(); }
     //! Spline coefficients of the profile elements and grids of the 3D maps, filled while the table
     //! is built.
     std::vector<double>& field_data() { return field_data_; }

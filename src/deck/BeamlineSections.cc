@@ -12,8 +12,8 @@ namespace gt::deck {
 
 void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfig& cfg)
 {
-    static std::vector<std::string> const sections = {"run",          "beam",       "elements", "lattice",
-                                                      "space_charge", "collective", "output",   "scan"};
+    static std::vector<std::string> const sections = {
+        "run", "beam", "elements", "lattice", "space_charge", "collective", "output", "scan", "errors"};
     // A detector beside the lattice (BeamDetectorSection.cc): its sections, with [geometry].
     static std::vector<std::string> const beside = {"materials",   "geometry", "field",
                                                     "propagation", "physics",  "detector"};
@@ -53,6 +53,7 @@ void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     std::set<std::string> tracked;
     if (auto const* lattice = ctx.table_at(root, "", "lattice", true))
         tracked = read_lattice(ctx, *lattice, cfg);
+    if (auto const* errors = ctx.table_at(root, "", "errors", false)) read_errors(ctx, *errors, cfg);
     if (auto const* sc = ctx.table_at(root, "", "space_charge", false)) read_space_charge(ctx, *sc, cfg);
     if (auto const* c = ctx.table_at(root, "", "collective", false)) read_collective(ctx, *c, cfg);
     read_output(ctx, ctx.table_at(root, "", "output", false), cfg, tracked);

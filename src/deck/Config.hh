@@ -113,6 +113,37 @@ struct LatticeConfig {
     //! Synchrotron radiation: "off", "mean" (the magnets radiate, the RF cavities keep the reference energy;
     //! kernels/elements/SynchrotronRadiation.hh) or "quantum" (the mean loss and its quantum excitation).
     std::string radiation = "off";
+    //! Merge consecutive drifts and leave out entries that do nothing in the tracked table
+    //! (beam/LatticeCompaction.hh).
+    bool merge_drifts = false;
+    SourceLocation merge_drifts_where;
+};
+
+//! One group of `[errors]`: the elements it matches (by type, by name glob, or both) and the errors drawn
+//! for each of them (src/beam/LatticeErrors.hh; docs/decks.md, "[errors]").
+struct ErrorGroupConfig {
+    std::string name;             //!< the group's table name, errors.<name>
+    std::string type;             //!< element type it matches ("" : any)
+    std::string match;            //!< glob on element names ("" : any)
+    double dx = 0;                //!< [m] rms of the random horizontal offset
+    double dy = 0;                //!< [m] rms of the random vertical offset
+    double roll = 0;              //!< [rad] rms of the random roll about s
+    double gradient = 0;          //!< [1] rms of the random relative error of the main normal strength
+    double reference_radius = 0;  //!< [m] r0 of the multipole components (needed with b, a)
+    std::vector<double> b, a;     //!< [1] systematic b_n, a_n (index n = order, 0: dipole)
+    std::vector<double> b_random, a_random;  //!< [1] rms of the random b_n, a_n
+    double truncation = 0;                   //!< [1] in sigmas (0: the section's)
+    SourceLocation where;
+};
+
+//! `[errors]`: random misalignments and field errors drawn once into the element table.
+struct ErrorsConfig {
+    std::optional<std::uint64_t> seed;  //!< errors.seed (required with any group)
+    double truncation = 3.0;            //!< [1] default truncation of every Gaussian, in sigmas
+    std::vector<ErrorGroupConfig> groups;
+    SourceLocation where;
+
+    bool empty() const { return groups.empty(); }
 };
 
 struct SpaceChargeConfig {
@@ -177,6 +208,7 @@ struct DeckConfig {
     BeamConfig beam;
     std::vector<ElementConfig> elements;  //!< in deck order
     LatticeConfig lattice;
+    ErrorsConfig errors;  //!< [errors]; empty without one
     SpaceChargeConfig space_charge;
     CollectiveConfig collective;
     OutputConfig output;

@@ -35,6 +35,10 @@ void read_elements(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 //! checks), empty when the lattice has problems.
 std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 
+//! [errors] (ErrorsSection.cc): random misalignments and field errors per element group; after
+//! [elements] (the groups' types).
+void read_errors(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
+
 //! [space_charge] (SpaceChargeSection.cc); after [beam], whose bunch charge it checks.
 void read_space_charge(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 

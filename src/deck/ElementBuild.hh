@@ -36,6 +36,8 @@ class ElementKeys {
     std::string text(std::string const& key) const;
     //! An array of numbers (empty when absent).
     std::vector<double> const& numbers(std::string const& key) const;
+    //! An entry of `kind` with the element's misalignment (dx, dy, tilt); the caller fills its member.
+    Element entry(ElementKind kind) const;
 
   private:
     ElementConfig const& cfg_;
@@ -65,8 +67,6 @@ class ElementBuild : public ElementKeys {
 
     //! The reference particle at the entrance of the next entry.
     virtual ReferenceParticle const& reference() const = 0;
-    //! An entry of `kind` with the element's misalignment (dx, dy, tilt); the caller fills its member.
-    Element entry(ElementKind kind) const;
     //! The element's slices (thin elements make one entry whatever it says).
     int slices() const { return static_cast<int>(value("slices")); }
 

@@ -266,7 +266,7 @@ std::vector<double> const& ElementKeys::numbers(std::string const& key) const
     return it == cfg_.arrays.end() ? none : it->second;
 }
 
-Element ElementBuild::entry(ElementKind kind) const
+Element ElementKeys::entry(ElementKind kind) const
 {
     double const dx = value("dx"), dy = value("dy"), tilt = value("tilt");
     Element e = Element::make(kind);

@@ -44,7 +44,8 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
     LatticeConfig& lat = cfg.lattice;
     std::string const path = "lattice";
     std::size_t const errors_before = ctx.error_count();
-    static std::vector<std::string> const settings = {"use", "turns", "aperture", "radiation"};
+    static std::vector<std::string> const settings = {"use", "turns", "aperture", "radiation",
+                                                      "merge_drifts"};
     struct Entry {
         std::string name;
         toml::node const* node;
@@ -133,6 +134,10 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
     }
     if (auto radiation = ctx.choice_at(t, path, "radiation", {"off", "mean", "quantum"}, false))
         lat.radiation = *radiation;
+    if (auto merge = ctx.bool_at(t, path, "merge_drifts")) {
+        lat.merge_drifts = *merge;
+        lat.merge_drifts_where = ctx.where(*t.get("merge_drifts"));
+    }
     if (auto const* ap = ctx.table_at(t, path, "aperture", false)) {
         std::string const ap_path = "lattice.aperture";
         ctx.check_keys(*ap, ap_path, {"shape", "half_x", "half_y"});

@@ -115,7 +115,7 @@ bool check_scan_path(DeckContext& ctx, std::string const& key, SourceLocation co
                      std::string const& diag_key, toml::table const& root)
 {
     static std::vector<std::string> const beamline = {"run",          "beam",       "elements", "lattice",
-                                                      "space_charge", "collective", "output"};
+                                                      "space_charge", "collective", "output",   "errors"};
     static std::vector<std::string> const detector = {"run",         "materials", "geometry", "field",
                                                       "propagation", "gun",       "physics",  "output"};
     toml::node const* kind = root.at_path("run.kind").node();

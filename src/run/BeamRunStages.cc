@@ -1,6 +1,7 @@
 // The last stages of a beamline run: output (losses, tables, lattice, provenance, commit), report.
 #include "run/BeamRunStages.hh"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -42,6 +43,52 @@ void write_lattice(OutputFile& out, Lattice const& lattice)
     out.set_attribute("lattice", "names", std::span<std::string const>(names));
     out.set_attribute("lattice", "kinds", std::span<std::string const>(types));
     out.set_attribute("lattice", "length", lattice.length);
+    if (lattice.compacted_from > 0)  // `[lattice] merge_drifts`: the full table's length
+        out.set_attribute("lattice", "compacted_from", std::int64_t(lattice.compacted_from));
+}
+
+//! /errors: the drawn [errors], one row per occurrence of an element they touch (LatticeErrors.hh), so a
+//! user sees which errors each magnet got and their values; the element names as an attribute.
+void write_errors(OutputFile& out, LatticeErrors const& errors)
+{
+    std::vector<std::int64_t> occurrence, entry;
+    std::vector<double> s, dx, dy, roll, gradient;
+    std::vector<std::string> names, types;
+    std::size_t orders = 0;
+    for (auto const& r : errors.rows) orders = std::max({orders, r.knl.size(), r.ksl.size()});
+    std::vector<std::vector<double>> knl(orders), ksl(orders);
+    for (auto const& r : errors.rows) {
+        occurrence.push_back(r.occurrence);
+        entry.push_back(r.first_entry);
+        s.push_back(r.s_begin);
+        dx.push_back(r.dx);
+        dy.push_back(r.dy);
+        roll.push_back(r.roll);
+        gradient.push_back(r.gradient);
+        names.push_back(r.name);
+        types.push_back(r.type);
+        for (std::size_t n = 0; n < orders; ++n) {
+            knl[n].push_back(n < r.knl.size() ? r.knl[n] : 0.0);
+            ksl[n].push_back(n < r.ksl.size() ? r.ksl[n] : 0.0);
+        }
+    }
+    Table t;
+    t.add_column("occurrence", "1", std::move(occurrence));
+    t.add_column("entry", "1", std::move(entry));
+    t.add_column("s", "m", std::move(s));
+    t.add_column("dx", "m", std::move(dx));
+    t.add_column("dy", "m", std::move(dy));
+    t.add_column("roll", "rad", std::move(roll));
+    t.add_column("gradient", "1", std::move(gradient));
+    for (std::size_t n = 0; n < orders; ++n) {
+        std::string const unit = n == 0 ? "1" : n == 1 ? "1/m" : fmt::format("1/m^{}", n);
+        t.add_column(fmt::format("knl_{}", n), unit, std::move(knl[n]));
+        t.add_column(fmt::format("ksl_{}", n), unit, std::move(ksl[n]));
+    }
+    write_table(out, "errors", t);
+    out.set_attribute("errors", "names", std::span<std::string const>(names));
+    out.set_attribute("errors", "types", std::span<std::string const>(types));
+    out.set_attribute("errors", "seed", errors.seed);
 }
 
 std::string format_si(double v, char const* unit) { return fmt::format("{:.4g} {}", v, unit); }
@@ -85,6 +132,7 @@ BeamRunTotals write_beamline_output(DeckConfig const& deck, RunOptions const& op
         if (tables.space_charge) write_table(*out, "space_charge", *tables.space_charge);
         if (tables.collective) write_table(*out, "collective", *tables.collective);
         write_lattice(*out, lattice);
+        if (!lattice.errors.rows.empty()) write_errors(*out, lattice.errors);
         prov.end_time = iso8601_utc_now();
         write_provenance(*out, prov);
         if (totals.profile) write_profile(*out, *totals.profile);  // rank 0's times

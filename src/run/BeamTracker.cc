@@ -48,8 +48,9 @@ void BeamTracker::stop_every(std::int64_t n)
 {
     auto const entries = static_cast<std::int64_t>(lattice_.elements.size());
     for (std::int64_t e = n - 1; e < entries; e += n) {
-        auto const at = std::lower_bound(pass_points_.begin(), pass_points_.end(), e,
-                                         [](PassPoint const& p, std::int64_t entry) { return p.entry < entry; });
+        auto const at =
+            std::lower_bound(pass_points_.begin(), pass_points_.end(), e,
+                             [](PassPoint const& p, std::int64_t entry) { return p.entry < entry; });
         if (at == pass_points_.end() || at->entry != e) pass_points_.insert(at, PassPoint{e, false, false});
     }
 }
@@ -81,7 +82,8 @@ bool BeamTracker::advance()
             auto const r = std::lower_bound(replaced_entries_.begin(), replaced_entries_.end(), pos_);
             bool const replace = r != replaced_entries_.end() && *r < end && (!kick || *r <= *k);
             std::int64_t const stop = replace ? *r : kick ? *k + 1 : end;
-            if (stop > pos_) kernels_.track(particles_, size_type(pos_), size_type(stop), std::int32_t(turn_));
+            if (stop > pos_)
+                kernels_.track(particles_, size_type(pos_), size_type(stop), std::int32_t(turn_));
             pos_ = stop;
             if (replace) {
                 replaced_(*r, turn_);
@@ -90,13 +92,14 @@ bool BeamTracker::advance()
             std::int64_t const after = replace ? *r : kick ? *k : -1;
             if (after >= 0 && std::binary_search(kick_entries_.begin(), kick_entries_.end(), after))
                 for (KickSet const& set : kick_sets_)
-                    if (std::binary_search(set.entries.begin(), set.entries.end(), after)) set.after(after, turn_);
+                    if (std::binary_search(set.entries.begin(), set.entries.end(), after))
+                        set.after(after, turn_);
         }
         pos_ = end;
     };
     point_ = OutputPoint{};
     point_.turn = turn_;
-    bool const last_turn = turn_ + 1 == turns_;
+    bool last_turn = turn_ + 1 == turns_;
     if (next_ < pass_points_.size()) {
         PassPoint const& p = pass_points_[next_++];
         segment(p.entry + 1);
@@ -104,8 +107,17 @@ bool BeamTracker::advance()
         point_.stats = p.stats;
         point_.phase_space = p.phase_space;
     } else {
-        // The rest of the pass, then the turn's or the run's end.
-        segment(n);
+        // The rest of the pass, then the turn's or the run's end; with nothing due between turns, several
+        // whole turns in one call (many_turns), ending where the last of them ends.
+        if (std::int64_t const k = turns_at_once(); k > 1) {
+            kernels_.track_turns(particles_, size_type(n), std::int32_t(turn_), std::int32_t(k));
+            turn_ += k - 1;
+            point_.turn = turn_;
+            last_turn = turn_ + 1 == turns_;
+            pos_ = n;
+        } else {
+            segment(n);
+        }
         point_.entry = n - 1;
         point_.end = last_turn;
         point_.stats = stats_ == StatsWhere::turn || (last_turn && stats_ == StatsWhere::end);
@@ -129,6 +141,16 @@ bool BeamTracker::advance()
     double const s_pass = point_.entry >= 0 ? lattice_.info[std::size_t(point_.entry)].s_end : 0.0;
     point_.s = lattice_.reference_begin.s + double(point_.turn) * lattice_.length + s_pass;
     return true;
+}
+
+std::int64_t BeamTracker::turns_at_once() const
+{
+    bool const nothing_due = pass_points_.empty() && kick_entries_.empty() && replaced_entries_.empty() &&
+                             stats_ != StatsWhere::turn;
+    if (many_turns_ <= 1 || pos_ != 0 || !nothing_due) return 1;
+    std::int64_t k = std::min(many_turns_, turns_ - turn_);
+    if (align_ > 0) k = std::min(k, align_ - turn_ % align_);
+    return k;
 }
 
 double BeamTracker::fraction_done() const

@@ -37,12 +37,24 @@ class BeamTracker {
 
     //! Entries that `track(entry, turn)` pushes the beam through instead of the segment kernel (a
     //! t-code entry stepped with space charge at fixed time); the kicks after them run after it.
-    void replace_entries(std::vector<std::int64_t> entries, std::function<void(std::int64_t, std::int64_t)> track);
+    void replace_entries(std::vector<std::int64_t> entries,
+                         std::function<void(std::int64_t, std::int64_t)> track);
 
     //! Also stops (nothing due) after every `n`-th entry of the pass, so that a single pass has safe
     //! points for checkpoints between its output points. Splitting a segment changes no bit: each
     //! particle goes through the same elements in the same order. Before the first advance().
     void stop_every(std::int64_t n);
+
+    //! Lets advance() track up to `turns` whole turns in one call of the many-turn executor
+    //! (BeamKernels::track_turns) where nothing is due between them: no pass point (statistics, snapshot or
+    //! stop inside the pass), no kick or replaced entry, statistics not every turn. The same bits: each
+    //! particle goes through the same entries in the same order. 1 (the default): a segment per turn.
+    //! `align` > 0: no call goes past a multiple of `align` turns (checkpoints every `align` turns).
+    void many_turns(std::int64_t turns, std::int64_t align = 0)
+    {
+        many_turns_ = turns > 1 ? turns : 1;
+        align_ = align;
+    }
 
     //! Where a run stands between two advance() calls: what a checkpoint records.
     struct Position {
@@ -86,14 +98,20 @@ class BeamTracker {
         std::function<void(std::int64_t, std::int64_t)> after;
     };
     std::vector<KickSet> kick_sets_;
-    std::vector<std::int64_t> kick_entries_;  //!< the union of the sets' entries, ascending
+    std::vector<std::int64_t> kick_entries_;      //!< the union of the sets' entries, ascending
     std::vector<std::int64_t> replaced_entries_;  //!< ascending
     std::function<void(std::int64_t, std::int64_t)> replaced_;
     std::size_t next_ = 0;  //!< next pass point in this turn
     std::int64_t pos_ = 0;  //!< first entry not yet tracked in this turn
     std::int64_t turn_ = 0;
     bool done_ = false;
+    std::int64_t many_turns_ = 1;  //!< turns one advance() may track at once (many_turns)
+    std::int64_t align_ = 0;       //!< ... never past a multiple of this (0: any)
     OutputPoint point_;
+
+    //! The turns the next advance() tracks at once: many_turns_ at the start of a turn with nothing due
+    //! between turns (no more than are left), else 1.
+    std::int64_t turns_at_once() const;
 };
 
 }  // namespace gt

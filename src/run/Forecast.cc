@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "beam/Lattice.hh"
+#include "beam/LatticeCompaction.hh"
 #include "kernels/beam/SegmentCases.hh"
 #include "kernels/beam/SegmentWork.hh"
 #include "kernels/beam/SelectParticles.hh"
@@ -303,7 +304,7 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
     CountingBeamKernels kernels(out);
     ReferenceParticle const ref = initial_reference(deck);
     DeckConfig const sliced = with_space_charge_slices(deck);
-    Lattice const lattice = build_lattice(sliced, ref);
+    Lattice const lattice = build_tracking_lattice(sliced, ref);
     kernels.set_elements(lattice.elements, *lattice.field_data);
 
     // A view with the beam's size and no storage: the counting backend reads only its size.

@@ -12,6 +12,7 @@
 
 #include "beam/BeamStatistics.hh"
 #include "beam/Lattice.hh"
+#include "beam/LatticeCompaction.hh"
 #include "deck/DeckError.hh"
 #include "run/BeamRun.hh"
 #include "run/BeamTracker.hh"
@@ -55,7 +56,7 @@ ValidationResult validate_beamline(DeckConfig const& deck, BeamKernels& referenc
     ReferenceParticle const ref = initial_reference(deck);
     // With space charge, elements are cut for the kicks as in the run (run/SpaceChargeSchedule.hh).
     DeckConfig const sliced = with_space_charge_slices(deck);
-    Lattice const lattice = build_lattice(sliced, ref);
+    Lattice const lattice = build_tracking_lattice(sliced, ref);
     OutputConfig schedule = deck.output;
     schedule.stats = options.stages;
     schedule.phase_space.clear();  // snapshots add no stages: every stage compares the whole state
