@@ -55,6 +55,7 @@ std::map<std::string, std::string> const k_small_detector_runs = {
     {"calorimeter.toml", "--set gun.events=200"}, {"em_calorimeter.toml", "--set gun.events=10"},
     {"sts.toml", "--set gun.events=40"},          {"testem2.toml", "--set gun.events=20"},
     {"testem3.toml", "--set gun.events=40"},      {"tracker.toml", "--set gun.events=100"},
+    {"testem3_gdml.toml", "--set gun.events=20"},
 };
 
 //! Decks whose forecast is known to miss 30%, with the cause; for them the test asks only that the

@@ -73,19 +73,26 @@ struct Trace {
     std::vector<double> halfway_safeties;  //!< [m]
 };
 
-//! Follows the ray p + t d from volume to volume until it leaves the world.
+//! Follows the ray p + t d from volume to volume until it leaves the world. After each crossing the
+//! point leaves the surface by the navigator's push, as the transport does (StepActions.hh,
+//! CrossBoundary); the push is added back to the distance, so that each distance is the whole
+//! segment's.
 inline Trace trace(GeometryTables const& g, Vec3 p, Vec3 d)
 {
     Navigator const nav(g.view());
     Trace t;
     std::int32_t v = nav.locate(p);
+    double pushed = 0;
     for (int i = 0; v >= 0 && i < 10000; ++i) {
         NextStep const s = nav.find_next_step(v, p, d, 1e6);
+        double const segment = s.distance + pushed;
         t.volumes.push_back(g.logical_names[g.volumes[v].logical]);
-        t.distances.push_back(s.distance);
-        t.halfway_safeties.push_back(nav.safety(v, axpy(0.5 * s.distance, d, p), 1e6));
+        t.distances.push_back(segment);
+        t.halfway_safeties.push_back(nav.safety(v, axpy(0.5 * segment - pushed, d, p), 1e6));
         p = axpy(s.distance, d, p);
         v = nav.cross_boundary(v, p, d);
+        p = axpy(nav::k_push, d, p);
+        pushed = nav::k_push;
     }
     return t;
 }
