@@ -39,7 +39,8 @@ void flatten(GdmlModel const& model, GdmlLogical const& v, GdmlTransform const& 
 {
     if (depth > 64) src.fail(v.node, "assemblies nested more than 64 deep (a cycle?)");
     for (GdmlPhysvol const& p : v.daughters) {
-        if (out.size() > k_max_placed) src.fail(v.node, "assemblies that expand into too many placements");
+        if (static_cast<double>(out.size()) > k_max_placed)
+            src.fail(v.node, "assemblies that expand into too many placements");
         GdmlLogical const& d = model.volumes.at(p.volume);
         GdmlTransform const t = depth == 0 ? p.transform : compose(frame, p.transform);
         if (d.assembly) {

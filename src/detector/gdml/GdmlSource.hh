@@ -16,11 +16,11 @@ namespace gt::gdml {
 
 //! A problem in a GDML file: "file.gdml:12: <tube name="t1">: rmax: ..." (the form compilers use).
 struct GdmlError : std::runtime_error {
-    GdmlError(std::string file, int line, std::string element, std::string const& message)
-        : std::runtime_error(file + ":" + std::to_string(line) + ": " + element + ": " + message),
-          file(std::move(file)),
-          line(line),
-          element(std::move(element))
+    GdmlError(std::string in_file, int at_line, std::string at_element, std::string const& message)
+        : std::runtime_error(in_file + ":" + std::to_string(at_line) + ": " + at_element + ": " + message),
+          file(std::move(in_file)),
+          line(at_line),
+          element(std::move(at_element))
     {
     }
     std::string file;
