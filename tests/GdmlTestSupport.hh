@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -16,6 +18,9 @@
 #include "kernels/geometry/Navigator.hh"
 
 namespace gt::test {
+
+//! x to a relative tolerance (doctest's Approx alone adds its scale of 1: an absolute 1e-9 for small x).
+inline doctest::Approx relative(double x, double epsilon) { return doctest::Approx(x).epsilon(epsilon).scale(0); }
 
 //! Writes text to a fresh file in the temporary directory and returns its path.
 inline std::string write_temp_file(std::string const& name, std::string const& text)

@@ -26,27 +26,27 @@ TEST_CASE("simple-cms.gdml: Celeritas' VecGeom track, distances and safeties")
     std::int32_t v = nav.locate(p);
     CHECK(name(v) == "vacuum_tube");
     NextStep n = nav.find_next_step(v, p, {0, 0, 1}, 100 * cm);
-    CHECK(n.distance == doctest::Approx(100 * cm).epsilon(1e-9));
+    CHECK(n.distance == test::relative(100 * cm, 1e-9));
     CHECK_FALSE(n.boundary);
     p = {0, 0, 20 * cm};
-    CHECK(nav.safety(v, p, 1e6) == doctest::Approx(30 * cm).epsilon(1e-9));
+    CHECK(nav.safety(v, p, 1e6) == test::relative(30 * cm, 1e-9));
     n = nav.find_next_step(v, p, {1, 0, 0}, 50 * cm);
     CHECK(n.boundary);
-    CHECK(n.distance == doctest::Approx(30 * cm).epsilon(1e-9));
+    CHECK(n.distance == test::relative(30 * cm, 1e-9));
     p = axpy(n.distance, Vec3{1, 0, 0}, p);
     v = nav.cross_boundary(v, p, {1, 0, 0});
     CHECK(name(v) == "si_tracker");
     // scattered to the tangent
     n = nav.find_next_step(v, p, {0, 1, 0}, 1000 * cm);
     CHECK(n.boundary);
-    CHECK(n.distance == doctest::Approx(121.34661099511597 * cm).epsilon(1e-9));
+    CHECK(n.distance == test::relative(121.34661099511597 * cm, 1e-9));
     p = axpy(10 * cm, Vec3{0, 1, 0}, p);
-    CHECK(nav.safety(v, p, 1e6) == doctest::Approx(1.6227766016837926 * cm).epsilon(1e-9));
+    CHECK(nav.safety(v, p, 1e6) == test::relative(1.6227766016837926 * cm, 1e-9));
     n = nav.find_next_step(v, p, {0, 1, 0}, 1000 * cm);
-    CHECK(n.distance == doctest::Approx(111.34661099511597 * cm).epsilon(1e-9));
+    CHECK(n.distance == test::relative(111.34661099511597 * cm, 1e-9));
     p = axpy(n.distance, Vec3{0, 1, 0}, p);
     n = nav.find_next_step(v, p, {-1, 0, 0}, 1000 * cm);
-    CHECK(n.distance == doctest::Approx(60 * cm).epsilon(1e-9));
+    CHECK(n.distance == test::relative(60 * cm, 1e-9));
     // the SensDet auxiliaries make the tracker and the EM calorimeter sensitive
     for (PlacedVolume const& pv : g.volumes) {
         std::string const nm = g.logical_names[pv.logical];
@@ -76,8 +76,8 @@ TEST_CASE("testem3-flat.gdml (Geant4-exported names): Celeritas' ORANGE trace al
     REQUIRE(t.volumes.size() == volumes.size());
     for (std::size_t i = 0; i < volumes.size(); ++i) {
         CHECK(t.volumes[i] == volumes[i]);
-        CHECK(t.distances[i] == doctest::Approx(distances[i]).epsilon(1e-9));
-        CHECK(t.halfway_safeties[i] == doctest::Approx(safeties[i]).epsilon(1e-9));
+        CHECK(t.distances[i] == test::relative(distances[i], 1e-9));
+        CHECK(t.halfway_safeties[i] == test::relative(safeties[i], 1e-9));
     }
     // Geant4's names unstripped by default: the file's spelling
     DetectorSetup const raw =
