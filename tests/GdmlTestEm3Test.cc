@@ -144,3 +144,23 @@ TEST_CASE("inputs/testem3_gdml.toml places TestEm3's volumes where inputs/testem
         }
     }
 }
+
+TEST_CASE("gtrack check on a GDML deck: the volume tree, materials with density and X0, solids by type")
+{
+    DeckConfig const cfg = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/testem3_gdml.toml", {"gun.events=1"});
+    std::size_t problems = 99;
+    std::string const text = describe_geometry(cfg, &problems);
+    INFO(text);
+    CHECK(problems == 0);
+    CHECK(text.find("GDML file:") != std::string::npos);
+    CHECK(text.find("    world (box, vacuum)\n") != std::string::npos);
+    CHECK(text.find("      calorimeter (box, vacuum)\n") != std::string::npos);
+    CHECK(text.find("        layer (box, vacuum) x50\n") != std::string::npos);
+    CHECK(text.find("          lead (box, lead), sensitive\n") != std::string::npos);
+    // liquid argon at 1.390 g/cm3: X0 = 19.55 g/cm2 / 1.390 = 14.06 cm (PDG), 14.3 cm from the Dahl fit
+    // gtrack's user materials take; lead (built-in, PDG) 6.37 g/cm2 / 11.35 = 0.5612 cm
+    CHECK(text.find("liquidArgon") != std::string::npos);
+    CHECK(text.find("X0 = 14.") != std::string::npos);
+    CHECK(text.find("X0 = 0.56") != std::string::npos);
+    CHECK(text.find("solids by type: box 5") != std::string::npos);
+}
