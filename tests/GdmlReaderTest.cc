@@ -222,8 +222,10 @@ TEST_CASE("GDML <constant>s take the deck's [geometry.gdml_constants] values, --
     CHECK(half_x("", {}) == doctest::Approx(1.15e-3));
     CHECK(half_x("[geometry.gdml_constants]\nthickness = 5.0", {}) == doctest::Approx(2.5e-3));
     CHECK(half_x("", {"geometry.gdml_constants.thickness=8"}) == doctest::Approx(4e-3));
-    // a [scan] over the constant: the thickness-scan use case, one job per point
-    std::string const scan = test::gdml_deck(file) + "[scan]\n\"geometry.gdml_constants.thickness\" = [2.0, 6.0]\n";
+    // a [scan] over the constant: the thickness-scan use case, one job per point (a scan sets keys
+    // the deck gives, so the deck names the constant in [geometry.gdml_constants])
+    std::string const scan = test::gdml_deck(file, "[geometry.gdml_constants]\nthickness = 2.3") +
+                             "[scan]\n\"geometry.gdml_constants.thickness\" = [2.0, 6.0]\n";
     CHECK(read_deck_text(scan, "scan.toml", {}, 1).detector.volumes.at(0).half_size[0] == doctest::Approx(3e-3));
     // a name that is not a constant of the file
     try {
