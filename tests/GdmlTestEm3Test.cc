@@ -92,7 +92,7 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 
 TEST_CASE("TestEm3 from GDML written with the TOML deck's numbers: the same hits and tallies, bit for bit")
 {
-    std::vector<std::string> const set = {"run.backend=cpu", "gun.events=4"};
+    std::vector<std::string> const set = {"run.backend=cpu", "gun.events=2"};
     DeckConfig const toml = read_deck(k_toml, set);
     std::string const path = test::write_temp_file("testem3.gdml", gdml_from(toml.detector));
     DeckConfig const gdml = read_deck_text(deck_with_gdml(path), k_toml, set);
