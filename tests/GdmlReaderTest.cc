@@ -23,12 +23,13 @@ GdmlGeometry read(std::string const& define, std::string const& materials, std::
                   std::string const& volumes, std::string const& world_daughters, GdmlOptions const& o = {})
 {
     std::string const structure = volumes + R"(<volume name="World"><materialref ref="Gas"/>
-<solidref ref="WorldBox"/>)" + world_daughters + "</volume>";
-    return read_gdml_text("t.gdml",
-                          test::gdml_text(define, k_air + materials,
-                                          solids + R"(<box name="WorldBox" x="1" y="1" z="1" lunit="m"/>)",
-                                          structure),
-                          o);
+<solidref ref="WorldBox"/>)" + world_daughters +
+                                  "</volume>";
+    return read_gdml_text(
+        "t.gdml",
+        test::gdml_text(define, k_air + materials,
+                        solids + R"(<box name="WorldBox" x="1" y="1" z="1" lunit="m"/>)", structure),
+        o);
 }
 
 //! The error text of reading a GDML document.
@@ -75,15 +76,16 @@ TEST_CASE("GDML expressions: precedence, functions, units and names as CLHEP's e
 
 TEST_CASE("GDML <define>: constants, variables, quantities, positions and rotations with units")
 {
-    GdmlGeometry const g = read(R"(<constant name="t" value="2.3"/>
+    GdmlGeometry const g =
+        read(R"(<constant name="t" value="2.3"/>
 <variable name="w" value="2*t"/>
 <quantity name="len" value="1" unit="cm"/>
 <expression name="e">t + 1</expression>
 <position name="p" x="len" y="-w" z="e" unit="mm"/>
 <rotation name="r" z="90" unit="deg"/>)",
-                                "", R"(<box name="B" x="t" y="w" z="len" lunit="mm"/>)",
-                                R"(<volume name="V"><materialref ref="Gas"/><solidref ref="B"/></volume>)",
-                                R"(<physvol><volumeref ref="V"/><positionref ref="p"/><rotationref ref="r"/></physvol>)");
+             "", R"(<box name="B" x="t" y="w" z="len" lunit="mm"/>)",
+             R"(<volume name="V"><materialref ref="Gas"/><solidref ref="B"/></volume>)",
+             R"(<physvol><volumeref ref="V"/><positionref ref="p"/><rotationref ref="r"/></physvol>)");
     REQUIRE(g.volumes.size() == 1);
     VolumeConfig const& v = g.volumes[0];
     CHECK(v.half_size[0] == doctest::Approx(1.15e-3));
@@ -104,7 +106,8 @@ TEST_CASE("GDML placements follow Geant4's reader: the rotation turns the frame 
     // z = 90 deg. G4GDMLReadStructure::PhysvolRead places it with the inverse of Rz(90 deg): the local
     // +x axis points to global -y, so the marker is at (0, -0.3, 0).
     GdmlGeometry const g = read(
-        "", "", R"(<box name="Long" x="0.8" y="0.1" z="0.1" lunit="m"/><box name="Dot" x="0.05" y="0.05" z="0.05" lunit="m"/>)",
+        "", "",
+        R"(<box name="Long" x="0.8" y="0.1" z="0.1" lunit="m"/><box name="Dot" x="0.05" y="0.05" z="0.05" lunit="m"/>)",
         R"(<volume name="Marker"><materialref ref="G4_Pb"/><solidref ref="Dot"/></volume>
 <volume name="Arm"><materialref ref="Gas"/><solidref ref="Long"/>
 <physvol><volumeref ref="Marker"/><position name="m" x="0.3" unit="m"/></physvol></volume>)",
@@ -143,7 +146,8 @@ TEST_CASE("GDML materials: atom counts, mass fractions, mixtures, isotopes, NIST
     std::string solids = R"(<box name="B" x="1" y="1" z="1"/>)";
     std::string volumes, daughters;
     for (char const* m : {"Water", "Lead", "Mix", "Fuel", "Cable", "vacuum", "G4_KAPTON", "G4_PbWO4"}) {
-        volumes += fmt::format(R"(<volume name="V_{0}"><materialref ref="{0}"/><solidref ref="B"/></volume>)", m);
+        volumes +=
+            fmt::format(R"(<volume name="V_{0}"><materialref ref="{0}"/><solidref ref="B"/></volume>)", m);
         daughters += fmt::format(R"(<physvol><volumeref ref="V_{0}"/></physvol>)", m);
     }
     GdmlGeometry const g = read("", materials, solids, volumes, daughters);
@@ -184,14 +188,14 @@ TEST_CASE("GDML materials: atom counts, mass fractions, mixtures, isotopes, NIST
 
 TEST_CASE("GDML assemblies: their volumes placed in the mother with the composed transforms")
 {
-    GdmlGeometry const g = read(
-        "", "", R"(<box name="Small" x="10" y="10" z="10"/>)",
-        R"(<volume name="Cell"><materialref ref="G4_Si"/><solidref ref="Small"/></volume>
+    GdmlGeometry const g =
+        read("", "", R"(<box name="Small" x="10" y="10" z="10"/>)",
+             R"(<volume name="Cell"><materialref ref="G4_Si"/><solidref ref="Small"/></volume>
 <assembly name="Pair">
   <physvol><volumeref ref="Cell"/><position name="a" x="-20"/></physvol>
   <physvol copynumber="7"><volumeref ref="Cell"/><position name="b" x="20"/></physvol>
 </assembly>)",
-        R"(<physvol><volumeref ref="Pair"/><position name="p1" y="100"/></physvol>
+             R"(<physvol><volumeref ref="Pair"/><position name="p1" y="100"/></physvol>
 <physvol><volumeref ref="Pair"/><position name="p2" y="-100"/><rotation name="r" z="180" unit="deg"/></physvol>)");
     REQUIRE(g.volumes.size() == 1);
     auto const& pl = g.volumes[0].placements;
@@ -209,10 +213,11 @@ TEST_CASE("GDML assemblies: their volumes placed in the mother with the composed
 TEST_CASE("GDML <constant>s take the deck's [geometry.gdml_constants] values, --set included")
 {
     std::string const file = test::write_temp_file(
-        "scan.gdml", test::gdml_text(R"(<constant name="thickness" value="2.3"/>)", k_air,
-                                     R"(<box name="Abs" x="thickness" y="100" z="100"/>
+        "scan.gdml",
+        test::gdml_text(R"(<constant name="thickness" value="2.3"/>)", k_air,
+                        R"(<box name="Abs" x="thickness" y="100" z="100"/>
 <box name="WorldBox" x="1" y="1" z="1" lunit="m"/>)",
-                                     R"(<volume name="Absorber"><materialref ref="G4_Pb"/><solidref ref="Abs"/></volume>
+                        R"(<volume name="Absorber"><materialref ref="G4_Pb"/><solidref ref="Abs"/></volume>
 <volume name="World"><materialref ref="Gas"/><solidref ref="WorldBox"/>
 <physvol><volumeref ref="Absorber"/></physvol></volume>)"));
     auto half_x = [&](std::string const& lines, std::vector<std::string> const& set) {
@@ -226,7 +231,8 @@ TEST_CASE("GDML <constant>s take the deck's [geometry.gdml_constants] values, --
     // the deck gives, so the deck names the constant in [geometry.gdml_constants])
     std::string const scan = test::gdml_deck(file, "[geometry.gdml_constants]\nthickness = 2.3") +
                              "[scan]\n\"geometry.gdml_constants.thickness\" = [2.0, 6.0]\n";
-    CHECK(read_deck_text(scan, "scan.toml", {}, 1).detector.volumes.at(0).half_size[0] == doctest::Approx(3e-3));
+    CHECK(read_deck_text(scan, "scan.toml", {}, 1).detector.volumes.at(0).half_size[0] ==
+          doctest::Approx(3e-3));
     // a name that is not a constant of the file
     try {
         read_deck_text(test::gdml_deck(file, "[geometry.gdml_constants]\nthicknes = 5.0"), "scan.toml", {});
@@ -241,34 +247,40 @@ TEST_CASE("GDML <constant>s take the deck's [geometry.gdml_constants] values, --
 TEST_CASE("malformed GDML: an error naming the file, the line and the element, nothing read")
 {
     std::string const ok_materials = k_air;
-    std::string const world = R"(<volume name="World"><materialref ref="Gas"/><solidref ref="WorldBox"/></volume>)";
+    std::string const world =
+        R"(<volume name="World"><materialref ref="Gas"/><solidref ref="WorldBox"/></volume>)";
     std::string const wbox = R"(<box name="WorldBox" x="1" y="1" z="1" lunit="m"/>)";
     // not XML: the line of the problem
     std::string e = error_of("<gdml>\n<define>\n<constant name=\"a\" value=\"1\">\n</gdml>\n");
     CHECK(e.find("bad.gdml:4:") == 0);
     CHECK(e.find("XML") != std::string::npos);
     // a solid gtrack does not navigate: its name, type and line
-    e = error_of(test::gdml_text("", ok_materials,
-                                 wbox + "\n<polycone name=\"pc\" startphi=\"0\" deltaphi=\"360\" aunit=\"deg\"/>", world));
+    e = error_of(test::gdml_text(
+        "", ok_materials, wbox + "\n<polycone name=\"pc\" startphi=\"0\" deltaphi=\"360\" aunit=\"deg\"/>",
+        world));
     CHECK(e.find("bad.gdml:12:") == 0);
     CHECK(e.find("'pc'") != std::string::npos);
     CHECK(e.find("<polycone>") != std::string::npos);
     CHECK(e.find("not supported") != std::string::npos);
     // a material that does not exist
-    e = error_of(test::gdml_text("", ok_materials, wbox,
-                                 R"(<volume name="World"><materialref ref="Unobtainium"/><solidref ref="WorldBox"/></volume>)"));
+    e = error_of(test::gdml_text(
+        "", ok_materials, wbox,
+        R"(<volume name="World"><materialref ref="Unobtainium"/><solidref ref="WorldBox"/></volume>)"));
     CHECK(e.find("Unobtainium") != std::string::npos);
     CHECK(e.find("<materialref>") != std::string::npos);
     // a unit of the wrong kind
-    e = error_of(test::gdml_text("", ok_materials, R"(<box name="WorldBox" x="1" y="1" z="1" lunit="deg"/>)", world));
+    e = error_of(
+        test::gdml_text("", ok_materials, R"(<box name="WorldBox" x="1" y="1" z="1" lunit="deg"/>)", world));
     CHECK(e.find("lunit=\"deg\" is not a unit of length") != std::string::npos);
     CHECK(e.find("<box name=\"WorldBox\">") != std::string::npos);
     // an expression with an unknown name
-    e = error_of(test::gdml_text("", ok_materials, R"(<box name="WorldBox" x="1+width" y="1" z="1"/>)", world));
+    e = error_of(
+        test::gdml_text("", ok_materials, R"(<box name="WorldBox" x="1+width" y="1" z="1"/>)", world));
     CHECK(e.find("unknown name 'width'") != std::string::npos);
     // a sphere segment and a reflection are refused, not approximated
-    e = error_of(test::gdml_text("", ok_materials,
-                                 wbox + R"(<sphere name="cap" rmax="1" deltaphi="360" deltatheta="90" aunit="deg"/>)", world));
+    e = error_of(test::gdml_text(
+        "", ok_materials,
+        wbox + R"(<sphere name="cap" rmax="1" deltaphi="360" deltatheta="90" aunit="deg"/>)", world));
     CHECK(e.find("theta segment") != std::string::npos);
     e = error_of(test::gdml_text("", ok_materials, wbox + R"(<box name="b" x="1" y="1" z="1"/>)",
                                  R"(<volume name="V"><materialref ref="Gas"/><solidref ref="b"/></volume>
@@ -276,13 +288,14 @@ TEST_CASE("malformed GDML: an error naming the file, the line and the element, n
 <physvol><volumeref ref="V"/><scale name="s" x="-1" y="1" z="1"/></physvol></volume>)"));
     CHECK(e.find("reflect") != std::string::npos);
     // fractions that do not add up, and no <setup>
-    e = error_of(test::gdml_text("", R"(<material name="Gas"><D value="1"/><fraction n="0.5" ref="G4_N"/></material>)",
-                                 wbox, world));
+    e = error_of(test::gdml_text(
+        "", R"(<material name="Gas"><D value="1"/><fraction n="0.5" ref="G4_N"/></material>)", wbox, world));
     CHECK(e.find("add up to 0.5") != std::string::npos);
     e = error_of("<gdml><structure/></gdml>");
     CHECK(e.find("<setup>") != std::string::npos);
     // through a deck: the deck's key, then the GDML file's position
-    std::string const file = test::write_temp_file("broken.gdml", "<gdml>\n<solids>\n<box name=\"b\"/>\n</solids>\n</gdml>");
+    std::string const file =
+        test::write_temp_file("broken.gdml", "<gdml>\n<solids>\n<box name=\"b\"/>\n</solids>\n</gdml>");
     try {
         read_deck_text(test::gdml_deck(file), "det.toml", {});
         FAIL("no error");
@@ -290,7 +303,8 @@ TEST_CASE("malformed GDML: an error naming the file, the line and the element, n
         std::string const what = err.what();
         CHECK(what.find("det.toml:4:") != std::string::npos);
         CHECK(what.find("geometry.gdml") != std::string::npos);
-        CHECK(what.find("broken.gdml:3: <box name=\"b\">: the attribute 'x' is missing") != std::string::npos);
+        CHECK(what.find("broken.gdml:3: <box name=\"b\">: the attribute 'x' is missing") !=
+              std::string::npos);
     }
     // a missing file
     try {

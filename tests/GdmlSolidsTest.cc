@@ -69,14 +69,16 @@ TEST_CASE("GDML solids: volumes against closed forms, safeties below the distanc
         // safeties, inside and outside, against the distance along 64 random directions
         int checked = 0;
         for (int i = 0; i < 4000; ++i) {
-            Vec3 const p{lo.x + (hi.x - lo.x) * (0.5 + 0.7 * u(gen)), lo.y + (hi.y - lo.y) * (0.5 + 0.7 * u(gen)),
+            Vec3 const p{lo.x + (hi.x - lo.x) * (0.5 + 0.7 * u(gen)),
+                         lo.y + (hi.y - lo.y) * (0.5 + 0.7 * u(gen)),
                          lo.z + (hi.z - lo.z) * (0.5 + 0.7 * u(gen))};
             Vec3 const local = pv.placement.to_local(p);
             bool const in = pv.shape.inside(local);
             double const safety = in ? pv.shape.safety_to_out(local) : pv.shape.safety_to_in(local);
             for (int k = 0; k < 64; ++k) {
                 Vec3 const dir = normalized(Vec3{normal(gen), normal(gen), normal(gen)});
-                double const dist = in ? pv.shape.distance_to_out(local, dir) : pv.shape.distance_to_in(local, dir);
+                double const dist =
+                    in ? pv.shape.distance_to_out(local, dir) : pv.shape.distance_to_in(local, dir);
                 if (dist >= k_no_hit) continue;
                 CHECK_MESSAGE(safety <= dist * (1 + 1e-12) + 1e-15, "p = (", p.x, ", ", p.y, ", ", p.z, ")");
                 ++checked;

@@ -31,35 +31,39 @@ std::string gdml_from(DetectorConfig const& d)
     for (MaterialConfig const& m : d.materials) {
         std::string fractions;
         for (auto const& [symbol, w] : m.elements) {
-            materials += fmt::format(R"(<element name="el_{0}" formula="{0}" Z="{1}"><atom value="1"/></element>)",
-                                     symbol, find_element(symbol)->z);
+            materials +=
+                fmt::format(R"(<element name="el_{0}" formula="{0}" Z="{1}"><atom value="1"/></element>)",
+                            symbol, find_element(symbol)->z);
             fractions += fmt::format(R"(<fraction n="{}" ref="el_{}"/>)", num(w), symbol);
         }
-        materials += fmt::format(R"(<material name="{}"><D value="{}" unit="kg/m3"/><MEE value="{}" unit="MeV"/>{}</material>)",
-                                 m.name, num(m.density), num(*m.mean_excitation), fractions);
+        materials += fmt::format(
+            R"(<material name="{}"><D value="{}" unit="kg/m3"/><MEE value="{}" unit="MeV"/>{}</material>)",
+            m.name, num(m.density), num(*m.mean_excitation), fractions);
     }
     std::vector<VolumeConfig> all = {d.world};
     all.insert(all.end(), d.volumes.begin(), d.volumes.end());
     for (auto it = all.rbegin(); it != all.rend(); ++it) {
         VolumeConfig const& v = *it;
         REQUIRE(v.shape == "box");
-        solids += fmt::format(R"(<box name="s_{}" x="{}" y="{}" z="{}" lunit="m"/>)", v.name, num(2 * v.half_size[0]),
-                              num(2 * v.half_size[1]), num(2 * v.half_size[2]));
+        solids += fmt::format(R"(<box name="s_{}" x="{}" y="{}" z="{}" lunit="m"/>)", v.name,
+                              num(2 * v.half_size[0]), num(2 * v.half_size[1]), num(2 * v.half_size[2]));
         std::string daughters;
         for (VolumeConfig const& c : d.volumes) {
             if (c.mother != v.name) continue;
             for (int k = 0; k < c.replicas; ++k) {
-                std::string const x = c.replicas > 1 ? fmt::format("{}+{}*{}", num(c.position[0]), k, num(c.replica_step))
-                                                     : num(c.position[0]);
+                std::string const x =
+                    c.replicas > 1 ? fmt::format("{}+{}*{}", num(c.position[0]), k, num(c.replica_step))
+                                   : num(c.position[0]);
                 daughters += fmt::format(
                     R"(<physvol{}><volumeref ref="{}"/><position name="p" x="{}" y="{}" z="{}" unit="m"/></physvol>)",
                     c.replicas > 1 ? fmt::format(" copynumber=\"{}\"", k) : "", c.name, x, num(c.position[1]),
                     num(c.position[2]));
             }
         }
-        structure += fmt::format(R"(<volume name="{}"><materialref ref="{}"/><solidref ref="s_{}"/>{}{}</volume>)",
-                                 v.name, g4_name(v.material), v.name, daughters,
-                                 v.sensitive ? R"(<auxiliary auxtype="SensDet" auxvalue="sd"/>)" : "");
+        structure +=
+            fmt::format(R"(<volume name="{}"><materialref ref="{}"/><solidref ref="s_{}"/>{}{}</volume>)",
+                        v.name, g4_name(v.material), v.name, daughters,
+                        v.sensitive ? R"(<auxiliary auxtype="SensDet" auxvalue="sd"/>)" : "");
     }
     return test::gdml_text("", materials, solids, structure, "world");
 }
@@ -72,7 +76,8 @@ std::string deck_with_gdml(std::string const& path)
     bool skip = false;
     while (std::getline(in, line)) {
         if (!line.empty() && line[0] == '[')
-            skip = line.rfind("[materials", 0) == 0 || line.rfind("[geometry", 0) == 0 || line.rfind("[[geometry", 0) == 0;
+            skip = line.rfind("[materials", 0) == 0 || line.rfind("[geometry", 0) == 0 ||
+                   line.rfind("[[geometry", 0) == 0;
         if (!skip) out += line + "\n";
     }
     return out + fmt::format("[geometry]\ngdml = \"{}\"\n", path);
@@ -101,13 +106,15 @@ TEST_CASE("TestEm3 from GDML written with the TOML deck's numbers: the same hits
     bool same_tables = true;
     for (std::size_t i = 0; i < a.geometry.volumes.size(); ++i) {
         PlacedVolume const &u = a.geometry.volumes[i], &v = b.geometry.volumes[i];
-        same_tables = same_tables && u.mother == v.mother && u.material == v.material && u.logical == v.logical &&
-                      u.replica == v.replica && u.sensitive == v.sensitive && u.bvh_root == v.bvh_root;
-        for (int k = 0; k < 9; ++k) same_tables = same_tables && same_bits(u.placement.r[k], v.placement.r[k]);
+        same_tables = same_tables && u.mother == v.mother && u.material == v.material &&
+                      u.logical == v.logical && u.replica == v.replica && u.sensitive == v.sensitive &&
+                      u.bvh_root == v.bvh_root;
+        for (int k = 0; k < 9; ++k)
+            same_tables = same_tables && same_bits(u.placement.r[k], v.placement.r[k]);
         for (int k = 0; k < 3; ++k)
             same_tables = same_tables && same_bits(u.placement.t[k], v.placement.t[k]) &&
-                          same_bits(u.shape.box.half[k], v.shape.box.half[k]) && same_bits(u.lo[k], v.lo[k]) &&
-                          same_bits(u.hi[k], v.hi[k]);
+                          same_bits(u.shape.box.half[k], v.shape.box.half[k]) &&
+                          same_bits(u.lo[k], v.lo[k]) && same_bits(u.hi[k], v.hi[k]);
     }
     CHECK(same_tables);
     CHECK(a.material_names == b.material_names);
@@ -118,8 +125,9 @@ TEST_CASE("TestEm3 from GDML written with the TOML deck's numbers: the same hits
     CHECK(ra.hits.size() > 1000);
     bool same = true;
     for (std::size_t i = 0; i < ra.hits.size(); ++i)
-        same = same && same_bits(ra.hits[i].edep, rb.hits[i].edep) && ra.hits[i].volume == rb.hits[i].volume &&
-               ra.hits[i].replica == rb.hits[i].replica && same_bits(ra.hits[i].post.x, rb.hits[i].post.x);
+        same = same && same_bits(ra.hits[i].edep, rb.hits[i].edep) &&
+               ra.hits[i].volume == rb.hits[i].volume && ra.hits[i].replica == rb.hits[i].replica &&
+               same_bits(ra.hits[i].post.x, rb.hits[i].post.x);
     CHECK(same);
 }
 
@@ -147,7 +155,8 @@ TEST_CASE("inputs/testem3_gdml.toml places TestEm3's volumes where inputs/testem
 
 TEST_CASE("gtrack check on a GDML deck: the volume tree, materials with density and X0, solids by type")
 {
-    DeckConfig const cfg = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/testem3_gdml.toml", {"gun.events=1"});
+    DeckConfig const cfg =
+        read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/testem3_gdml.toml", {"gun.events=1"});
     std::size_t problems = 99;
     std::string const text = describe_geometry(cfg, &problems);
     INFO(text);

@@ -20,7 +20,10 @@
 namespace gt::test {
 
 //! x to a relative tolerance (doctest's Approx alone adds its scale of 1: an absolute 1e-9 for small x).
-inline doctest::Approx relative(double x, double epsilon) { return doctest::Approx(x).epsilon(epsilon).scale(0); }
+inline doctest::Approx relative(double x, double epsilon)
+{
+    return doctest::Approx(x).epsilon(epsilon).scale(0);
+}
 
 //! Writes text to a fresh file in the temporary directory and returns its path.
 inline std::string write_temp_file(std::string const& name, std::string const& text)
@@ -49,8 +52,9 @@ events = 1
 }
 
 //! A minimal GDML document around the given sections' contents.
-inline std::string gdml_text(std::string const& define, std::string const& materials, std::string const& solids,
-                             std::string const& structure, std::string const& world = "World")
+inline std::string gdml_text(std::string const& define, std::string const& materials,
+                             std::string const& solids, std::string const& structure,
+                             std::string const& world = "World")
 {
     return fmt::format(R"(<?xml version="1.0" encoding="UTF-8"?>
 <gdml>
@@ -74,7 +78,7 @@ inline std::string gdml_text(std::string const& define, std::string const& mater
 
 struct Trace {
     std::vector<std::string> volumes;
-    std::vector<double> distances;  //!< [m]
+    std::vector<double> distances;         //!< [m]
     std::vector<double> halfway_safeties;  //!< [m]
 };
 

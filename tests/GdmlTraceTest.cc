@@ -8,7 +8,10 @@ using namespace gt;
 
 namespace {
 
-std::string data(std::string const& name) { return std::string(GTRACK_SOURCE_DIR) + "/tests/data/gdml/" + name; }
+std::string data(std::string const& name)
+{
+    return std::string(GTRACK_SOURCE_DIR) + "/tests/data/gdml/" + name;
+}
 
 constexpr double cm = 1e-2;
 
@@ -17,7 +20,8 @@ constexpr double cm = 1e-2;
 TEST_CASE("simple-cms.gdml: Celeritas' VecGeom track, distances and safeties")
 {
     // Celeritas test/geocel/vg/Vecgeom.test.cc, SimpleCmsTest.track
-    DetectorSetup const s = make_detector_setup(read_deck_text(test::gdml_deck(data("simple-cms.gdml")), "cms.toml", {}));
+    DetectorSetup const s =
+        make_detector_setup(read_deck_text(test::gdml_deck(data("simple-cms.gdml")), "cms.toml", {}));
     GeometryTables const& g = s.geometry;
     CHECK(g.logical_names.size() == 7);
     Navigator const nav(g.view());

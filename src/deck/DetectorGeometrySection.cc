@@ -117,9 +117,10 @@ void read_gdml_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials c
             std::string const key(k.str());
             auto const x = v.value<double>();
             if (!x || !std::isfinite(*x))
-                ctx.error(ctx.where(k, v), join_key("geometry.gdml_constants", key),
-                          fmt::format("expected a number (the <constant>'s value, in the file's units), got {}",
-                                      describe_node(v)));
+                ctx.error(
+                    ctx.where(k, v), join_key("geometry.gdml_constants", key),
+                    fmt::format("expected a number (the <constant>'s value, in the file's units), got {}",
+                                describe_node(v)));
             else
                 options.constants[key] = *x;
         }
@@ -132,14 +133,16 @@ void read_gdml_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials c
                       fmt::format("expected an array of volume names, got {}", describe_node(*n)));
         } else {
             for (auto const& e : *arr) {
-                if (auto name = ctx.string_of(e, "geometry.gdml_sensitive")) options.sensitive.push_back(*name);
+                if (auto name = ctx.string_of(e, "geometry.gdml_sensitive"))
+                    options.sensitive.push_back(*name);
             }
         }
     }
     if (ctx.error_count() > problems_before) return;
     std::filesystem::path path(*file);
     std::filesystem::path const dir = std::filesystem::path(ctx.file()).parent_path();
-    if (path.is_relative() && !dir.empty() && !from_command_line(ctx.where(*g.get("gdml")))) path = dir / path;
+    if (path.is_relative() && !dir.empty() && !from_command_line(ctx.where(*g.get("gdml"))))
+        path = dir / path;
     SourceLocation const at = ctx.where(*g.get("gdml"));
     gdml::GdmlGeometry geometry;
     try {
@@ -168,8 +171,9 @@ void read_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials const&
 {
     if (g.contains("gdml") || g.contains("gdml_constants") || g.contains("gdml_strip_pointers") ||
         g.contains("gdml_sensitive")) {
-        ctx.check_keys(g, "geometry",
-                       {"world", "volume", "gdml", "gdml_constants", "gdml_strip_pointers", "gdml_sensitive"});
+        ctx.check_keys(
+            g, "geometry",
+            {"world", "volume", "gdml", "gdml_constants", "gdml_strip_pointers", "gdml_sensitive"});
         read_gdml_geometry(ctx, g, materials, d);
         return;
     }

@@ -123,7 +123,8 @@ std::int32_t build_bvh(std::vector<PlacedVolume> const& vols, std::vector<std::i
 //! Every placement of a GDML logical volume in every placement of its mother, in the order given.
 std::vector<std::int32_t> place_gdml_volume(GeometryTables& g,
                                             std::map<std::string, std::vector<std::int32_t>> const& placed,
-                                            VolumeConfig const& v, std::int32_t material, std::int32_t logical)
+                                            VolumeConfig const& v, std::int32_t material,
+                                            std::int32_t logical)
 {
     std::vector<std::int32_t> mine;
     for (VolumePlacement const& p : v.placements) {
@@ -174,7 +175,8 @@ GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, i
         VolumeConfig const& v = cfg.volumes[li];
         g.logical_names.push_back(v.name);
         if (!v.placements.empty()) {
-            placed[v.name] = place_gdml_volume(g, placed, v, material_of(v), static_cast<std::int32_t>(li + 1));
+            placed[v.name] =
+                place_gdml_volume(g, placed, v, material_of(v), static_cast<std::int32_t>(li + 1));
             continue;
         }
         auto const mothers = placed.find(v.mother);

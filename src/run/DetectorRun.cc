@@ -17,9 +17,9 @@
 
 #include "deck/DeckError.hh"
 #include "detector/DetectorSetup.hh"
-#include "detector/gdml/GdmlSummary.hh"
 #include "detector/HitTable.hh"
 #include "detector/StripRun.hh"
+#include "detector/gdml/GdmlSummary.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 #include "io/OutputFile.hh"

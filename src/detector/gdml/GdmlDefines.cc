@@ -65,9 +65,11 @@ void read_defines(GdmlSource& src, pugi::xml_node define, std::map<std::string, 
                                      src.number(n, "z", 0.0) * u};
         } else if (tag == "scale") {
             // only the identity is supported; a reflection is refused where it is used
-            double const x = src.number(n, "x", 1.0), y = src.number(n, "y", 1.0), z = src.number(n, "z", 1.0);
+            double const x = src.number(n, "x", 1.0), y = src.number(n, "y", 1.0),
+                         z = src.number(n, "z", 1.0);
             if (x != 1 || y != 1 || z != 1)
-                src.fail(n, "a scale other than (1, 1, 1) (a reflection) is not supported by gtrack's geometry");
+                src.fail(n,
+                         "a scale other than (1, 1, 1) (a reflection) is not supported by gtrack's geometry");
         } else if (tag == "matrix") {
             // property tables of optical surfaces and materials: gtrack has no optical physics
             continue;
@@ -83,7 +85,9 @@ void read_defines(GdmlSource& src, pugi::xml_node define, std::map<std::string, 
             std::vector<std::string> known(constants.begin(), constants.end());
             src.fail(define, fmt::format("[geometry.gdml_constants] names '{}', which is not a <constant> of "
                                          "this file (its constants: {})",
-                                         name, known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", "))));
+                                         name,
+                                         known.empty() ? std::string("none")
+                                                       : fmt::format("{}", fmt::join(known, ", "))));
         }
     }
 }

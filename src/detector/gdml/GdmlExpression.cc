@@ -135,7 +135,9 @@ class Parser {
             std::string const name(text_.substr(start, pos_ - start));
             if (take('(')) return call(name);
             double const* v = symbols_.find(name);
-            if (!v) fail("unknown name '" + name + "' (not a constant, variable, quantity or unit defined before)");
+            if (!v)
+                fail("unknown name '" + name +
+                     "' (not a constant, variable, quantity or unit defined before)");
             return *v;
         }
         fail("unexpected '" + std::string(1, c) + "'");
@@ -143,7 +145,8 @@ class Parser {
     double number()
     {
         std::size_t const start = pos_;
-        while (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.'))
+        while (pos_ < text_.size() &&
+               (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.'))
             ++pos_;
         if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
             std::size_t p = pos_ + 1;

@@ -116,12 +116,14 @@ GdmlMaterial read_material(GdmlSource& src, pugi::xml_node n, GdmlModel& model)
         }
         GdmlMaterial const* sub = find_material(model, ref);
         if (!sub)
-            src.fail(c, fmt::format("'{}' is neither an element nor a material defined before this one, nor a "
-                                    "Geant4 NIST material gtrack knows",
-                                    ref));
+            src.fail(c,
+                     fmt::format("'{}' is neither an element nor a material defined before this one, nor a "
+                                 "Geant4 NIST material gtrack knows",
+                                 ref));
         for (auto const& [z, w] : sub->by_mass) add_fraction(by_mass, z, amount * w);
     }
-    if (fractions && composites) src.fail(n, "a material is made of <fraction>s or of <composite>s, not both");
+    if (fractions && composites)
+        src.fail(n, "a material is made of <fraction>s or of <composite>s, not both");
     if (!fractions && !composites)
         src.fail(n, "no composition: give Z and <atom>, <fraction>s or <composite>s");
     if (fractions && std::fabs(total - 1.0) > 1e-3)
@@ -160,10 +162,12 @@ void read_materials(GdmlSource& src, pugi::xml_node materials, GdmlModel& model)
         std::string const tag = n.name();
         std::string const name = src.text(n, "name");
         if (tag == "isotope") {
-            if (isotopes.count(name)) src.fail(n, fmt::format("an isotope named '{}' is defined already", name));
+            if (isotopes.count(name))
+                src.fail(n, fmt::format("an isotope named '{}' is defined already", name));
             isotopes[name] = {read_z(src, n), read_atom(src, n)};
         } else if (tag == "element") {
-            if (model.elements.count(name)) src.fail(n, fmt::format("an element named '{}' is defined already", name));
+            if (model.elements.count(name))
+                src.fail(n, fmt::format("an element named '{}' is defined already", name));
             GdmlElement e;
             if (n.attribute("Z")) {
                 e.z = read_z(src, n);
@@ -192,11 +196,13 @@ void read_materials(GdmlSource& src, pugi::xml_node materials, GdmlModel& model)
             }
             model.elements[name] = e;
         } else if (tag == "material") {
-            if (model.materials.count(name)) src.fail(n, fmt::format("a material named '{}' is defined already", name));
+            if (model.materials.count(name))
+                src.fail(n, fmt::format("a material named '{}' is defined already", name));
             GdmlMaterial m = read_material(src, n, model);
             model.materials[name] = std::move(m);
         } else {
-            src.fail(n, fmt::format("unknown <materials> entry <{}> (expected isotope, element or material)", tag));
+            src.fail(n, fmt::format("unknown <materials> entry <{}> (expected isotope, element or material)",
+                                    tag));
         }
     }
 }

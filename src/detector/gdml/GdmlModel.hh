@@ -2,10 +2,10 @@
 // solids and logical volumes under their GDML names (the file's references use these).
 #pragma once
 
-#include <pugixml.hpp>
 #include <array>
 #include <map>
 #include <optional>
+#include <pugixml.hpp>
 #include <string>
 #include <vector>
 
@@ -20,15 +20,15 @@ struct GdmlElement {
 };
 
 struct GdmlMaterial {
-    std::string builtin;                         //!< gtrack's built-in material it is, else empty
-    double density = 0;                          //!< [kg/m^3]
+    std::string builtin;                          //!< gtrack's built-in material it is, else empty
+    double density = 0;                           //!< [kg/m^3]
     std::vector<std::pair<int, double>> by_mass;  //!< (Z, mass fraction), normalized
-    std::optional<double> mean_excitation;       //!< [MeV]
-    pugi::xml_node node;                         //!< where it is defined (none for a NIST name)
+    std::optional<double> mean_excitation;        //!< [MeV]
+    pugi::xml_node node;                          //!< where it is defined (none for a NIST name)
 };
 
 struct GdmlTransform {
-    std::array<double, 3> position{};                     //!< [m]
+    std::array<double, 3> position{};                           //!< [m]
     std::array<double, 9> rotation{1, 0, 0, 0, 1, 0, 0, 0, 1};  //!< active, row-major (local -> mother)
 };
 

@@ -27,7 +27,8 @@ GdmlTransform compose(GdmlTransform const& outer, GdmlTransform const& inner)
             t.rotation[3 * i + j] = outer.rotation[3 * i] * inner.rotation[j] +
                                     outer.rotation[3 * i + 1] * inner.rotation[3 + j] +
                                     outer.rotation[3 * i + 2] * inner.rotation[6 + j];
-        t.position[i] = outer.rotation[3 * i] * inner.position[0] + outer.rotation[3 * i + 1] * inner.position[1] +
+        t.position[i] = outer.rotation[3 * i] * inner.position[0] +
+                        outer.rotation[3 * i + 1] * inner.position[1] +
                         outer.rotation[3 * i + 2] * inner.position[2] + outer.position[i];
     }
     return t;
@@ -104,10 +105,11 @@ GdmlGeometry describe(GdmlSource& src, GdmlModel& model, std::string const& worl
         copies[order[i]] = n;
         total += n;
         if (total > k_max_placed)
-            src.fail(model.volumes.at(order[i]).node,
-                     fmt::format("the geometry expands into more than {:g} placed volumes (this volume is placed "
-                                 "{:g} times)",
-                                 k_max_placed, n));
+            src.fail(
+                model.volumes.at(order[i]).node,
+                fmt::format("the geometry expands into more than {:g} placed volumes (this volume is placed "
+                            "{:g} times)",
+                            k_max_placed, n));
     }
 
     // names as the output shows them
@@ -163,8 +165,8 @@ GdmlGeometry describe(GdmlSource& src, GdmlModel& model, std::string const& worl
         VolumeConfig c = model.solids.at(v.solid);
         c.name = shown[name];
         c.material = material_of(v);
-        c.sensitive = v.sensitive ||
-                      std::find(options.sensitive.begin(), options.sensitive.end(), c.name) != options.sensitive.end();
+        c.sensitive = v.sensitive || std::find(options.sensitive.begin(), options.sensitive.end(), c.name) !=
+                                         options.sensitive.end();
         c.line = src.line_of(v.node);
         return c;
     };
@@ -208,10 +210,12 @@ GdmlGeometry read(GdmlSource& src, GdmlOptions const& options)
             pugi::xml_node w = n.child("world");
             if (!w) src.fail(n, "a <world ref=.../> is missing");
             world = src.text(w, "ref");
-            if (!model.volumes.count(world)) src.fail(w, fmt::format("no <volume> named '{}' in <structure>", world));
+            if (!model.volumes.count(world))
+                src.fail(w, fmt::format("no <volume> named '{}' in <structure>", world));
         } else {
-            src.fail(n, fmt::format("unknown section <{}> (expected define, materials, solids, structure, setup)",
-                                    tag));
+            src.fail(
+                n, fmt::format("unknown section <{}> (expected define, materials, solids, structure, setup)",
+                               tag));
         }
     }
     if (!defines && !options.constants.empty())

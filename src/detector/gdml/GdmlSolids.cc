@@ -52,7 +52,8 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
         v.rmax = positive(src, n, "rmax", src.number(n, "rmax") * lunit);
         v.half_z = 0.5 * positive(src, n, "z", src.number(n, "z") * lunit);
         if (v.rmin < 0 || v.rmin >= v.rmax)
-            src.fail(n, fmt::format("rmin ({} m) must be at least 0 and less than rmax ({} m)", v.rmin, v.rmax));
+            src.fail(n,
+                     fmt::format("rmin ({} m) must be at least 0 and less than rmax ({} m)", v.rmin, v.rmax));
         read_phi(src, n, aunit, v);
     } else if (tag == "orb") {
         v.shape = "sphere";
@@ -62,14 +63,16 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
         v.rmin = src.number(n, "rmin", 0.0) * lunit;
         v.rmax = positive(src, n, "rmax", src.number(n, "rmax") * lunit);
         if (v.rmin < 0 || v.rmin >= v.rmax)
-            src.fail(n, fmt::format("rmin ({} m) must be at least 0 and less than rmax ({} m)", v.rmin, v.rmax));
+            src.fail(n,
+                     fmt::format("rmin ({} m) must be at least 0 and less than rmax ({} m)", v.rmin, v.rmax));
         double const dphi = src.number(n, "deltaphi") * aunit;
         double const theta0 = src.number(n, "starttheta", 0.0) * aunit;
         double const dtheta = src.number(n, "deltatheta") * aunit;
         if (std::fabs(dphi - k_two_pi) > k_angle_tolerance || std::fabs(theta0) > k_angle_tolerance ||
             std::fabs(dtheta - 0.5 * k_two_pi) > k_angle_tolerance)
-            src.fail(n, "a sphere with a phi or theta segment is not supported (only the full shell: "
-                        "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
+            src.fail(n,
+                     "a sphere with a phi or theta segment is not supported (only the full shell: "
+                     "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
     } else {
         src.fail(n, fmt::format("solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
                                 "box, tube, orb, sphere); it is refused rather than approximated",

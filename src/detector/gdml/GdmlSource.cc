@@ -97,7 +97,8 @@ double GdmlSource::number(pugi::xml_node n, char const* attr, std::optional<doub
     }
 }
 
-double GdmlSource::unit(pugi::xml_node n, char const* unit_attr, UnitKind kind, char const* default_unit) const
+double GdmlSource::unit(pugi::xml_node n, char const* unit_attr, UnitKind kind,
+                        char const* default_unit) const
 {
     std::string const name = optional_text(n, unit_attr).value_or(default_unit);
     if (auto v = unit_value(name, kind)) return *v;

@@ -2,9 +2,9 @@
 // its <define> section, and typed access to attributes with Geant4's unit handling.
 #pragma once
 
-#include <pugixml.hpp>
 #include <map>
 #include <optional>
+#include <pugixml.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -21,7 +21,8 @@ std::array<double, 3> read_position(GdmlSource& src, pugi::xml_node n, GdmlModel
     if (pugi::xml_node p = n.child("positionref")) {
         std::string const ref = src.text(p, "ref");
         auto it = model.positions.find(ref);
-        if (it == model.positions.end()) src.fail(p, fmt::format("no <position> named '{}' in <define>", ref));
+        if (it == model.positions.end())
+            src.fail(p, fmt::format("no <position> named '{}' in <define>", ref));
         return it->second;
     }
     return {0, 0, 0};
@@ -37,7 +38,8 @@ std::array<double, 3> read_angles(GdmlSource& src, pugi::xml_node n, GdmlModel c
     if (pugi::xml_node r = n.child("rotationref")) {
         std::string const ref = src.text(r, "ref");
         auto it = model.rotations.find(ref);
-        if (it == model.rotations.end()) src.fail(r, fmt::format("no <rotation> named '{}' in <define>", ref));
+        if (it == model.rotations.end())
+            src.fail(r, fmt::format("no <rotation> named '{}' in <define>", ref));
         return it->second;
     }
     return {0, 0, 0};
@@ -50,7 +52,8 @@ void refuse_reflection(GdmlSource& src, pugi::xml_node n)
     if (!s || std::string(s.name()) == "scaleref") return;
     double const x = src.number(s, "x", 1.0), y = src.number(s, "y", 1.0), z = src.number(s, "z", 1.0);
     if (x != 1 || y != 1 || z != 1)
-        src.fail(s, "a scale other than (1, 1, 1) (a reflected placement) is not supported by gtrack's geometry");
+        src.fail(
+            s, "a scale other than (1, 1, 1) (a reflected placement) is not supported by gtrack's geometry");
 }
 
 GdmlPhysvol read_physvol(GdmlSource& src, pugi::xml_node n, GdmlModel const& model)
@@ -117,14 +120,17 @@ void read_structure(GdmlSource& src, pugi::xml_node structure, GdmlModel& model)
             } else if (ctag == "materialref") {
                 v.material = src.text(c, "ref");
                 if (!find_material(model, v.material))
-                    src.fail(c, fmt::format("no material named '{}' (neither in <materials> nor a Geant4 NIST "
-                                            "material gtrack knows)",
-                                            v.material));
+                    src.fail(c,
+                             fmt::format("no material named '{}' (neither in <materials> nor a Geant4 NIST "
+                                         "material gtrack knows)",
+                                         v.material));
             } else if (ctag == "solidref") {
                 v.solid = src.text(c, "ref");
-                if (!model.solids.count(v.solid)) src.fail(c, fmt::format("no solid named '{}' in <solids>", v.solid));
+                if (!model.solids.count(v.solid))
+                    src.fail(c, fmt::format("no solid named '{}' in <solids>", v.solid));
             } else if (ctag == "auxiliary") {
-                // Geant4's convention for sensitive detectors: auxtype="SensDet", auxvalue the detector's name
+                // Geant4's convention for sensitive detectors: auxtype="SensDet", auxvalue the detector's
+                // name
                 if (src.optional_text(c, "auxtype").value_or("") == "SensDet") v.sensitive = true;
             } else if (ctag == "replicavol" || ctag == "divisionvol" || ctag == "paramvol") {
                 src.fail(c, fmt::format("<{}> is not supported yet: place the copies with <physvol>s", ctag));

@@ -34,8 +34,8 @@ struct Tree {
         auto const& ds = daughters[static_cast<std::size_t>(v)];
         if (ds.empty()) return;
         if (depth + 1 >= max_depth) {
-            text += fmt::format("    {:{}}... {} daughters below (depth limit {})\n", "", 2 * depth + 2, ds.size(),
-                                max_depth);
+            text += fmt::format("    {:{}}... {} daughters below (depth limit {})\n", "", 2 * depth + 2,
+                                ds.size(), max_depth);
             return;
         }
         // consecutive placements of one logical volume on one line; the first stands for them all

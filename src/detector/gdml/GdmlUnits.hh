@@ -14,7 +14,8 @@ enum class UnitKind { length, angle, density, molar_mass, energy, temperature, p
 //! "length", "angle", ... for messages.
 char const* unit_kind_name(UnitKind k);
 
-//! Every name an expression may use, in CLHEP's internal units (mm, ns, MeV, rad = 1) as Geant4 evaluates them.
+//! Every name an expression may use, in CLHEP's internal units (mm, ns, MeV, rad = 1) as Geant4 evaluates
+//! them.
 std::vector<std::pair<char const*, double>> const& all_units();
 
 //! The value of a unit of kind k in SI, or nullopt if the name is not a unit of that kind.
