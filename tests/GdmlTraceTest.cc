@@ -3,6 +3,7 @@
 // (its VecGeom and ORANGE tests), to 1e-9 relative (the tolerance; the values are exact
 // decimal differences of the files' coordinates, so only rounding separates them).
 #include "GdmlTestSupport.hh"
+#include "deck/DeckError.hh"
 
 using namespace gt;
 
@@ -56,6 +57,20 @@ TEST_CASE("simple-cms.gdml: Celeritas' VecGeom track, distances and safeties")
         std::string const nm = g.logical_names[pv.logical];
         CHECK_MESSAGE(pv.sensitive == (nm == "si_tracker" || nm == "em_calorimeter" ? 1 : 0), nm);
     }
+}
+
+TEST_CASE("simple-cms.gdml: the deck makes more volumes sensitive by name; an unknown name is an error")
+{
+    DeckConfig const cfg = read_deck_text(
+        test::gdml_deck(data("simple-cms.gdml"), "gdml_sensitive = [\"had_calorimeter\"]"), "cms.toml", {});
+    for (VolumeConfig const& v : cfg.detector.volumes)
+        CHECK_MESSAGE(v.sensitive == (v.name == "si_tracker" || v.name == "em_calorimeter" ||
+                                      v.name == "had_calorimeter"),
+                      v.name);
+    CHECK_THROWS_WITH_AS(
+        read_deck_text(test::gdml_deck(data("simple-cms.gdml"), "gdml_sensitive = [\"hcal\"]"), "cms.toml",
+                       {}),
+        doctest::Contains("gdml_sensitive names 'hcal'"), DeckError);
 }
 
 TEST_CASE("testem3-flat.gdml (Geant4-exported names): Celeritas' ORANGE trace along +x")
