@@ -9,7 +9,7 @@
 #   --runs N      inputs per target (default 10000: the CI smoke run)
 #   --time S      at most S seconds per target (default 60)
 #   --jobs J      targets fuzzed at once (default 1)
-#   TARGET        DeckTextFuzz DeckOverrideFuzz ToleranceFuzz BeamFileFuzz FieldMapFuzz (default: all)
+#   TARGET        DeckTextFuzz DeckOverrideFuzz ToleranceFuzz BeamFileFuzz FieldMapFuzz HepMcFuzz GdmlFuzz (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-san
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(DeckTextFuzz DeckOverrideFuzz ToleranceFuzz BeamFileFuzz FieldMapFuzz HepMcFuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(DeckTextFuzz DeckOverrideFuzz ToleranceFuzz BeamFileFuzz FieldMapFuzz HepMcFuzz GdmlFuzz)
 
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
@@ -38,7 +38,7 @@ cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
 # ---- seed corpus (made afresh each time; nothing of it is kept in git) ------------------------
 seeds=$build/fuzz-seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{DeckTextFuzz,DeckOverrideFuzz,ToleranceFuzz,BeamFileFuzz,FieldMapFuzz,HepMcFuzz}
+mkdir -p "$seeds"/{DeckTextFuzz,DeckOverrideFuzz,ToleranceFuzz,BeamFileFuzz,FieldMapFuzz,HepMcFuzz,GdmlFuzz}
 i=0
 for deck in inputs/*.toml regression/*/*.toml; do
     [ "$(basename "$deck")" = tolerances.toml ] && continue
@@ -54,6 +54,12 @@ for path in sys.argv[2:]:
         if "[" in m.group(2) or "=" in m.group(2):
             open(f"{out}/test-{n}.toml", "w").write(m.group(2)); n += 1
 PY
+# GDML: the files of inputs/ and tests/data/gdml/, each behind an options byte (GdmlFuzz.cc).
+for f in inputs/*.gdml tests/data/gdml/*.gdml; do
+    for opt in 0 3; do
+        { printf "\\x0$opt"; cat "$f"; } >"$seeds/GdmlFuzz/$(basename "$f" .gdml)-$opt"
+    done
+done
 # Overrides: deck number, scan byte, then --set strings seen in the tests, scripts and docs.
 overrides=$(grep -rhoE '\b(run|beam|lattice|elements\.[A-Za-z0-9_]+|space_charge|output|scan|gun|field|physics|detector|propagation)\.[A-Za-z0-9_.]+=[^"'"'"' ,)`]*' \
     tests scripts docs README.md | sort -u)

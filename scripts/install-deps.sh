@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [--python]
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libhdf5-dev libcli11-dev libtomlplusplus-dev libfmt-dev
-          doctest-dev libfftw3-dev librandom123-dev libopenmpi-dev openmpi-bin
+          doctest-dev libfftw3-dev librandom123-dev libpugixml-dev libopenmpi-dev openmpi-bin
           libhepmc3-dev  # HepMC3 event files as primaries ([gun] file)
           clang libclang-rt-dev libomp-dev)  # clang: the sanitizer and fuzzing build (scripts/sanitize.sh)
 missing=()

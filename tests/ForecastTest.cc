@@ -56,6 +56,7 @@ std::map<std::string, std::string> const k_small_detector_runs = {
     {"sts.toml", "--set gun.events=40"},          {"testem2.toml", "--set gun.events=20"},
     {"testem3.toml", "--set gun.events=40"},      {"tracker.toml", "--set gun.events=100"},
     {"absorber_scan.toml", "--scan-index 2"},     {"hepmc_events.toml", ""},
+    {"testem3_gdml.toml", "--set gun.events=20"},
 };
 
 //! Decks whose forecast is known to miss 30%, with the cause; for them the test asks only that the

@@ -23,6 +23,14 @@ struct MaterialConfig {
 
 enum class ReplicaAxis { none, x, y, z, r };
 
+//! One placement of a volume read from GDML (a <physvol>): in every placement of its mother.
+struct VolumePlacement {
+    std::string mother;
+    std::array<double, 3> position{};                           //!< in the mother's frame [m]
+    std::array<double, 9> rotation{1, 0, 0, 0, 1, 0, 0, 0, 1};  //!< local -> mother, row-major
+    std::optional<int> copy;                                    //!< copynumber; none: the mother's
+};
+
 struct VolumeConfig {
     std::string name;
     std::string shape;                  //!< box | tube | sphere
@@ -42,6 +50,8 @@ struct VolumeConfig {
     //! A beamline deck's volume placed along the reference orbit: `position` and `rotation` are then in the
     //! survey frame at this s (x, y, along the orbit), not global (beam/Survey.hh); none: global
     std::optional<double> s;  //!< [m]
+    //! A GDML logical volume: every placement of it (mother, position, rotation above are then unused)
+    std::vector<VolumePlacement> placements;
     int line = 0, column = 0;
 };
 
@@ -137,6 +147,7 @@ struct DetectorConfig {
     std::string world_shape = "box";
     VolumeConfig world;  //!< name "world", shape box/tube/sphere
     std::vector<VolumeConfig> volumes;
+    std::string gdml;  //!< [geometry] gdml: the GDML file the world, volumes and their materials came from
     FieldConfig field;
     PropagationConfig propagation;
     GunConfig gun;

@@ -2,11 +2,15 @@
 #include "deck/DetectorSections.hh"
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "deck/DeckText.hh"
 #include "deck/Suggest.hh"
+#include "detector/gdml/GdmlReader.hh"
+#include "detector/gdml/GdmlSource.hh"
 
 namespace gt::deck {
 
@@ -95,9 +99,85 @@ void read_replicas(DeckContext& ctx, toml::table const& r, std::string const& pa
 
 }  // namespace
 
+//! [geometry] gdml = "file.gdml": the world, volumes and materials from a GDML file
+//! (src/detector/gdml/GdmlReader.hh); a problem in the file is reported at the deck's key.
+void read_gdml_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials const& materials,
+                        DetectorConfig& d)
+{
+    std::size_t const problems_before = ctx.error_count();
+    auto file = ctx.string_at(g, "geometry", "gdml", true, "a GDML file");
+    if (!file) return;
+    for (auto const* k : {"world", "volume"})
+        if (toml::node const* n = g.get(k))
+            ctx.error(ctx.where(*n), join_key("geometry", k),
+                      "a geometry read from GDML (geometry.gdml) has its world and volumes in the file");
+    gdml::GdmlOptions options;
+    if (auto const* c = ctx.table_at(g, "geometry", "gdml_constants", false)) {
+        for (auto&& [k, v] : *c) {
+            std::string const key(k.str());
+            auto const x = v.value<double>();
+            if (!x || !std::isfinite(*x))
+                ctx.error(
+                    ctx.where(k, v), join_key("geometry.gdml_constants", key),
+                    fmt::format("expected a number (the <constant>'s value, in the file's units), got {}",
+                                describe_node(v)));
+            else
+                options.constants[key] = *x;
+        }
+    }
+    if (auto strip = ctx.bool_at(g, "geometry", "gdml_strip_pointers")) options.strip_pointers = *strip;
+    if (toml::node const* n = g.get("gdml_sensitive")) {
+        auto const* arr = n->as_array();
+        if (!arr) {
+            ctx.error(ctx.where(*n), "geometry.gdml_sensitive",
+                      fmt::format("expected an array of volume names, got {}", describe_node(*n)));
+        } else {
+            for (auto const& e : *arr) {
+                if (auto name = ctx.string_of(e, "geometry.gdml_sensitive"))
+                    options.sensitive.push_back(*name);
+            }
+        }
+    }
+    if (ctx.error_count() > problems_before) return;
+    std::filesystem::path path(*file);
+    std::filesystem::path const dir = std::filesystem::path(ctx.file()).parent_path();
+    if (path.is_relative() && !dir.empty() && !from_command_line(ctx.where(*g.get("gdml"))))
+        path = dir / path;
+    SourceLocation const at = ctx.where(*g.get("gdml"));
+    gdml::GdmlGeometry geometry;
+    try {
+        geometry = gdml::read_gdml_file(path.string(), options);
+    } catch (gdml::GdmlError const& e) {
+        ctx.error(at, "geometry.gdml", e.what());
+        return;
+    }
+    for (MaterialConfig& m : geometry.materials) {
+        if (std::find(materials.names.begin(), materials.names.end(), m.name) != materials.names.end()) {
+            ctx.error(at, "geometry.gdml",
+                      fmt::format("{}:{}: material '{}' is also defined in [materials]; rename one of them",
+                                  path.string(), m.line, m.name));
+            return;
+        }
+        d.materials.push_back(std::move(m));
+    }
+    d.gdml = path.string();
+    d.world = std::move(geometry.world);
+    d.world.line = at.line;
+    d.world.column = at.column;
+    d.volumes = std::move(geometry.volumes);
+}
+
 void read_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials const& materials, DetectorConfig& d)
 {
-    ctx.check_keys(g, "geometry", {"world", "volume"});
+    if (g.contains("gdml") || g.contains("gdml_constants") || g.contains("gdml_strip_pointers") ||
+        g.contains("gdml_sensitive")) {
+        ctx.check_keys(
+            g, "geometry",
+            {"world", "volume", "gdml", "gdml_constants", "gdml_strip_pointers", "gdml_sensitive"});
+        read_gdml_geometry(ctx, g, materials, d);
+        return;
+    }
+    ctx.check_keys(g, "geometry", {"world", "volume", "gdml"});
     if (auto const* w = ctx.table_at(g, "geometry", "world", true)) {
         std::string const path = "geometry.world";
         ctx.check_keys(

@@ -120,6 +120,37 @@ std::int32_t build_bvh(std::vector<PlacedVolume> const& vols, std::vector<std::i
     return index;
 }
 
+//! Every placement of a GDML logical volume in every placement of its mother, in the order given.
+std::vector<std::int32_t> place_gdml_volume(GeometryTables& g,
+                                            std::map<std::string, std::vector<std::int32_t>> const& placed,
+                                            VolumeConfig const& v, std::int32_t material,
+                                            std::int32_t logical)
+{
+    std::vector<std::int32_t> mine;
+    for (VolumePlacement const& p : v.placements) {
+        auto const mothers = placed.find(p.mother);
+        if (mothers == placed.end())
+            throw std::invalid_argument("volume '" + v.name + "': unknown mother '" + p.mother + "'");
+        Transform local;
+        std::copy(p.rotation.begin(), p.rotation.end(), local.r);
+        local.t = {p.position[0], p.position[1], p.position[2]};
+        for (std::int32_t m : mothers->second) {
+            PlacedVolume pv;
+            pv.shape = make_shape(v, 0);
+            pv.placement = g.volumes[m].placement.compose(local);
+            pv.mother = m;
+            pv.material = material;
+            pv.logical = logical;
+            pv.replica = p.copy ? *p.copy : g.volumes[m].replica;
+            pv.sensitive = v.sensitive ? 1 : 0;
+            set_bounds(pv);
+            mine.push_back(static_cast<std::int32_t>(g.volumes.size()));
+            g.volumes.push_back(pv);
+        }
+    }
+    return mine;
+}
+
 }  // namespace
 
 GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, int> const& material_index)
@@ -137,12 +168,17 @@ GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, i
     world.logical = 0;
     set_bounds(world);
     g.volumes.push_back(world);
-    g.logical_names.push_back("world");
+    g.logical_names.push_back(cfg.world.name.empty() ? std::string("world") : cfg.world.name);
     std::map<std::string, std::vector<std::int32_t>> placed;  // volume name -> its placements
-    placed["world"] = {0};
+    placed[g.logical_names[0]] = {0};
     for (std::size_t li = 0; li < cfg.volumes.size(); ++li) {
         VolumeConfig const& v = cfg.volumes[li];
         g.logical_names.push_back(v.name);
+        if (!v.placements.empty()) {
+            placed[v.name] =
+                place_gdml_volume(g, placed, v, material_of(v), static_cast<std::int32_t>(li + 1));
+            continue;
+        }
         auto const mothers = placed.find(v.mother);
         if (mothers == placed.end())
             throw std::invalid_argument("volume '" + v.name + "': unknown mother '" + v.mother + "'");

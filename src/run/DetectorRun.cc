@@ -20,6 +20,7 @@
 #include "detector/HepMcEvents.hh"
 #include "detector/HitTable.hh"
 #include "detector/StripRun.hh"
+#include "detector/gdml/GdmlSummary.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
 #include "io/Measurement.hh"
@@ -583,6 +584,7 @@ std::string describe_geometry(DeckConfig const& cfg, std::size_t* problem_count)
                             v.mother, copies, v.sensitive ? ", sensitive" : "");
     }
     text += fmt::format("  materials: {}\n", fmt::join(setup.material_names, ", "));
+    if (!d.gdml.empty()) text += gdml::describe_gdml_geometry(d, g);
     text += fmt::format("  field: {}\n", d.field.type);
     if (d.along_beamline)  // no gun: the beam part's losses are the primaries (run/BeamDetectorRun.hh)
         text += fmt::format("  primaries: the beam's {} particles, one event each\n",

@@ -1,0 +1,37 @@
+# GDML geometry (issue 44): `gtrack validate` on 5 events of inputs/testem3_gdml.toml (TestEm3 read from
+# inputs/testem3.gdml: CPU = GPU bit for bit), then the GPU rate of TestEm3 from GDML against the same
+# calorimeter written in TOML (inputs/testem3.toml), 2000 electrons of 1 GeV each on the same card. The
+# target: the GDML deck within 20% of the TOML deck's track-steps/s (the tables are the same volumes,
+# shapes and materials; only the placements' rounding differs). Sourced by scripts/gpu-check.sh
+# ($build, $out, note, status).
+gdml_log="$out/gdml"
+mkdir -p "$gdml_log"
+# shellcheck source=scripts/gpu-check.d/validate-deck.bash
+source scripts/gpu-check.d/validate-deck.bash
+validate_deck 120 "$gdml_log/validate.log" "gdml testem3 validate" "gdml testem3 validate" \
+    inputs/testem3_gdml.toml --set gun.events=5
+# shellcheck source=scripts/gpu-check.d/loop-figures.bash
+source scripts/gpu-check.d/loop-figures.bash
+gdml_rate() {  # gdml_rate DECK: prints track-steps/s of 2000 electrons, or nothing on failure
+    local log="$gdml_log/bench-$(basename "$1" .toml).log"
+    if ./$build/gtrack run "$1" --backend gpu -o "$gdml_log/bench.h5" --set gun.events=2000 \
+        --set run.track_slots=262144 --set output.hits=false >"$log" 2>&1; then
+        local loop_seconds loop_iterations loop_steps
+        loop_figures "$log"
+        awk -v s="$loop_steps" -v l="$loop_seconds" 'BEGIN { printf "%.6g", s / l }'
+    else
+        tail -5 "$log" >&2
+    fi
+    rm -f "$gdml_log/bench.h5"
+}
+toml_rate=$(gdml_rate inputs/testem3.toml)
+gdml_rate_value=$(gdml_rate inputs/testem3_gdml.toml)
+if [ -n "$toml_rate" ] && [ -n "$gdml_rate_value" ]; then
+    verdict=$(awk -v g="$gdml_rate_value" -v t="$toml_rate" \
+        'BEGIN { r = g / t; printf "%s: gdml %.4g, toml %.4g track-steps/s, ratio %.3f", (r >= 0.8 ? "PASS" : "FAIL"), g, t, r }')
+    note "gdml testem3 rate vs toml" "$verdict"
+    [[ $verdict == PASS* ]] || status=1
+else
+    note "gdml testem3 rate vs toml" FAILED
+    status=1
+fi

@@ -1,0 +1,99 @@
+// <solids>: the solids gtrack navigates exactly, as shapes of the geometry description. Any other
+// solid is refused with its name, type and line: an approximated solid would give wrong physics
+// without saying so.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "detector/gdml/GdmlModel.hh"
+
+namespace gt::gdml {
+
+namespace {
+
+constexpr double k_two_pi = 2.0 * 3.14159265358979323846;
+// Angles are equal to the full turn when closer than this [rad]: GDML writers print 2 pi with a
+// few digits ("6.28318530717959"), and Geant4 treats such a segment as the full turn too.
+constexpr double k_angle_tolerance = 1e-9;
+
+double positive(GdmlSource& src, pugi::xml_node n, char const* attr, double value)
+{
+    if (!(value > 0)) src.fail(n, fmt::format("{} must be positive, got {} m", attr, value));
+    return value;
+}
+
+//! A phi segment into the tube's fields; false when it is the full turn.
+void read_phi(GdmlSource& src, pugi::xml_node n, double aunit, VolumeConfig& v)
+{
+    double const start = src.number(n, "startphi", 0.0) * aunit;
+    double const delta = src.number(n, "deltaphi") * aunit;
+    if (!(delta > 0) || delta > k_two_pi + k_angle_tolerance)
+        src.fail(n, fmt::format("deltaphi must be in (0, 360 deg], got {} rad", delta));
+    if (delta >= k_two_pi - k_angle_tolerance) return;
+    v.phi_start = start;
+    v.phi_delta = delta;
+}
+
+VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
+{
+    std::string const tag = n.name();
+    VolumeConfig v;
+    double const lunit = src.unit(n, "lunit", UnitKind::length, "mm");
+    double const aunit = tag == "box" || tag == "orb" ? 1.0 : src.unit(n, "aunit", UnitKind::angle, "rad");
+    if (tag == "box") {
+        // GDML gives full lengths
+        v.shape = "box";
+        v.half_size = {0.5 * positive(src, n, "x", src.number(n, "x") * lunit),
+                       0.5 * positive(src, n, "y", src.number(n, "y") * lunit),
+                       0.5 * positive(src, n, "z", src.number(n, "z") * lunit)};
+    } else if (tag == "tube") {
+        v.shape = "tube";
+        v.rmin = src.number(n, "rmin", 0.0) * lunit;
+        v.rmax = positive(src, n, "rmax", src.number(n, "rmax") * lunit);
+        v.half_z = 0.5 * positive(src, n, "z", src.number(n, "z") * lunit);
+        if (v.rmin < 0 || v.rmin >= v.rmax)
+            src.fail(n,
+                     fmt::format("rmin ({} m) must be at least 0 and less than rmax ({} m)", v.rmin, v.rmax));
+        read_phi(src, n, aunit, v);
+    } else if (tag == "orb") {
+        v.shape = "sphere";
+        v.rmax = positive(src, n, "r", src.number(n, "r") * lunit);
+    } else if (tag == "sphere") {
+        v.shape = "sphere";
+        v.rmin = src.number(n, "rmin", 0.0) * lunit;
+        v.rmax = positive(src, n, "rmax", src.number(n, "rmax") * lunit);
+        if (v.rmin < 0 || v.rmin >= v.rmax)
+            src.fail(n,
+                     fmt::format("rmin ({} m) must be at least 0 and less than rmax ({} m)", v.rmin, v.rmax));
+        double const dphi = src.number(n, "deltaphi") * aunit;
+        double const theta0 = src.number(n, "starttheta", 0.0) * aunit;
+        double const dtheta = src.number(n, "deltatheta") * aunit;
+        if (std::fabs(dphi - k_two_pi) > k_angle_tolerance || std::fabs(theta0) > k_angle_tolerance ||
+            std::fabs(dtheta - 0.5 * k_two_pi) > k_angle_tolerance)
+            src.fail(n,
+                     "a sphere with a phi or theta segment is not supported (only the full shell: "
+                     "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
+    } else {
+        src.fail(n, fmt::format("solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
+                                "box, tube, orb, sphere); it is refused rather than approximated",
+                                src.optional_text(n, "name").value_or("?"), tag));
+    }
+    return v;
+}
+
+}  // namespace
+
+void read_solids(GdmlSource& src, pugi::xml_node solids, GdmlModel& model)
+{
+    for (pugi::xml_node n : solids.children()) {
+        if (n.type() != pugi::node_element) continue;
+        // optical and border surfaces of a file: no optical physics in gtrack
+        if (std::string(n.name()) == "opticalsurface") continue;
+        std::string const name = src.text(n, "name");
+        if (model.solids.count(name)) src.fail(n, fmt::format("a solid named '{}' is defined already", name));
+        model.solids[name] = read_solid(src, n);
+        model.solid_nodes[name] = n;
+    }
+}
+
+}  // namespace gt::gdml

@@ -1,0 +1,109 @@
+// Helpers for the GDML tests: a GDML file written to a temporary directory, a deck around a GDML
+// geometry, and a ray trace through the navigator (volumes crossed and distances).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "deck/DeckReader.hh"
+#include "detector/DetectorSetup.hh"
+#include "kernels/geometry/Navigator.hh"
+
+namespace gt::test {
+
+//! x to a relative tolerance (doctest's Approx alone adds its scale of 1: an absolute 1e-9 for small x).
+inline doctest::Approx relative(double x, double epsilon)
+{
+    return doctest::Approx(x).epsilon(epsilon).scale(0);
+}
+
+//! Writes text to a fresh file in the temporary directory and returns its path.
+inline std::string write_temp_file(std::string const& name, std::string const& text)
+{
+    auto const dir = std::filesystem::temp_directory_path() / fmt::format("gtrack-gdml-{}", ::getpid());
+    std::filesystem::create_directories(dir);
+    auto const path = dir / name;
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+//! A detector deck whose [geometry] is the GDML file at path, with extra [geometry] lines.
+inline std::string gdml_deck(std::string const& path, std::string const& geometry_lines = "")
+{
+    return fmt::format(R"([run]
+kind = "detector"
+[geometry]
+gdml = "{}"
+{}
+[gun]
+particle = "mu-"
+energy = "1 GeV"
+events = 1
+)",
+                       path, geometry_lines);
+}
+
+//! A minimal GDML document around the given sections' contents.
+inline std::string gdml_text(std::string const& define, std::string const& materials,
+                             std::string const& solids, std::string const& structure,
+                             std::string const& world = "World")
+{
+    return fmt::format(R"(<?xml version="1.0" encoding="UTF-8"?>
+<gdml>
+<define>
+{}
+</define>
+<materials>
+{}
+</materials>
+<solids>
+{}
+</solids>
+<structure>
+{}
+</structure>
+<setup name="Default" version="1.0"><world ref="{}"/></setup>
+</gdml>
+)",
+                       define, materials, solids, structure, world);
+}
+
+struct Trace {
+    std::vector<std::string> volumes;
+    std::vector<double> distances;         //!< [m]
+    std::vector<double> halfway_safeties;  //!< [m]
+};
+
+//! Follows the ray p + t d from volume to volume until it leaves the world. After each crossing the
+//! point leaves the surface by the navigator's push, as the transport does (StepActions.hh,
+//! CrossBoundary); the push is added back to the distance, so that each distance is the whole
+//! segment's.
+inline Trace trace(GeometryTables const& g, Vec3 p, Vec3 d)
+{
+    Navigator const nav(g.view());
+    Trace t;
+    std::int32_t v = nav.locate(p);
+    double pushed = 0;
+    for (int i = 0; v >= 0 && i < 10000; ++i) {
+        NextStep const s = nav.find_next_step(v, p, d, 1e6);
+        double const segment = s.distance + pushed;
+        t.volumes.push_back(g.logical_names[g.volumes[v].logical]);
+        t.distances.push_back(segment);
+        t.halfway_safeties.push_back(nav.safety(v, axpy(0.5 * segment - pushed, d, p), 1e6));
+        p = axpy(s.distance, d, p);
+        v = nav.cross_boundary(v, p, d);
+        p = axpy(nav::k_push, d, p);
+        pushed = nav::k_push;
+    }
+    return t;
+}
+
+}  // namespace gt::test
