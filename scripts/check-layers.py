@@ -20,6 +20,7 @@ LAYERS = [
     ["parallel"],
     ["perf"],
     ["run"],
+    ["study"],  # ring studies (dynamic aperture, frequency maps): a run's backend and maps, their own grid
     ["app"],
 ]
 TIER = {folder: i for i, row in enumerate(LAYERS) for folder in row}
