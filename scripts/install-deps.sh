@@ -18,5 +18,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 if [ "${1:-}" = "--python" ]; then
     # xraylib: scripts/em/fit_photoelectric.py (regenerates src/detector/PhotoelectricFits.cc)
-    python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad xraylib==4.3.0
+    python3 -m pip install --quiet h5py numpy matplotlib openpmd-beamphysics openpmd-viewer cpymad xraylib==4.3.0 xsuite
 fi

@@ -135,10 +135,12 @@ void frequency_map(DynamicApertureResult& r, TurnSamples const& s, int window)
         r.qy1[i] = naff::tune(&s.yn[i], &s.pyn[i], stride, half, window, scratch.data());
         r.qx2[i] = naff::tune(&s.xn[second + i], &s.pxn[second + i], stride, half, window, scratch.data());
         r.qy2[i] = naff::tune(&s.yn[second + i], &s.pyn[second + i], stride, half, window, scratch.data());
-        // Tunes near 0 and 1 are the same tune: the change is taken across the wrap.
+        // Tunes near 0 and 1 are the same tune: the change is taken across the wrap. A plane without motion
+        // (a grid point on an axis: no tone in its signal) has no tune and adds nothing to the index.
         double dx = r.qx2[i] - r.qx1[i], dy = r.qy2[i] - r.qy1[i];
-        dx -= std::round(dx);
-        dy -= std::round(dy);
+        if (!std::isfinite(dx) && !std::isfinite(dy)) return;
+        dx = std::isfinite(dx) ? dx - std::round(dx) : 0.0;
+        dy = std::isfinite(dy) ? dy - std::round(dy) : 0.0;
         r.diffusion[i] = 0.5 * std::log10(dx * dx + dy * dy);
     });
 }
