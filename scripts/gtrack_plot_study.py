@@ -70,14 +70,18 @@ def plot_frequency_map(f, name, outdir, fmt, written, records, new_figure, save)
     g = f["frequency_map"]
     m = _columns(g)
     order = int(g.attrs["resonance_order"])
+    # Both tunes: a grid point on an axis has no tune in the other plane (NaN) and is not drawn here.
     ok = np.isfinite(m["qx1"]) & np.isfinite(m["qy1"]) & np.isfinite(m["diffusion"])
     if not ok.any():
         return
     d = np.clip(m["diffusion"][ok], -10, -2)
     fig, ax = new_figure("phase_space")
     qx, qy = m["qx1"][ok], m["qy1"][ok]
-    pad = 0.02
-    x0, x1, y0, y1 = qx.min() - pad, qx.max() + pad, qy.min() - pad, qy.max() + pad
+    # The footprint (1st to 99th percentile, so that a few chaotic tunes do not set the scale) and a margin.
+    lo_x, hi_x = np.percentile(qx, [1, 99])
+    lo_y, hi_y = np.percentile(qy, [1, 99])
+    pad = max(0.01, 0.2 * max(hi_x - lo_x, hi_y - lo_y))
+    x0, x1, y0, y1 = lo_x - pad, hi_x + pad, lo_y - pad, hi_y + pad
     for a, b, c in resonance_lines(order):
         n = abs(a) + abs(b)
         style = dict(color="0.5", lw=2.2 / n, alpha=0.8)

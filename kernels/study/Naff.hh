@@ -211,17 +211,21 @@ GT_HOST_DEVICE inline int analyse(double const* re, double const* im, std::int64
 }
 
 //! The dominant frequency of one signal (NaN when there is none): a particle's tune from its turn-by-turn
-//! x and px (normalized), analysed as x - i px so that the betatron rotation is a positive frequency.
+//! x and px (normalized), analysed as x - i px so that the betatron rotation is a positive frequency;
+//! `amplitude` (if given) receives the tone's amplitude (0 when there is none).
 GT_HOST_DEVICE inline double tune(double const* x, double const* px, std::int64_t stride, std::int64_t count,
-                                  int order, double* scratch)
+                                  int order, double* scratch, double* amplitude = nullptr)
 {
     Tone t;
+    if (amplitude) *amplitude = 0.0;
     if (px == nullptr) {
         if (analyse(x, nullptr, stride, count, order, 1, scratch, &t) != 1) return NAN;
+        if (amplitude) *amplitude = pmath::sqrt(t.amp_re * t.amp_re + t.amp_im * t.amp_im);
         return t.frequency;
     }
     // x - i px: negate px on the fly by analysing the conjugate's mirror frequency.
     if (analyse(x, px, stride, count, order, 1, scratch, &t) != 1) return NAN;
+    if (amplitude) *amplitude = pmath::sqrt(t.amp_re * t.amp_re + t.amp_im * t.amp_im);
     // x + i px has frequency -Q: the tune of x - i px is 1 - nu.
     double q = 1.0 - t.frequency;
     if (q >= 1.0) q -= 1.0;

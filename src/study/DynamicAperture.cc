@@ -126,17 +126,43 @@ void frequency_map(DynamicApertureResult& r, TurnSamples const& s, int window)
     r.qx2.assign(n, k_nan);
     r.qy2.assign(n, k_nan);
     r.diffusion.assign(n, k_nan);
-    auto const stride = static_cast<std::int64_t>(n);
     cpu::for_each(static_cast<size_type>(n), [&](size_type i) {
         if (r.survived[i] < r.turns) return;
         std::vector<double> scratch(static_cast<std::size_t>(naff::scratch_size(half)));
-        auto const second = static_cast<std::size_t>(half) * n;
-        r.qx1[i] = naff::tune(&s.xn[i], &s.pxn[i], stride, half, window, scratch.data());
-        r.qy1[i] = naff::tune(&s.yn[i], &s.pyn[i], stride, half, window, scratch.data());
-        r.qx2[i] = naff::tune(&s.xn[second + i], &s.pxn[second + i], stride, half, window, scratch.data());
-        r.qy2[i] = naff::tune(&s.yn[second + i], &s.pyn[second + i], stride, half, window, scratch.data());
+        std::vector<double> u(static_cast<std::size_t>(half)), v(static_cast<std::size_t>(half));
+        // One plane's tune over one half, about the signal's mean: an orbit the linear dispersion misses
+        // (the second-order dispersion at delta != 0) is a constant, a tone at 0 that would otherwise win
+        // over a small betatron amplitude. The mean's own error leaks into Q as any tone 0 away does.
+        auto plane = [&](std::vector<double> const& a, std::vector<double> const& b, std::size_t first,
+                         double& amplitude) {
+            double ma = 0, mb = 0;
+            for (std::size_t k = 0; k < u.size(); ++k) {
+                u[k] = a[(first + k) * n + i];
+                v[k] = b[(first + k) * n + i];
+                ma += u[k];
+                mb += v[k];
+            }
+            ma /= double(u.size());
+            mb /= double(u.size());
+            for (std::size_t k = 0; k < u.size(); ++k) {
+                u[k] -= ma;
+                v[k] -= mb;
+            }
+            return naff::tune(u.data(), v.data(), 1, half, window, scratch.data(), &amplitude);
+        };
+        auto const h = static_cast<std::size_t>(half);
+        double ax = 0, ay = 0, unused = 0;
+        r.qx1[i] = plane(s.xn, s.pxn, 0, ax);
+        r.qy1[i] = plane(s.yn, s.pyn, 0, ay);
+        r.qx2[i] = plane(s.xn, s.pxn, h, unused);
+        r.qy2[i] = plane(s.yn, s.pyn, h, unused);
+        // A plane whose motion is round-off beside the other's (a grid point on an axis: 1e-17 of the radius)
+        // has no tune worth the name: NaN, not the frequency of that round-off.
+        double const floor = 1e-10 * std::max(ax, ay);
+        if (!(ax > floor)) r.qx1[i] = r.qx2[i] = k_nan;
+        if (!(ay > floor)) r.qy1[i] = r.qy2[i] = k_nan;
         // Tunes near 0 and 1 are the same tune: the change is taken across the wrap. A plane without motion
-        // (a grid point on an axis: no tone in its signal) has no tune and adds nothing to the index.
+        // has no tune and adds nothing to the index.
         double dx = r.qx2[i] - r.qx1[i], dy = r.qy2[i] - r.qy1[i];
         if (!std::isfinite(dx) && !std::isfinite(dy)) return;
         dx = std::isfinite(dx) ? dx - std::round(dx) : 0.0;
