@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "optics/Optics.hh"
@@ -193,4 +194,31 @@ TEST_CASE("a linear ring's rectangular aperture: the border of each angle within
     for (std::size_t i = 0; i < r.survived.size(); ++i)
         if (r.survived[i] < 1000) CHECK(lattice.info[std::size_t(r.lost_element[i])].name == "AP");
     CHECK(r.da_min[0] == doctest::Approx(*std::min_element(r.border.begin(), r.border.end())));
+}
+
+TEST_CASE("a wrong [dynamic_aperture] is a deck error naming the key")
+{
+    auto problems = [](std::string const& text) {
+        try {
+            read_deck_text(text, "da.toml");
+        } catch (DeckError const& e) {
+            std::string all;
+            for (auto const& d : e.diagnostics()) all += d.format() + "\n";
+            return all;
+        }
+        return std::string();
+    };
+    // A frequency map needs two halves of at least 32 turns.
+    CHECK(problems(ring("radius_max = \"1 mm\"\nfrequency_map = true", "", "", "1.5, -2.5", 40))
+              .find("dynamic_aperture.frequency_map") != std::string::npos);
+    // A cartesian key in a polar grid, and a polar grid without its radius.
+    std::string const p = problems(ring("nx = 4"));
+    CHECK(p.find("dynamic_aperture.nx") != std::string::npos);
+    CHECK(p.find("radius_max") != std::string::npos);
+    // Too many momentum offsets, and an unknown key with its suggestion.
+    CHECK(problems(ring("radius_max = 1e-3\ndeltas = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"))
+              .find("dynamic_aperture.deltas") != std::string::npos);
+    CHECK(problems(ring("radius_max = 1e-3\nradii_max = 3")).find("unknown key 'radii_max'") !=
+          std::string::npos);
+    CHECK(problems(ring("radius_max = 1e-3")).empty());
 }
