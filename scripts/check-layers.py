@@ -21,6 +21,7 @@ LAYERS = [
     ["perf"],
     ["compare"],  # gtrack compare and regress: file comparison, tolerances, reports, the suite runner
     ["run"],
+    ["study"],  # ring studies (dynamic aperture, frequency maps): a run's backend and maps, their own grid
     ["app"],
 ]
 TIER = {folder: i for i, row in enumerate(LAYERS) for folder in row}

@@ -891,7 +891,7 @@ def plot_optics(f, name, outdir, fmt, written, records):
 
 
 KNOWN = ["stats", "data", "lost", "space_charge", "collective", "profile", "tallies", "hits",
-         "energy_balance", "summary", "optics", "strip_quality"]
+         "energy_balance", "summary", "optics", "strip_quality", "dynamic_aperture", "frequency_map"]
 
 
 def plot_strip_quality(f, name, outdir, fmt, written, records):
@@ -962,7 +962,7 @@ def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
             raise SystemExit(f"gtrack plot: {path} holds nothing gtrack plot can draw: its groups are {groups}; "
                              f"it draws /stats, /data, /lost, /space_charge, /collective, /profile (beamline "
                              f"runs), /tallies, /hits, /energy_balance, /strip_quality (detector runs), /summary (gtrack "
-                             f"collect) and /optics (gtrack optics)")
+                             f"collect), /optics (gtrack optics), /dynamic_aperture and /frequency_map (studies)")
         os.makedirs(outdir, exist_ok=True)
         name = title_of(f, path)
         if "optics" in f:
@@ -989,6 +989,12 @@ def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
             plot_profile(f, name, outdir, fmt, written, records)
         if "strip_quality" in f:
             plot_strip_quality(f, name, outdir, fmt, written, records)
+        if "dynamic_aperture" in f or "frequency_map" in f:  # ring studies (gtrack_plot_study.py, beside this)
+            import gtrack_plot_study as study
+            if "dynamic_aperture" in f:
+                study.plot_dynamic_aperture(f, name, outdir, fmt, written, records, new_figure, save)
+            if "frequency_map" in f:
+                study.plot_frequency_map(f, name, outdir, fmt, written, records, new_figure, save)
     return written, records
 
 

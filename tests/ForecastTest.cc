@@ -128,6 +128,10 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
             continue;
         }
         INFO(name);
+        if (deck.dynamic_aperture.enabled) {  // a ring study: no forecast yet (docs/studies.md, "not built")
+            CHECK(name == "light_source_da.toml");
+            continue;
+        }
         if (deck.detector.along_beamline) {  // the detector part: TEST_CASE below
             CHECK(k_beam_detector_runs.count(name) == 1);
             continue;

@@ -12,10 +12,11 @@
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/PortableMath.hh"
 #include "kernels/core/RandomStream.hh"
+#include "kernels/study/StudyGrid.hh"
 
 namespace gt {
 
-enum class DistributionKind : std::int32_t { gaussian, kv, waterbag, semigaussian, kurth, cathode };
+enum class DistributionKind : std::int32_t { gaussian, kv, waterbag, semigaussian, kurth, cathode, grid };
 
 //! pt of a particle at rest at a cathode, whose coordinates are normalized to p0 = m c (a reference
 //! of beta gamma = 1, E0 = sqrt(2) m c^2): pt = -(E - E0) / (p0 c) = sqrt(2) - 1 (docs/physics.md).
@@ -38,10 +39,12 @@ struct BeamSampler {
     double cholesky[6][6];  //!< lower-triangular L with Sigma = L L^T, SI / ImpactX units
     double truncate;        //!< Gaussian cut in sigma per coordinate (0: none)
     CathodeEmission cathode;  //!< kind == cathode
+    StudyGrid grid;           //!< kind == grid: a ring study's initial conditions (no random draw)
 
     //! Particle number `id` of the beam.
     GT_HOST_DEVICE Particle sample(std::uint64_t id) const
     {
+        if (kind == DistributionKind::grid) return grid.particle(id);
         RandomStream rng(seed, id, 0);
         if (kind == DistributionKind::cathode) return emitted(rng);
         double u[6];  // order x, px, y, py, t, pt
@@ -51,7 +54,8 @@ struct BeamSampler {
             case DistributionKind::waterbag: waterbag(rng, u); break;
             case DistributionKind::semigaussian: semigaussian(rng, u); break;
             case DistributionKind::kurth: kurth(rng, u); break;
-            case DistributionKind::cathode: break;
+            case DistributionKind::cathode:
+            case DistributionKind::grid: break;
         }
         double z[6];
         for (int i = 0; i < 6; ++i) {

@@ -19,6 +19,7 @@
 #include "perf/TraceFile.hh"
 #include "run/BeamRun.hh"
 #include "run/DetectorRun.hh"
+#include "study/DynamicAperture.hh"
 
 namespace gt {
 
@@ -129,6 +130,8 @@ int run_deck(CommandOptions const& options)
                     static_cast<unsigned long long>(*deck.scan_index),
                     static_cast<unsigned long long>(deck.scan.size()),
                     deck.scan.describe_point(*deck.scan_index).c_str());
+    // A ring study: its own grid of particles, turns and output (study/DynamicAperture.hh).
+    if (deck.dynamic_aperture.enabled) return study::run_dynamic_aperture(deck, run);
     return run_beamline(deck, run);
 }
 

@@ -12,8 +12,9 @@ namespace gt::deck {
 
 void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfig& cfg)
 {
-    static std::vector<std::string> const sections = {
-        "run", "beam", "elements", "lattice", "space_charge", "collective", "output", "scan", "errors"};
+    static std::vector<std::string> const sections = {"run",          "beam",       "elements", "lattice",
+                                                      "space_charge", "collective", "output",   "scan",
+                                                      "errors",       "dynamic_aperture"};
     // A detector beside the lattice (BeamDetectorSection.cc): its sections, with [geometry].
     static std::vector<std::string> const beside = {"materials",   "geometry", "field",
                                                     "propagation", "physics",  "detector"};
@@ -56,6 +57,7 @@ void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     if (auto const* errors = ctx.table_at(root, "", "errors", false)) read_errors(ctx, *errors, cfg);
     if (auto const* sc = ctx.table_at(root, "", "space_charge", false)) read_space_charge(ctx, *sc, cfg);
     if (auto const* c = ctx.table_at(root, "", "collective", false)) read_collective(ctx, *c, cfg);
+    if (auto const* da = ctx.table_at(root, "", "dynamic_aperture", false)) read_dynamic_aperture(ctx, *da, cfg);
     read_output(ctx, ctx.table_at(root, "", "output", false), cfg, tracked);
     if (with_detector) read_beamline_detector(ctx, root, cfg);
 }

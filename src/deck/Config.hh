@@ -16,6 +16,7 @@
 #include "deck/DetectorConfig.hh"
 #include "deck/Scan.hh"
 #include "deck/SourceLocation.hh"
+#include "deck/StudyConfig.hh"
 
 namespace gt {
 
@@ -214,6 +215,7 @@ struct DeckConfig {
     OutputConfig output;
     DetectorConfig detector;                  //!< kind = "detector" decks
     ScanConfig scan;                          //!< empty without a [scan] table
+    DynamicApertureConfig dynamic_aperture;   //!< a ring study instead of a beam (docs/studies.md)
     std::optional<std::uint64_t> scan_index;  //!< the point read (its values applied); none: point 0's
                                               //!< values were applied for checking only
 

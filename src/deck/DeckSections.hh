@@ -52,6 +52,9 @@ void read_collective(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 //! [physics] as in detector decks, and [detector]; read after [beam] (the detector's particle is the beam's).
 void read_beamline_detector(DeckContext& ctx, toml::table const& root, DeckConfig& cfg);
 
+//! [dynamic_aperture] (DynamicApertureSection.cc): a ring study's grid; after [lattice] (its turns).
+void read_dynamic_aperture(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
+
 //! [output] of a beamline deck (OutputSection.cc); t may be null (the defaults).
 void read_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg,
                  std::set<std::string> const& tracked);

@@ -1,0 +1,65 @@
+// The dynamic-aperture study ([dynamic_aperture], docs/studies.md): a grid of initial conditions made by
+// the beam's generation, tracked turn by turn with the run's element maps and loss records; per particle
+// its survival turn and loss element, per angle the border, and with frequency_map the NAFF tunes of the
+// two halves of the turns and the diffusion index.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "beam/Lattice.hh"
+#include "deck/Config.hh"
+#include "kernels/beam/BeamKernels.hh"
+#include "kernels/study/StudyGrid.hh"
+#include "run/BeamRun.hh"
+
+namespace gt::study {
+
+//! What the grid and the tune analysis take from the ring's periodic optics (without RF, at delta = 0).
+struct StudyOptics {
+    double beta_x = 1, alpha_x = 0, beta_y = 1, alpha_y = 0;  //!< [m], [1] at the start
+    double d_x = 0, dp_x = 0, d_y = 0, dp_y = 0;              //!< dispersion at the start [m], [1]
+    double orbit[4] = {0, 0, 0, 0};                           //!< closed orbit at delta = 0
+    double tune_x = 0, tune_y = 0;                            //!< with integer part
+    double sigma_x = 0, sigma_y = 0;  //!< [m] sqrt(beta eps) of [beam.twiss] (0: no emittance given)
+};
+
+//! The ring's optics at the start, from `optics` on the deck's own maps (throws as compute_optics does).
+StudyOptics study_optics(DeckConfig const& deck);
+
+//! pt (gtrack's sign, pt = -dE / (p_ref c)) of relative momentum deviation delta.
+double pt_of_delta(double delta, ReferenceParticle const& ref);
+
+//! The grid of the deck's [dynamic_aperture] about the linear closed orbit of each delta
+//! (x_co + D delta, px_co + D' delta: the second-order dispersion is left out, docs/studies.md).
+StudyGrid make_study_grid(DynamicApertureConfig const& da, StudyOptics const& optics,
+                          ReferenceParticle const& ref);
+
+struct DynamicApertureResult {
+    StudyGrid grid{};
+    std::int64_t turns = 0;
+    // Per particle, in id order.
+    std::vector<double> delta, a, b, x0, y0;  //!< a, b: angle [rad] and radius, or x and y (grid units)
+    std::vector<std::int64_t> survived;       //!< turns survived (= turns: never lost)
+    std::vector<std::int64_t> lost_element;   //!< table entry where lost, -1 if never
+    std::vector<double> lost_s;               //!< [m] end of that entry (NaN if never lost)
+    // Frequency map (frequency_map = true): NaN for particles lost before the end.
+    bool frequency_map = false;
+    std::vector<double> qx1, qy1, qx2, qy2;  //!< fractional tunes of the first and second half
+    std::vector<double> diffusion;           //!< log10 sqrt(dQx^2 + dQy^2)
+    // Polar grids: one row per (delta, angle).
+    std::vector<double> border_delta, border_angle;
+    std::vector<double> border;      //!< largest radius below which every particle survived (0: none)
+    std::vector<double> first_loss;  //!< smallest radius lost (NaN: none lost)
+    // One row per delta: min and mean of the border over the angles.
+    std::vector<double> da_min, da_mean;
+};
+
+//! Tracks the grid of deck.dynamic_aperture for lattice.turns turns on `kernels` and reads the result.
+DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels);
+
+//! `gtrack run` of a deck with [dynamic_aperture]: the study, its file and a summary; the exit status.
+int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options);
+
+}  // namespace gt::study
