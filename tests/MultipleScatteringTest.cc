@@ -201,12 +201,12 @@ TEST_CASE("Lynch & Dahl's theta0 within Highland's stated 11% over its range of 
 {
     // Highland's formula (PDG eq. 34.15) is accurate to 11% or better for 1e-3 < x/X0 < 100 and
     // every Z (PDG section 34.3); Lynch & Dahl's is a fit to Molière's distribution to 2% (NIM B58
-    // (1991) 6). Muons of beta c p = 1 GeV in beryllium, silicon, copper and lead.
+    // (1991) 6). Muons of 1 GeV in water, silicon, copper and lead.
     ParticleType const mu{105.6583755, -1, false};
     double const T = 1000.0;
     double const p = std::sqrt(T * (T + 2 * mu.mass));
     double const beta2 = p * p / ((T + mu.mass) * (T + mu.mass));
-    for (char const* name : {"beryllium", "silicon", "copper", "lead"}) {
+    for (char const* name : {"water", "silicon", "copper", "lead"}) {
         MaterialParams const m = moliere_material(name);
         MoliereAngles const a = moliere_angles(m, mu, T);
         for (double t : {1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0}) {
