@@ -4,9 +4,11 @@
 # 1. validate, bit for bit: Hanson's 15.7 MeV e- through 18.66 mg/cm^2 of gold (the deck of
 #    tests/HansonFoilSupport.hh) without and with showers, the foil in ten steps, 2000 events each;
 #    a 1 GeV muon through 10 cm of iron (Lynch & Dahl's width); testem3 (5 events) with the new model.
-# 2. rates in one run on one card: 10 GeV e- into the Pb/LAr calorimeter (200 events, 262 144 slots,
-#    as part 74) and TestEm3 (1 GeV e-, 2000 events, as part 61), each with msc_model "moliere" and
-#    "highland". Target: the new model within 15% of the old rate (note "msc rate ratio").
+# 2. rates in one run on one card, each deck with msc_model "moliere" and "highland": the muon tracker
+#    (inputs/tracker.toml, 20000 events) and CBM's STS with protons (inputs/sts.toml), where the model
+#    acts, and the 10 GeV e- calorimeter (200 events, as part 74) and TestEm3 (2000 events, as part 61),
+#    whose shower e+- keep Highland's model (their ratio should be 1: the check that nothing else moved).
+#    Target: the new model within 15% of the old rate (note "msc rate ratio").
 # Passing: every validate verdict "identical (bit for bit)"; the rates are measurements.
 ms="$out/msc"
 mkdir -p "$ms"
@@ -75,7 +77,9 @@ ms_bench() {
 }
 em10=(inputs/em_calorimeter.toml --set gun.energy="10 GeV" --set gun.events=200 --set run.track_slots=262144)
 t3=(inputs/testem3.toml --set gun.events=2000 --set run.track_slots=262144)
-for deck in em10 t3; do
+trk=(inputs/tracker.toml --set gun.events=20000)
+sts=(inputs/sts.toml)
+for deck in trk sts em10 t3; do
     declare -n args=$deck
     ms_bench "$deck highland" "${args[@]}" --set physics.msc_model=highland
     old=$ms_rate
