@@ -34,6 +34,12 @@ struct PhysicsParams {
     std::int32_t msc_exact_mean = 1;
     //! Shower e+-: energy-loss fluctuations of Urban's model (1) or Gaussian (Bohr) straggling (0).
     std::int32_t urban_fluctuations = 1;
+    //! Multiple scattering's model (MscModel, kernels/physics/MoliereScattering.hh): Molière's (1), or
+    //! Highland's formula (0).
+    std::int32_t msc_model = 1;
+    //! Shower physics: a charged particle's step through a sensitive volume is a hit even when it
+    //! deposits nothing (1); 0: only steps with a deposit are hits (photons never are without one).
+    std::int32_t charged_crossing_hits = 1;
 };
 
 inline constexpr std::int32_t k_em_electron = 0, k_em_positron = 1, k_em_gamma = 2;

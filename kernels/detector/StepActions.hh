@@ -45,6 +45,16 @@ GT_HOST_DEVICE inline double beta_of(double T, double mass)
     return pmath::sqrt(1.0 - 1.0 / (gamma * gamma));
 }
 
+//! The transport mean free path [m] that multiple scattering's path-length correction and step limit use.
+//! Shower e+- keep Highland's model for now (msc_model applies to the other charged tracks): with
+//! Molière's, the screened-Rutherford lambda_1 widened the shower cores in lead (r90 +7%, TestEm2's
+//! radial containment outside its tolerance), docs/physics.md.
+GT_HOST_DEVICE inline double msc_lambda1(PhysicsParams const&, MaterialParams const& mat, ParticleType const& pt,
+                                         double T)
+{
+    return highland_lambda1(mat.radiation_length, pt, T);
+}
+
 //! Rest-energy bookkeeping of the energy balance (EventEnergy.hh): a positron counts T + 2 m_e.
 GT_HOST_DEVICE inline double balance_energy(DetectorParamsView const& p, std::int32_t particle, double T)
 {
@@ -200,7 +210,7 @@ struct LimitStep {
                 // s is a true path length: multiple scattering limits it near boundaries and converts
                 // it to the geometric advance the navigator moves (kernels/physics/MultipleScattering.hh)
                 ParticleType const& pt = params.particles[t.particle[i]];
-                double const lambda1 = highland_lambda1(mat.radiation_length, pt, T);
+                double const lambda1 = msc_lambda1(ph, mat, pt, T);
                 if (ph.msc_range_factor > 0) {
                     double const R = em.value(material, em_range_quantity(species), T);
                     double const safety = Navigator(params.geometry).safety(t.volume[i], t.pos[i], R);
@@ -313,7 +323,7 @@ struct AlongStep {
         bool const msc_path = species >= 0 && pt.charge != 0 && ph.multiple_scattering &&
                               ph.msc_path_correction && !mat.vacuum() && mat.radiation_length < HUGE_VAL;
         double const s =
-            msc_path ? msc_true_length(s_geom, highland_lambda1(mat.radiation_length, pt, T)) : s_geom;
+            msc_path ? msc_true_length(s_geom, msc_lambda1(ph, mat, pt, T)) : s_geom;
         t.time[i] = t.pre_time[i] + s / (beta_of(t.pre_energy[i], pt.mass) * constants::c_light);
         if (lengths.data && species >= 0 && params.geometry.volumes[t.volume[i]].sensitive)
             lengths.add(t.event[i], pt.charge != 0 ? k_length_charged : k_length_neutral, s);
@@ -374,8 +384,11 @@ struct AlongStep {
         t.edep_cut[i] = edep_cut;
         if (ph.multiple_scattering && T > 0 && s > 0 && mat.radiation_length < HUGE_VAL) {
             ScatteringResult const sc =
-                multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt, t.pre_energy[i], rng,
-                                 s_geom, species >= 0 && ph.msc_exact_mean != 0);
+                ph.msc_model == k_msc_moliere && species < 0
+                    ? moliere_scatter(t.dir[i], s, mat, t.msc_depth[i] * mat.radiation_length, pt,
+                                      t.pre_energy[i], pt.mass < 1.0, rng, s_geom)
+                    : multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt, t.pre_energy[i],
+                                       rng, s_geom, species >= 0 && ph.msc_exact_mean != 0);
             t.dir[i] = sc.dir;
             t.msc_depth[i] += s / mat.radiation_length;
             if (!t.on_boundary[i]) {
@@ -412,7 +425,12 @@ struct ScoreHits {
         energy.add(t.event[i], k_energy_deposited, edep - t.edep_cut[i]);
         energy.add(t.event[i], k_energy_below_cut, t.edep_cut[i]);
         if (!pv.sensitive) return;
-        if (params.physics.showers && edep <= 0) return;  // a shower's many photon crossings deposit nothing
+        // a shower's many photon crossings deposit nothing and are no hits; a charged particle's
+        // crossing is one (a thin layer may take no deposit from it in the step), unless the deck
+        // asks for deposits only (physics.charged_crossing_hits = false, docs/physics.md)
+        if (params.physics.showers && edep <= 0 &&
+            (!params.physics.charged_crossing_hits || params.particles[t.particle[i]].charge == 0))
+            return;
         std::uint64_t const k = atomic_add(counters + k_hit_count, 1);
         if (k >= hit_capacity) return;  // cannot happen: the host grows the buffer beforehand
         ParticleType const& pt = params.particles[t.particle[i]];

@@ -11,6 +11,7 @@
 
 #include "kernels/core/RandomStream.hh"
 #include "kernels/geometry/Vec3.hh"
+#include "kernels/physics/MoliereScattering.hh"
 #include "kernels/physics/ParticleType.hh"
 
 namespace gt {
@@ -84,34 +85,31 @@ GT_HOST_DEVICE inline double msc_step_limit(double range_factor, double range, d
     return lim > lim_min ? lim : lim_min;
 }
 
-//! The inverse of the Langevin function L(a) = coth(a) - 1/a, the mean of cos(theta) under the
-//! density exp(a cos theta) on [-1, 1]: a with L(a) = m, 0 < m < 1. Above a = 20, coth(a) = 1 to
-//! 1e-17, so a = 1/(1 - m); below, Newton's method from the approximation m (3 - m^2) / (1 - m^2)
-//! (Cohen 1991), a fixed six iterations (the same operations on every backend).
-GT_HOST_DEVICE inline double inverse_langevin(double m)
-{
-    if (m <= 0) return 0.0;
-    if (1.0 - m < 0.05) return 1.0 / (1.0 - m);
-    double a = m * (3.0 - m * m) / (1.0 - m * m);
-    for (int it = 0; it < 6; ++it) {
-        if (a < 1.0e-4) {  // L(a) = a/3 - a^3/45 there
-            a = 3.0 * m;
-            break;
-        }
-        double sh, ch;
-        pmath::sinhcosh(a, sh, ch);
-        double const g = ch / sh - 1.0 / a - m;
-        double const dg = 1.0 / (a * a) - 1.0 / (sh * sh);
-        a -= g / dg;
-        if (a < 1.0e-4) a = 1.0e-4;
-    }
-    return a;
-}
-
 struct ScatteringResult {
     Vec3 dir;           //!< new direction (unit)
     Vec3 displacement;  //!< lateral displacement [m]
 };
+
+//! Two Gaussian projected angles of width theta0 in the frame (e1, e2, dir) and the PDG's correlated
+//! displacement after a geometric advance x.
+GT_HOST_DEVICE inline ScatteringResult gaussian_scatter(Vec3 dir, Vec3 e1, Vec3 e2, double theta0, double x,
+                                                        RandomStream& rng)
+{
+    double const k12 = 0.28867513459481288225;  // 1/sqrt(12)
+    double const z1x = rng.normal(), z2x = rng.normal(), z1y = rng.normal(), z2y = rng.normal();
+    // projected angles beyond ~70 degrees are outside any Gaussian description: clamp them
+    double tx = z2x * theta0, ty = z2y * theta0;
+    tx = tx > 1.2 ? 1.2 : (tx < -1.2 ? -1.2 : tx);
+    ty = ty > 1.2 ? 1.2 : (ty < -1.2 ? -1.2 : ty);
+    double const yx = x * theta0 * (z1x * k12 + 0.5 * z2x);
+    double const yy = x * theta0 * (z1y * k12 + 0.5 * z2y);
+    // projected angles: the direction is tilted by tan(theta_x), tan(theta_y) in the two planes
+    double sx, cx, sy, cy;
+    pmath::sincos(tx, sx, cx);
+    pmath::sincos(ty, sy, cy);
+    Vec3 const nd = normalized(axpy(sy / cy, e2, axpy(sx / cx, e1, dir)));
+    return ScatteringResult{nd, axpy(yy, e2, yx * e1)};
+}
 
 //! Deflects dir after a step of (true) length s [m], with t_before [X0] already crossed in this
 //! volume; the lateral displacement is that of a geometric advance s_geom (s when negative).
@@ -158,19 +156,54 @@ GT_HOST_DEVICE inline ScatteringResult multiple_scatter(Vec3 dir, double s, doub
         return ScatteringResult{
             nd, axpy(x * (th * k12 * z1y + 0.5 * uy), e2, x * (th * k12 * z1x + 0.5 * ux) * e1)};
     }
-    double const z1x = rng.normal(), z2x = rng.normal(), z1y = rng.normal(), z2y = rng.normal();
-    // projected angles beyond ~70 degrees are outside any Gaussian description: clamp them
-    double tx = z2x * theta0, ty = z2y * theta0;
-    tx = tx > 1.2 ? 1.2 : (tx < -1.2 ? -1.2 : tx);
-    ty = ty > 1.2 ? 1.2 : (ty < -1.2 ? -1.2 : ty);
-    double const yx = x * theta0 * (z1x * k12 + 0.5 * z2x);
-    double const yy = x * theta0 * (z1y * k12 + 0.5 * z2y);
-    // projected angles: the direction is tilted by tan(theta_x), tan(theta_y) in the two planes
-    double sx, cx, sy, cy;
-    pmath::sincos(tx, sx, cx);
-    pmath::sincos(ty, sy, cy);
-    Vec3 const nd = normalized(axpy(sy / cy, e2, axpy(sx / cx, e1, dir)));
-    return ScatteringResult{nd, axpy(yy, e2, yx * e1)};
+    return gaussian_scatter(dir, e1, e2, theta0, x, rng);
+}
+
+//! The accurate model (physics.msc_model = "moliere", MoliereScattering.hh): deflects dir after a true
+//! step s [m] in material m with depth [m] already crossed in this volume, the lateral displacement
+//! that of a geometric advance s_geom (s when negative). As Highland's width, Molière's and Lynch &
+//! Dahl's are of the whole thickness crossed: a step gets the difference of the squared widths at
+//! depth + s and at depth, so that any splitting of a layer gives the layer's width. e+- (electron):
+//! the central part and single-scattering tail of moliere_sample_cos, with the transport mean free
+//! path at the step's energy; heavier particles: Gaussian projected angles of Lynch & Dahl's theta0.
+GT_HOST_DEVICE inline ScatteringResult moliere_scatter(Vec3 dir, double s, MaterialParams const& m, double depth,
+                                                       ParticleType const& pt, double T, bool electron,
+                                                       RandomStream& rng, double s_geom = -1.0)
+{
+    MoliereAngles const ang = moliere_angles(m, pt, T);
+    double const c0 = ang.chic2_per_m * depth, c1 = ang.chic2_per_m * (depth + s);
+    Vec3 const helper = fabs(dir.z) < 0.9 ? Vec3{0, 0, 1} : Vec3{1, 0, 0};
+    Vec3 const e1 = normalized(cross(helper, dir));
+    Vec3 const e2 = cross(dir, e1);
+    double const x = s_geom < 0 ? s : s_geom;
+    if (!electron) {
+        double var = lynch_dahl_theta0_sq(c1, ang.ln_chia2) - lynch_dahl_theta0_sq(c0, ang.ln_chia2);
+        return gaussian_scatter(dir, e1, e2, pmath::sqrt(var > 0 ? var : 0.0), x, rng);
+    }
+    double const layer = moliere_core_sq(c1, ang.ln_chia2);
+    double core = layer - moliere_core_sq(c0, ang.ln_chia2);
+    core = core > 0 ? core : 0.0;
+    double const lambda1 = moliere_lambda1(ang);
+    // the tail starts beyond the central width of the layer crossed so far, and at least beyond that
+    // of a layer of k_moliere_tail_depth lambda_1: a tail starting at a thin step's own width would,
+    // after the later steps, lie inside the layer's central part and widen it (Hanson's foil in ten
+    // steps: +6%); with it the width no longer depends on the steps (HansonFoilTest.cc)
+    double const tail_sq = moliere_core_sq(ang.chic2_per_m * k_moliere_tail_depth * lambda1, ang.ln_chia2);
+    double const z1x = rng.normal(), z1y = rng.normal();
+    double const u1 = rng.uniform(), u2 = rng.uniform(), u3 = rng.uniform();
+    double const cost =
+        moliere_sample_cos(core, layer > tail_sq ? layer : tail_sq, s / lambda1, pmath::exp(ang.ln_chia2), u3, u1);
+    double const sint = pmath::sqrt((1.0 - cost) * (1.0 + cost));
+    double sphi, cphi;
+    pmath::sincos(6.283185307179586477 * u2, sphi, cphi);
+    double const ux = sint * cphi, uy = sint * sphi;
+    // the PDG's correlated displacement with the projected angles' sines; the uncorrelated part's
+    // width is the central part's plane width theta_c / sqrt(2), capped at 1 rad
+    double th = pmath::sqrt(0.5 * core);
+    th = th < 1.0 ? th : 1.0;
+    double const k12 = 0.28867513459481288225;  // 1/sqrt(12)
+    Vec3 const nd = normalized(axpy(cost, dir, axpy(uy, e2, ux * e1)));
+    return ScatteringResult{nd, axpy(x * (th * k12 * z1y + 0.5 * uy), e2, x * (th * k12 * z1x + 0.5 * ux) * e1)};
 }
 
 }  // namespace gt

@@ -107,6 +107,8 @@ struct DetectorPhysicsConfig {
     double max_step = 0;          //!< [m]; 0: none
     double range_fraction = 0.2;  //!< [1]
     double final_range = 1.0e-3;  //!< [m]
+    std::string msc_model = "moliere";  //!< "moliere" or "highland" (kernels/physics/MoliereScattering.hh)
+    bool charged_crossing_hits = true;  //!< showers: a charged crossing of a sensitive volume is a hit
     // electromagnetic showers (src/deck/ShowerKeys.hh, docs/decks.md)
     bool showers = false;
     double range_cut = 0.7e-3;           //!< production cut as a range [m]

@@ -14,7 +14,7 @@ void read_physics(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
     ctx.check_keys(
         t, path,
         {"energy_loss", "fluctuations", "multiple_scattering", "energy_cut", "max_step", "range_fraction",
-         "final_range", k_shower_keys[0], k_shower_keys[1], k_shower_keys[2], k_shower_keys[3],
+         "final_range", "msc_model", "charged_crossing_hits", k_shower_keys[0], k_shower_keys[1], k_shower_keys[2], k_shower_keys[3],
          k_shower_keys[4], k_shower_keys[5], k_shower_keys[6], k_shower_keys[7]});
     DetectorPhysicsConfig& ph = d.physics;
     if (auto b = ctx.bool_at(t, path, "energy_loss")) ph.energy_loss = *b;
@@ -34,6 +34,8 @@ void read_physics(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
     }
     if (auto v = ctx.quantity_at(t, path, "final_range", quantity::length, Bound::positive, false))
         ph.final_range = *v;
+    if (auto m = ctx.choice_at(t, path, "msc_model", {"moliere", "highland"}, false)) ph.msc_model = *m;
+    if (auto b = ctx.bool_at(t, path, "charged_crossing_hits")) ph.charged_crossing_hits = *b;
     read_shower_keys(ctx, t, path, d.physics);
 }
 

@@ -1,6 +1,8 @@
 // Materials, geometry, field, particles, gun and physics settings of a detector run.
 #include "detector/DetectorSetup.hh"
 
+#include "detector/MaterialComposition.hh"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,6 +13,7 @@
 
 #include "deck/Materials.hh"
 #include "deck/Particles.hh"
+#include "kernels/physics/MoliereScattering.hh"
 #include "detector/ShowerSetup.hh"
 #include "detector/TabulatedField.hh"
 #include "io/H5Access.hh"
@@ -89,6 +92,7 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
             if (it == d.materials.end()) throw std::invalid_argument("unknown material '" + name + "'");
             m = make_material(*it);
         }
+        set_moliere_constants(m, material_composition(name, m.density, d.materials));
         index[name] = static_cast<int>(t.materials.size());
         t.materials.push_back(m);
         s.material_names.push_back(name);
@@ -145,6 +149,8 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     t.physics.max_step = ph.max_step > 0 ? ph.max_step : HUGE_VAL;
     t.physics.range_fraction = ph.range_fraction;
     t.physics.final_range = ph.final_range;
+    t.physics.msc_model = ph.msc_model == "highland" ? k_msc_highland : k_msc_moliere;
+    t.physics.charged_crossing_hits = ph.charged_crossing_hits ? 1 : 0;
     t.physics.max_steps = static_cast<std::uint32_t>(d.propagation.max_steps);
 
     GunConfig const& g = d.gun;

@@ -2,6 +2,7 @@
 #include "detector/MaterialComposition.hh"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "deck/Materials.hh"
@@ -61,6 +62,25 @@ std::vector<ElementComponent> material_composition(std::string const& name, doub
                            [&](MaterialConfig const& m) { return m.name == name; });
     if (it == user_materials.end()) throw std::invalid_argument("unknown material '" + name + "'");
     return composition_by_mass(it->elements, density);
+}
+
+//! Molière's element averages of a material (kernels/physics/MaterialParams.hh): each element weighs
+//! by its share of chi_c^2, n_i Z_i (Z_i + 1) (Lynch & Dahl, NIM B58 (1991) 6, eq. 7).
+void set_moliere_constants(MaterialParams& m, std::vector<ElementComponent> const& elements)
+{
+    double zz1 = 0, mass = 0, ln_z23 = 0, z2 = 0;
+    for (ElementComponent const& e : elements) {
+        double const z = e.z;
+        double const q = e.atoms_per_m3 * z * (z + 1.0);
+        zz1 += q;
+        mass += e.atoms_per_m3 * e.a;
+        ln_z23 += q * std::log(z) * (2.0 / 3.0);
+        z2 += q * z * z;
+    }
+    if (zz1 <= 0 || mass <= 0) return;
+    m.msc_zz1_over_a = zz1 / mass;
+    m.msc_ln_z23 = ln_z23 / zz1;
+    m.msc_z2 = z2 / zz1;
 }
 
 }  // namespace gt

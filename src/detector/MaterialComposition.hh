@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "deck/DetectorConfig.hh"
+#include "kernels/physics/MaterialParams.hh"
 
 namespace gt {
 
@@ -24,5 +25,9 @@ std::vector<ElementComponent> material_composition(std::string const& name, doub
 //! The composition from mass fractions (element symbol, fraction) at density [kg/m^3].
 std::vector<ElementComponent> composition_by_mass(
     std::vector<std::pair<std::string, double>> const& fractions, double density);
+
+//! Sets the element averages of Molière's theory of multiple scattering (MaterialParams' msc_*
+//! fields) from the composition.
+void set_moliere_constants(MaterialParams& m, std::vector<ElementComponent> const& elements);
 
 }  // namespace gt
