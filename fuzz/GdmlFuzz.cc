@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "detector/gdml/GdmlReader.hh"
-#include "detector/gdml/GdmlSource.hh"
+#include "deck/gdml/GdmlReader.hh"
+#include "deck/gdml/GdmlSource.hh"
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size)
 {

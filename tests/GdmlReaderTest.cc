@@ -6,9 +6,9 @@
 
 #include "GdmlTestSupport.hh"
 #include "deck/DeckError.hh"
-#include "detector/gdml/GdmlExpression.hh"
-#include "detector/gdml/GdmlReader.hh"
-#include "detector/gdml/GdmlSource.hh"
+#include "deck/gdml/GdmlExpression.hh"
+#include "deck/gdml/GdmlReader.hh"
+#include "deck/gdml/GdmlSource.hh"
 
 using namespace gt;
 using namespace gt::gdml;

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "GdmlTestSupport.hh"
-#include "detector/gdml/GdmlReader.hh"
+#include "deck/gdml/GdmlReader.hh"
 
 using namespace gt;
 

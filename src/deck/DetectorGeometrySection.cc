@@ -9,8 +9,8 @@
 
 #include "deck/DeckText.hh"
 #include "deck/Suggest.hh"
-#include "detector/gdml/GdmlReader.hh"
-#include "detector/gdml/GdmlSource.hh"
+#include "deck/gdml/GdmlReader.hh"
+#include "deck/gdml/GdmlSource.hh"
 
 namespace gt::deck {
 
@@ -100,7 +100,7 @@ void read_replicas(DeckContext& ctx, toml::table const& r, std::string const& pa
 }  // namespace
 
 //! [geometry] gdml = "file.gdml": the world, volumes and materials from a GDML file
-//! (src/detector/gdml/GdmlReader.hh); a problem in the file is reported at the deck's key.
+//! (src/deck/gdml/GdmlReader.hh); a problem in the file is reported at the deck's key.
 void read_gdml_geometry(DeckContext& ctx, toml::table const& g, KnownMaterials const& materials,
                         DetectorConfig& d)
 {

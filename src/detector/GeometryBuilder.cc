@@ -14,23 +14,6 @@
 
 namespace gt {
 
-void rotation_matrix(double rx, double ry, double rz, double* r)
-{
-    double const cx = std::cos(rx), sx = std::sin(rx), cy = std::cos(ry), sy = std::sin(ry);
-    double const cz = std::cos(rz), sz = std::sin(rz);
-    // Rz * Ry * Rx
-    double const m[9] = {cz * cy,
-                         cz * sy * sx - sz * cx,
-                         cz * sy * cx + sz * sx,
-                         sz * cy,
-                         sz * sy * sx + cz * cx,
-                         sz * sy * cx - cz * sx,
-                         -sy,
-                         cy * sx,
-                         cy * cx};
-    std::copy(m, m + 9, r);
-}
-
 namespace {
 
 Shape make_shape(VolumeConfig const& v, int copy)

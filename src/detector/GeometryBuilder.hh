@@ -9,6 +9,7 @@
 
 #include "deck/DetectorConfig.hh"
 #include "kernels/geometry/GeometryView.hh"
+#include "kernels/geometry/RotationMatrix.hh"
 
 namespace gt {
 
@@ -28,9 +29,6 @@ struct GeometryTables {
 //! Builds the tables; material_index maps material names to indices in the material table.
 //! Throws std::invalid_argument naming the volume when a parameter is impossible.
 GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, int> const& material_index);
-
-//! The rotation R = Rz(rz) Ry(ry) Rx(rx), row-major.
-void rotation_matrix(double rx, double ry, double rz, double* r);
 
 struct GeometryProblem {
     std::string message;

@@ -1,6 +1,6 @@
 // A recursive-descent evaluator of GDML expressions (precedence as in CLHEP's Evaluator: unary
 // sign, then ^ (right-associative), then * and /, then + and -).
-#include "detector/gdml/GdmlExpression.hh"
+#include "deck/gdml/GdmlExpression.hh"
 
 #include <cctype>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "detector/gdml/GdmlUnits.hh"
+#include "deck/gdml/GdmlUnits.hh"
 
 namespace gt::gdml {
 

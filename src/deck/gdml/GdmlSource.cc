@@ -1,5 +1,5 @@
 // Reading the XML of a GDML file and its attributes (see GdmlSource.hh).
-#include "detector/gdml/GdmlSource.hh"
+#include "deck/gdml/GdmlSource.hh"
 
 #include <algorithm>
 #include <fstream>

@@ -1,5 +1,5 @@
 // The GDML reader's driver: the sections in order, then the geometry description (see GdmlReader.hh).
-#include "detector/gdml/GdmlReader.hh"
+#include "deck/gdml/GdmlReader.hh"
 
 #include <algorithm>
 #include <deque>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "deck/Materials.hh"
-#include "detector/gdml/GdmlModel.hh"
+#include "deck/gdml/GdmlModel.hh"
 
 namespace gt::gdml {
 

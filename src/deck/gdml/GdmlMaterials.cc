@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "deck/Materials.hh"
-#include "detector/gdml/GdmlModel.hh"
-#include "detector/gdml/NistMaterials.hh"
+#include "deck/gdml/GdmlModel.hh"
+#include "deck/gdml/NistMaterials.hh"
 
 namespace gt::gdml {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "deck/DetectorConfig.hh"
-#include "detector/gdml/GdmlSource.hh"
+#include "deck/gdml/GdmlSource.hh"
 
 namespace gt::gdml {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "detector/gdml/GdmlExpression.hh"
-#include "detector/gdml/GdmlUnits.hh"
+#include "deck/gdml/GdmlExpression.hh"
+#include "deck/gdml/GdmlUnits.hh"
 
 namespace gt::gdml {
 

@@ -10,7 +10,7 @@
 // Sternheimer density-effect parameters), the name maps to it. G4_Si maps to "silicon" (PDG 2.329
 // g/cm3 against NIST's 2.33: 0.04%); G4_WATER does not map to "water" (PDG's I = 75 eV; NIST's and
 // Geant4's 78 eV).
-#include "detector/gdml/NistMaterials.hh"
+#include "deck/gdml/NistMaterials.hh"
 
 namespace gt::gdml {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "detector/gdml/GdmlModel.hh"
+#include "deck/gdml/GdmlModel.hh"
 
 namespace gt::gdml {
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "detector/GeometryBuilder.hh"
-#include "detector/gdml/GdmlModel.hh"
+#include "deck/gdml/GdmlModel.hh"
+#include "kernels/geometry/RotationMatrix.hh"
 
 namespace gt::gdml {
 

@@ -1,6 +1,6 @@
 // Unit values from CLHEP's SystemOfUnits.h (the definitions Geant4 evaluates GDML with), here in SI
 // except energies, in MeV (gtrack's energy unit, so that "188*eV" is exactly 188e-6 as in a deck).
-#include "detector/gdml/GdmlUnits.hh"
+#include "deck/gdml/GdmlUnits.hh"
 
 namespace gt::gdml {
 
