@@ -26,6 +26,9 @@ reduce() {
     local deck=$1
     if grep -qE '^kind *= *"detector"' "$deck"; then
         echo "--set gun.events=3"
+    elif grep -qE '^\[dynamic_aperture\]' "$deck"; then
+        # a ring study: a small grid, and the 64 turns its frequency map needs at least (two halves of 32)
+        echo "--set lattice.turns=64 --set dynamic_aperture.angles=3 --set dynamic_aperture.radii=4"
     else
         local r="--set beam.macroparticles=300"
         grep -qE '^turns *=' "$deck" && r="$r --set lattice.turns=3"
