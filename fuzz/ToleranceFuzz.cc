@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "run/Tolerance.hh"
+#include "compare/Tolerance.hh"
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size)
 {
