@@ -23,18 +23,18 @@ fail() {
 }
 # The reductions: beamlines few particles and turns, detectors few events.
 reduce() {
-    local deck=$1
+    local deck=$1 r
     if grep -qE '^kind *= *"detector"' "$deck"; then
-        echo "--set gun.events=3"
+        r="--set gun.events=3"
     elif grep -qE '^\[dynamic_aperture\]' "$deck"; then
         # a ring study: a small grid, and the 64 turns its frequency map needs at least (two halves of 32)
-        echo "--set lattice.turns=64 --set dynamic_aperture.angles=3 --set dynamic_aperture.radii=4"
+        r="--set lattice.turns=64 --set dynamic_aperture.angles=3 --set dynamic_aperture.radii=4"
     else
-        local r="--set beam.macroparticles=300"
+        r="--set beam.macroparticles=300"
         grep -qE '^turns *=' "$deck" && r="$r --set lattice.turns=3"
-        grep -qE '^\[scan\]' "$deck" && r="$r --scan-index 1"  # one point of a scan
-        echo "$r"
     fi
+    grep -qE '^\[scan\]' "$deck" && r="$r --scan-index 1"  # one point of a scan, of any kind of deck
+    echo "$r"
 }
 for deck in "${decks[@]}"; do
     name=$(basename "$deck" .toml)
