@@ -11,35 +11,19 @@ namespace gt::gdml {
 
 namespace {
 
-//! <position>/<positionref>: [m]
-std::array<double, 3> read_position(GdmlSource& src, pugi::xml_node n, GdmlModel const& model)
+//! <position>/<positionref> [m] or <rotation>/<rotationref> [rad] of a placement: the literal child
+//! `tag` in `kind`'s unit (default `unit`), or `tag`ref naming one of `defined`; (0, 0, 0) if neither
+std::array<double, 3> read_triplet(GdmlSource& src, pugi::xml_node n, char const* tag, UnitKind kind,
+                                   char const* unit, std::map<std::string, std::array<double, 3>> const& defined)
 {
-    if (pugi::xml_node p = n.child("position")) {
-        double const u = src.unit(p, "unit", UnitKind::length, "mm");
+    if (pugi::xml_node p = n.child(tag)) {
+        double const u = src.unit(p, "unit", kind, unit);
         return {src.number(p, "x", 0.0) * u, src.number(p, "y", 0.0) * u, src.number(p, "z", 0.0) * u};
     }
-    if (pugi::xml_node p = n.child("positionref")) {
+    if (pugi::xml_node p = n.child((std::string(tag) + "ref").c_str())) {
         std::string const ref = src.text(p, "ref");
-        auto it = model.positions.find(ref);
-        if (it == model.positions.end())
-            src.fail(p, fmt::format("no <position> named '{}' in <define>", ref));
-        return it->second;
-    }
-    return {0, 0, 0};
-}
-
-//! <rotation>/<rotationref>: GDML's angles [rad]
-std::array<double, 3> read_angles(GdmlSource& src, pugi::xml_node n, GdmlModel const& model)
-{
-    if (pugi::xml_node r = n.child("rotation")) {
-        double const u = src.unit(r, "unit", UnitKind::angle, "rad");
-        return {src.number(r, "x", 0.0) * u, src.number(r, "y", 0.0) * u, src.number(r, "z", 0.0) * u};
-    }
-    if (pugi::xml_node r = n.child("rotationref")) {
-        std::string const ref = src.text(r, "ref");
-        auto it = model.rotations.find(ref);
-        if (it == model.rotations.end())
-            src.fail(r, fmt::format("no <rotation> named '{}' in <define>", ref));
+        auto it = defined.find(ref);
+        if (it == defined.end()) src.fail(p, fmt::format("no <{}> named '{}' in <define>", tag, ref));
         return it->second;
     }
     return {0, 0, 0};
@@ -83,8 +67,8 @@ GdmlPhysvol read_physvol(GdmlSource& src, pugi::xml_node n, GdmlModel const& mod
 GdmlTransform read_transform(GdmlSource& src, pugi::xml_node n, GdmlModel const& model)
 {
     GdmlTransform t;
-    t.position = read_position(src, n, model);
-    auto const a = read_angles(src, n, model);
+    t.position = read_triplet(src, n, "position", UnitKind::length, "mm", model.positions);
+    auto const a = read_triplet(src, n, "rotation", UnitKind::angle, "rad", model.rotations);
     // Geant4 builds R = Rz(z) Ry(y) Rx(x) (rotateX, then rotateY, then rotateZ) from the angles and
     // places the volume with its inverse (G4GDMLReadStructure::PhysvolRead: the GDML rotation
     // rotates the frame, not the volume): the active rotation is R^T.
