@@ -7,6 +7,7 @@
 
 #include "IoTestSupport.hh"
 #include "beam/BeamSetup.hh"
+#include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "io/OpenPmdWriter.hh"
 #include "io/TableWriter.hh"
@@ -24,15 +25,18 @@ struct Result {
 //! inputs/light_source_ring.toml, 300 particles, 40 turns, quantum excitation, a 2 mm global aperture
 //! (losses); statistics every turn (one segment per turn: the old path) or at the end (every turn in one
 //! call).
-Result run(test::TempDir const& dir, bool per_turn, int threads)
+//! `turns_per_call`: the [lattice] key's value ("auto": 40 turns in one call on the CPU at this size).
+Result run(test::TempDir const& dir, bool per_turn, int threads, std::string const& turns_per_call = "\"auto\"")
 {
-    std::string const name = std::string(per_turn ? "per_turn" : "many") + std::to_string(threads);
+    std::string const name = std::string(per_turn ? "per_turn" : "many") + std::to_string(threads) + "_" +
+                             (turns_per_call == "\"auto\"" ? std::string("auto") : turns_per_call);
     DeckConfig const deck =
         read_deck(GTRACK_SOURCE_DIR "/inputs/light_source_ring.toml",
                   {"beam.macroparticles=300", "lattice.turns=40", "lattice.radiation=\"quantum\"",
                    "beam.twiss.emittance_x=\"2 um\"", "lattice.aperture.shape=\"ellipse\"",
                    "lattice.aperture.half_x=\"12 mm\"", "lattice.aperture.half_y=\"12 mm\"",
-                   std::string("output.stats=") + (per_turn ? "\"turn\"" : "\"end\"")});
+                   std::string("output.stats=") + (per_turn ? "\"turn\"" : "\"end\""),
+                   "lattice.turns_per_call=" + turns_per_call});
     RunOptions opt;
     opt.backend = "cpu";
     opt.quiet = true;
@@ -48,9 +52,10 @@ TEST_CASE("many-turn executor: the bits of one segment per turn, losses included
 {
     test::TempDir dir;
     Result const old_path = run(dir, true, 1);
-    for (int threads : {1, 2}) {
-        INFO("threads " << threads);
-        Result const many = run(dir, false, threads);
+    // "auto" (all 40 turns in a call) on 1 and 2 threads, and 7 turns a call (40 = 5 x 7 + 5: a short last call)
+    for (auto const& [threads, turns_per_call] : {std::pair<int, std::string>{1, "\"auto\""}, {2, "\"auto\""}, {1, "7"}}) {
+        INFO("threads " << threads << ", turns_per_call " << turns_per_call);
+        Result const many = run(dir, false, threads, turns_per_call);
         REQUIRE(old_path.lost.rows() > 0);      // the aperture takes some ...
         REQUIRE(old_path.end.beam.size() > 0);  // ... not all
         REQUIRE(many.lost.rows() == old_path.lost.rows());
@@ -66,5 +71,15 @@ TEST_CASE("many-turn executor: the bits of one segment per turn, losses included
         CHECK(many.end.beam.py == old_path.end.beam.py);
         CHECK(many.end.beam.t == old_path.end.beam.t);
         CHECK(many.end.beam.pt == old_path.end.beam.pt);
+    }
+}
+
+TEST_CASE("[lattice] turns_per_call: \"auto\" or a whole number >= 1, named where wrong")
+{
+    for (char const* bad : {"0", "\"often\"", "2.5"}) {
+        INFO(bad);
+        CHECK_THROWS_WITH_AS(read_deck(GTRACK_SOURCE_DIR "/inputs/light_source_ring.toml",
+                                       {std::string("lattice.turns_per_call=") + bad}),
+                             doctest::Contains("turns_per_call"), DeckError);
     }
 }

@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2154,SC2034  # $build, $out, note and status come from gpu-check.sh
 # The many-turn executor (issue 45; BeamKernels::track_turns, BeamTracker::many_turns): a ring run whose
-# statistics are only at the end tracks many turns per launch, each thread keeping its particle in registers.
+# statistics are only at the end tracks many turns per launch ([lattice] turns_per_call; "auto" is one turn a
+# launch on a GPU since this part measured that faster), each thread keeping its particle in registers.
 # 1. Bits: inputs/light_source_ring.toml (quantum excitation, a 12 mm aperture so that particles are lost),
-#    1e5 particles x 200 turns on the GPU with stats "end" (many turns per launch) and stats "turn" (one launch
-#    per turn, the old path), and 1e4 x 200 on the GPU and the CPU with stats "end": `gtrack compare` of the
+#    1e5 particles x 200 turns on the GPU, turns_per_call = 1000 with stats "end" against stats "turn" (one
+#    launch per turn), and 1e4 x 200 with turns_per_call = 1000 on the GPU and the CPU: `gtrack compare` of the
 #    final snapshot and /lost must say PASS (bitwise) in both pairs.
 # 2. Rate: 1e6 particles x 1000 turns of the light-source ring (75 entries, radiation "mean"), many-turn against
 #    one launch per turn: particle-turns/s of each (the `track` row of --profile), noted; the issue's target
@@ -30,9 +31,11 @@ mt_compare() {  # mt_compare KEY A B
         status=1
     fi
 }
-if mt_run "$md/gpu-many.txt" /tmp/mt-gpu-many.h5 gpu 100000 200 end "${loss[@]}" &&
+# Many turns a launch is asked for ([lattice] turns_per_call; "auto" takes one turn a launch on a GPU).
+many=(--set lattice.turns_per_call=1000)
+if mt_run "$md/gpu-many.txt" /tmp/mt-gpu-many.h5 gpu 100000 200 end "${loss[@]}" "${many[@]}" &&
    mt_run "$md/gpu-turn.txt" /tmp/mt-gpu-turn.h5 gpu 100000 200 turn "${loss[@]}" &&
-   mt_run "$md/gpu-small.txt" /tmp/mt-gpu-small.h5 gpu 10000 200 end "${loss[@]}" &&
+   mt_run "$md/gpu-small.txt" /tmp/mt-gpu-small.h5 gpu 10000 200 end "${loss[@]}" "${many[@]}" &&
    mt_run "$md/cpu-small.txt" /tmp/mt-cpu-small.h5 cpu 10000 200 end "${loss[@]}"; then
     mt_compare "many-turn: GPU many turns/launch vs one launch/turn (1e5 x 200, quantum, losses)" /tmp/mt-gpu-many.h5 /tmp/mt-gpu-turn.h5
     mt_compare "many-turn: GPU vs CPU (1e4 x 200, quantum, losses)" /tmp/mt-gpu-small.h5 /tmp/mt-cpu-small.h5
@@ -54,7 +57,8 @@ mt_rate() {  # mt_rate KEY STATS [ARGS...]
         status=1
     fi
 }
-mt_rate "many-turn: light_source_ring 1e6 x 1000, many turns/launch" end
-mt_rate "many-turn: light_source_ring 1e6 x 1000, one launch/turn (old path)" turn
-mt_rate "many-turn: light_source_ring 1e6 x 1000, many turns/launch, merge_drifts" end --set lattice.merge_drifts=true
+mt_rate "many-turn: light_source_ring 1e6 x 1000, many turns/launch" end "${many[@]}"
+mt_rate "many-turn: light_source_ring 1e6 x 1000, one launch/turn" turn
+mt_rate "many-turn: light_source_ring 1e6 x 1000, stats end, turns_per_call auto" end
+mt_rate "many-turn: light_source_ring 1e6 x 1000, many turns/launch, merge_drifts" end "${many[@]}" --set lattice.merge_drifts=true
 rm -f /tmp/mt-*.h5

@@ -118,6 +118,9 @@ struct LatticeConfig {
     //! (beam/LatticeCompaction.hh).
     bool merge_drifts = false;
     SourceLocation merge_drifts_where;
+    //! Whole turns one tracking call may take where nothing is due between turns (the many-turn
+    //! executor); 0: "auto" (BeamRun.cc says what it picks on each backend).
+    std::int64_t turns_per_call = 0;
 };
 
 //! One group of `[errors]`: the elements it matches (by type, by name glob, or both) and the errors drawn

@@ -45,7 +45,7 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
     std::string const path = "lattice";
     std::size_t const errors_before = ctx.error_count();
     static std::vector<std::string> const settings = {"use", "turns", "aperture", "radiation",
-                                                      "merge_drifts"};
+                                                      "merge_drifts", "turns_per_call"};
     struct Entry {
         std::string name;
         toml::node const* node;
@@ -137,6 +137,11 @@ std::set<std::string> read_lattice(DeckContext& ctx, toml::table const& t, DeckC
     if (auto merge = ctx.bool_at(t, path, "merge_drifts")) {
         lat.merge_drifts = *merge;
         lat.merge_drifts_where = ctx.where(*t.get("merge_drifts"));
+    }
+    if (toml::node const* n = t.get("turns_per_call"); n && !n->is_string()) {
+        if (auto k = ctx.integer_at(t, path, "turns_per_call", Bound::at_least_one, false)) lat.turns_per_call = *k;
+    } else {
+        ctx.choice_at(t, path, "turns_per_call", {"auto"}, false);  // "auto" or a misspelling named
     }
     if (auto const* ap = ctx.table_at(t, path, "aperture", false)) {
         std::string const ap_path = "lattice.aperture";

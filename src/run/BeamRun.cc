@@ -346,13 +346,20 @@ class BeamlineTracking {
         }
         if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
             tracker_.stop_every(deck.output.checkpoint_every.steps);
-        // The many-turn executor, where nothing is due between turns: as many turns per call as keep one
-        // call near a second (stop requests and time-based checkpoints are seen between calls), at about
-        // 4e10 entry pushes a second on an H100 and 5e7 on a CPU core (docs/performance.md).
-        // The whole beam's count, not this rank's share: every rank makes the same calls (MPI agreements).
-        double const pushes = double(deck.beam.macroparticles) * double(setup.lattice.elements.size());
-        double const budget = setup.kernels->memory() == MemSpace::device ? 4e10 : 5e7;
-        tracker_.many_turns(pushes > 0 ? std::int64_t(std::max(1.0, std::floor(budget / pushes))) : 1,
+        // The many-turn executor, where nothing is due between turns ([lattice] turns_per_call). "auto": on a
+        // CPU as many turns per call as keep one call near a second (stop requests and time-based checkpoints
+        // are seen between calls) at ~5e7 entry pushes a second a core; on a GPU one turn a launch: the
+        // many-turn kernel measured 10% slower there (H100, light_source_ring 1e6 x 1000 with radiation:
+        // 6.3e7 against 6.9e7 particle-turns/s, docs/performance.md), where a launch's overhead is
+        // negligible beside a turn's ~14 ms. The whole beam's count, not this rank's share: every rank makes
+        // the same calls (MPI agreements).
+        std::int64_t turns_per_call = deck.lattice.turns_per_call;
+        if (turns_per_call == 0) {
+            double const pushes = double(deck.beam.macroparticles) * double(setup.lattice.elements.size());
+            bool const gpu = setup.kernels->memory() == MemSpace::device;
+            turns_per_call = gpu || pushes <= 0 ? 1 : std::int64_t(std::max(1.0, std::floor(5e7 / pushes)));
+        }
+        tracker_.many_turns(turns_per_call,
                             deck.lattice.turns > 1 ? deck.output.checkpoint_every.steps : 0);
     }
 
