@@ -28,7 +28,7 @@ struct SlabBeam {
     char const* particle;  //!< gun particle
     double kinetic_mev;    //!< gun kinetic energy [MeV]
     int events;
-    std::string physics;   //!< [physics] keys
+    std::string physics;  //!< [physics] keys
 };
 
 inline double slab_thickness_m(SlabBeam const& b) { return b.g_cm2 / b.density * 1.0e-2; }
@@ -37,7 +37,8 @@ inline std::string slab_deck(SlabBeam const& b)
 {
     double const t = slab_thickness_m(b);
     double const half_xy = std::max(0.4, 20.0 * t);  // wide enough that nothing leaves sideways
-    return fmt::format(R"(
+    return fmt::format(
+        R"(
 [run]
 kind = "detector"
 seed = 1993
@@ -75,10 +76,9 @@ direction = [0, 0, 1]
 [physics]
 {physics}
 )",
-                       fmt::arg("world", half_xy + 0.1 + t), fmt::arg("hxy", half_xy), fmt::arg("half", 0.5 * t),
-                       fmt::arg("material", b.material), fmt::arg("exit_z", t + 1.0e-3),
-                       fmt::arg("particle", b.particle), fmt::arg("energy", b.kinetic_mev),
-                       fmt::arg("events", b.events), fmt::arg("physics", b.physics));
+        fmt::arg("world", half_xy + 0.1 + t), fmt::arg("hxy", half_xy), fmt::arg("half", 0.5 * t),
+        fmt::arg("material", b.material), fmt::arg("exit_z", t + 1.0e-3), fmt::arg("particle", b.particle),
+        fmt::arg("energy", b.kinetic_mev), fmt::arg("events", b.events), fmt::arg("physics", b.physics));
 }
 
 //! What came out of the slab: the direction cosines of each primary's first hit behind it, and the
