@@ -23,10 +23,13 @@ TEST_CASE("Hanson's gold foils, reduced statistics: theta_1/e within 6%, Highlan
                 CAPTURE(f.mg_cm2);
                 CAPTURE(showers);
                 CAPTURE(steps);
-                double const w = theta_1e(hanson_angles(hanson_deck(f.mg_cm2, n, showers, "moliere", steps), n));
-                MESSAGE(f.mg_cm2 << " mg/cm2, showers " << showers << ", " << steps
-                                 << " steps: theta_1/e = " << w / deg << " deg (Hanson " << f.theta_1e_deg << ")");
-                CHECK(w / deg == doctest::Approx(f.theta_1e_deg).epsilon(0.06));
+                double const w =
+                    theta_1e(hanson_angles(hanson_deck(f.mg_cm2, n, showers, "moliere", steps), n));
+                MESSAGE(f.mg_cm2 << " mg/cm2, showers " << showers << ", " << steps << " steps: theta_1/e = "
+                                 << w / deg << " deg (Hanson " << f.theta_1e_deg << ")");
+                // relative bound (doctest::Approx adds its scale 1 to the values, which for 2.58 deg
+                // would loosen 6% to 8.3%)
+                CHECK(std::abs(w / deg / f.theta_1e_deg - 1) < 0.06);
             }
         }
         // the old model fails the same test: Highland's width is 9-13% wider
