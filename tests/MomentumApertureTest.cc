@@ -32,6 +32,10 @@ name = "ma"
 particle = "electron"
 total_energy = "3 GeV"
 macroparticles = 1
+[beam.twiss]
+periodic = true
+emittance_x = "1 nm"
+emittance_y = "1 nm"
 [elements]
 QF  = {{ type = "quadrupole", length = 0.3, k1 = 1.6 }}
 QD  = {{ type = "quadrupole", length = 0.3, k1 = -1.6 }}
