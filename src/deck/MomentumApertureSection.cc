@@ -35,7 +35,8 @@ std::vector<std::string> strings_at(DeckContext& ctx, toml::table const& t, std:
         items.push_back(n);  // one name is a list of one
     }
     for (std::size_t i = 0; i < items.size(); ++i) {
-        std::string const k = n->is_array() ? fmt::format("{}[{}]", join_key(path, key), i) : join_key(path, key);
+        std::string const k =
+            n->is_array() ? fmt::format("{}[{}]", join_key(path, key), i) : join_key(path, key);
         if (auto s = ctx.string_of(*items[i], k)) out.push_back(*s);
     }
     return out;
@@ -59,23 +60,27 @@ void read_momentum_aperture(DeckContext& ctx, toml::table const& t, DeckConfig& 
     m.types = strings_at(ctx, t, path, "types");
     for (auto const& type : m.types)
         if (std::find(deck_types.begin(), deck_types.end(), type) == deck_types.end())
-            ctx.error(ctx.where(*t.get("types")), join_key(path, "types"),
-                      fmt::format("no element of type '{}' in [elements]{}", type, did_you_mean(type, deck_types)));
+            ctx.error(
+                ctx.where(*t.get("types")), join_key(path, "types"),
+                fmt::format("no element of type '{}' in [elements]{}", type, did_you_mean(type, deck_types)));
     m.names = strings_at(ctx, t, path, "names");
     std::vector<std::string> deck_names;
     for (auto const& e : cfg.elements) deck_names.push_back(e.name);
     for (auto const& name : m.names)
-        if (std::none_of(cfg.elements.begin(), cfg.elements.end(),
-                         [&](ElementConfig const& e) { return fnmatch(name.c_str(), e.name.c_str(), 0) == 0; }))
-            ctx.error(ctx.where(*t.get("names")), join_key(path, "names"),
-                      fmt::format("'{}' names no element of [elements]{}", name, did_you_mean(name, deck_names)));
+        if (std::none_of(cfg.elements.begin(), cfg.elements.end(), [&](ElementConfig const& e) {
+                return fnmatch(name.c_str(), e.name.c_str(), 0) == 0;
+            }))
+            ctx.error(
+                ctx.where(*t.get("names")), join_key(path, "names"),
+                fmt::format("'{}' names no element of [elements]{}", name, did_you_mean(name, deck_names)));
     if (auto e = ctx.quantity_at(t, path, "every", quantity::length, Bound::positive, false)) m.every = *e;
-    if (m.types.empty() && m.names.empty() && !(m.every > 0) && !t.contains("types") && !t.contains("names") &&
-        !t.contains("every"))
+    if (m.types.empty() && m.names.empty() && !(m.every > 0) && !t.contains("types") &&
+        !t.contains("names") && !t.contains("every"))
         ctx.error(m.where, path,
                   "say where to search: `types` (element types), `names` (element names or globs) and/or "
                   "`every` (a location every so many metres)");
-    if (auto s = ctx.quantity_at(t, path, "s_min", quantity::length, Bound::non_negative, false)) m.s_min = *s;
+    if (auto s = ctx.quantity_at(t, path, "s_min", quantity::length, Bound::non_negative, false))
+        m.s_min = *s;
     if (auto s = ctx.quantity_at(t, path, "s_max", quantity::length, Bound::non_negative, false)) {
         if (*s < m.s_min)
             ctx.error(ctx.where(*t.get("s_max")), join_key(path, "s_max"),
@@ -95,10 +100,11 @@ void read_momentum_aperture(DeckContext& ctx, toml::table const& t, DeckConfig& 
             ctx.error(ctx.where(n), join_key(path, "resolution"),
                       fmt::format("expected a step no larger than delta_max = {}, got {}", m.delta_max, *r));
         else if (m.delta_max / *r > k_max_candidates)
-            ctx.error(ctx.where(n), join_key(path, "resolution"),
-                      fmt::format("delta_max / resolution = {:.0f} candidates on each side, more than {:.0f}: "
-                                  "search coarsely first, then finely about the result",
-                                  m.delta_max / *r, k_max_candidates));
+            ctx.error(
+                ctx.where(n), join_key(path, "resolution"),
+                fmt::format("delta_max / resolution = {:.0f} candidates on each side, more than {:.0f}: "
+                            "search coarsely first, then finely about the result",
+                            m.delta_max / *r, k_max_candidates));
         m.resolution = *r;
     }
     if (auto n = ctx.integer_at(t, path, "turns", Bound::at_least_one, false)) {
@@ -116,10 +122,11 @@ void read_momentum_aperture(DeckContext& ctx, toml::table const& t, DeckConfig& 
     if (!m.rf)
         for (auto const& e : cfg.elements)
             if ((e.type == "rfcavity" && e.strings.count("profile")) || e.type == "field_map")
-                ctx.error(t.contains("rf") ? ctx.where(*t.get("rf")) : m.where, join_key(path, "rf"),
-                          fmt::format("rf = false switches off cavities given by `voltage`; '{}' is a {} whose "
-                                      "field cannot be switched off here",
-                                      e.name, e.type == "field_map" ? "field map" : "cavity given by its profile"));
+                ctx.error(
+                    t.contains("rf") ? ctx.where(*t.get("rf")) : m.where, join_key(path, "rf"),
+                    fmt::format("rf = false switches off cavities given by `voltage`; '{}' is a {} whose "
+                                "field cannot be switched off here",
+                                e.name, e.type == "field_map" ? "field map" : "cavity given by its profile"));
     if (cfg.dynamic_aperture.enabled)
         ctx.error(m.where, path,
                   "a deck holds one study: [dynamic_aperture] and [momentum_aperture] go in two decks");

@@ -54,7 +54,8 @@ double lowest_rf_frequency(DeckConfig const& deck, Lattice const& lattice)
         if (in.deck_index < 0) continue;
         ElementConfig const& e = deck.elements[static_cast<std::size_t>(in.deck_index)];
         if (e.type != "rfcavity") continue;
-        bool const on = e.strings.count("profile") ? e.get("scale", 1.0) != 0.0 : e.get("voltage", 0.0) != 0.0;
+        bool const on =
+            e.strings.count("profile") ? e.get("scale", 1.0) != 0.0 : e.get("voltage", 0.0) != 0.0;
         double const fe = e.get("frequency", 0.0);
         if (on && fe > 0 && (f == 0 || fe < f)) f = fe;
     }
@@ -146,7 +147,8 @@ MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamK
     MomentumApertureResult r;
     r.turns = deck.lattice.turns;
     r.resolution = m.resolution;
-    // 1e-9: delta_max written as a multiple of the resolution is that multiple despite the division's round-off.
+    // 1e-9: delta_max written as a multiple of the resolution is that multiple despite the division's
+    // round-off.
     r.candidates = static_cast<std::int64_t>(std::floor(m.delta_max / m.resolution + 1e-9));
     double const f_rf = lowest_rf_frequency(deck, lattice);
     r.rf = f_rf > 0;

@@ -24,12 +24,12 @@ struct MomentumApertureResult {
     std::int64_t turns = 0;
     std::int64_t candidates = 0;  //!< per side and location: delta = k resolution, k = 1 ... candidates
     double resolution = 0;
-    bool rf = false;              //!< some cavity had a voltage while tracking
+    bool rf = false;                //!< some cavity had a voltage while tracking
     double bucket_half_length = 0;  //!< [m] lambda_rf / 2 of the lowest RF frequency (rf: else 0)
     // One row per location (the exit of a table entry), in s order.
-    std::vector<std::int64_t> element;  //!< table entry whose exit is the location
-    std::vector<std::string> name;      //!< its deck element
-    std::vector<double> s;              //!< [m] the location
+    std::vector<std::int64_t> element;            //!< table entry whose exit is the location
+    std::vector<std::string> name;                //!< its deck element
+    std::vector<double> s;                        //!< [m] the location
     std::vector<double> delta_plus, delta_minus;  //!< [1] the largest |delta| of each sign below which every
                                                   //!< candidate survived (0: the first step was lost)
     std::vector<std::int64_t> lost_element_plus, lost_element_minus;  //!< where the first lost candidate

@@ -95,16 +95,18 @@ int run_momentum_aperture(DeckConfig const& deck, RunOptions const& options)
     if (!options.quiet) {
         auto const lo = std::min_element(r.delta_plus.begin(), r.delta_plus.end());
         auto const hi = std::max_element(r.delta_minus.begin(), r.delta_minus.end());
-        std::printf("gtrack run %s: momentum aperture at %zu locations (%lld candidates each) x %lld turns, RF "
-                    "%s, on %s\n",
-                    deck.path.c_str(), r.s.size(), static_cast<long long>(2 * r.candidates),
-                    static_cast<long long>(r.turns), r.rf ? "on" : "off", kernels->description().c_str());
-        std::printf("  delta+ min %.4g%% at %s (s = %.4g m), delta- max %.4g%% at %s (s = %.4g m), resolution "
-                    "%.3g%%\n",
-                    *lo * 100, r.name[std::size_t(lo - r.delta_plus.begin())].c_str(),
-                    r.s[std::size_t(lo - r.delta_plus.begin())], *hi * 100,
-                    r.name[std::size_t(hi - r.delta_minus.begin())].c_str(),
-                    r.s[std::size_t(hi - r.delta_minus.begin())], r.resolution * 100);
+        std::printf(
+            "gtrack run %s: momentum aperture at %zu locations (%lld candidates each) x %lld turns, RF "
+            "%s, on %s\n",
+            deck.path.c_str(), r.s.size(), static_cast<long long>(2 * r.candidates),
+            static_cast<long long>(r.turns), r.rf ? "on" : "off", kernels->description().c_str());
+        std::printf(
+            "  delta+ min %.4g%% at %s (s = %.4g m), delta- max %.4g%% at %s (s = %.4g m), resolution "
+            "%.3g%%\n",
+            *lo * 100, r.name[std::size_t(lo - r.delta_plus.begin())].c_str(),
+            r.s[std::size_t(lo - r.delta_plus.begin())], *hi * 100,
+            r.name[std::size_t(hi - r.delta_minus.begin())].c_str(),
+            r.s[std::size_t(hi - r.delta_minus.begin())], r.resolution * 100);
         std::printf("  %.3g particle-turns/s (wall %.3g s); wrote %s\n", double(r.pushes) / wall, wall,
                     path.c_str());
     }
