@@ -126,6 +126,45 @@ TEST_CASE("with RF and no other limit, the momentum aperture is the stationary b
 }
 
 TEST_CASE(
+    "with radiation and the cavity at the synchronous phase, the momentum aperture is the moving bucket's")
+{
+    // [lattice] radiation = "mean": the magnets radiate U0 = 1.876 MeV a turn (`gtrack optics`), the cavity
+    // at gtrack's phase acos(U0 / V) = 51.29 deg replaces it. In Lee's convention (gain V sin(phi),
+    // sin(phi_s) = U0 / V) phi_s = 90 deg - phase, and the bucket's half height is the stationary one times
+    // Y = |cos(phi_s) - (pi/2 - phi_s) sin(phi_s)|^(1/2) (S. Y. Lee, Accelerator Physics, eq. (3.60)),
+    // = (sin(phase) - phase cos(phase))^(1/2) here: 0.470.
+    double const f = 282.8230695e6, volts = 3e6, phase = 51.29 * constants::pi / 180.0;
+    std::string const cavity = fmt::format(
+        R"(RF = {{ type = "rfcavity", length = 0.0, voltage = {}, frequency = {}, phase = 51.29 }})", volts,
+        f);
+    std::string text = ring("names = [\"QF\"]\ns_max = 5\ndelta_max = 0.005\nresolution = 1e-4",
+                            k_no_aperture + "\n" + cavity, ", \"RF\"", 400);
+    text.replace(text.find("turns = 400"), 11, "turns = 400\nradiation = \"mean\"");
+    DeckConfig const deck = read_deck_text(text, "ma.toml");
+    DeckConfig plain = deck;
+    plain.lattice.radiation = "off";
+    optics::OpticsResult const o = optics_of(plain);
+    ReferenceParticle const ref = initial_reference(deck);
+    double const h = f * o.length / (ref.beta * constants::c_light);
+    double const energy_ev = ref.gamma * ref.mass_mev * 1e6;
+    double const y = std::sqrt(std::sin(phase) - phase * std::cos(phase));
+    double const bucket =
+        y * std::sqrt(2.0 * volts / (constants::pi * ref.beta * ref.beta * energy_ev * h * o.slip_factor));
+    study::MomentumApertureResult const r = search(deck);
+    REQUIRE(r.s.size() == 1);
+    MESSAGE(fmt::format("h = {:.6g}, Y = {:.4g}, bucket height {:.6g}; delta+ {:.6g}, delta- {:.6g}", h, y,
+                        bucket, r.delta_plus[0], r.delta_minus[0]));
+    // Measured: expected 3.393e-3 (h = 39.25, Y = 0.4696); delta+ 3.4e-3, delta- -3.4e-3 (400 turns).
+    // Tolerance as for the stationary bucket (3% + a step; Qs = 0.039 here); the radiation's (1 + delta)^2
+    // dependence moves an off-momentum particle's synchronous phase by 0.7% of U0 at this height.
+    double const tol = 0.03 * bucket + r.resolution;
+    CHECK(std::abs(r.delta_plus[0] - bucket) < tol);
+    CHECK(std::abs(-r.delta_minus[0] - bucket) < tol);
+    CHECK(r.lost_element_plus[0] == study::k_lost_in_bucket);
+    CHECK(r.lost_element_minus[0] == study::k_lost_in_bucket);
+}
+
+TEST_CASE(
     "at a dispersive aperture the momentum aperture is where x_co + D delta + the kick's amplitude reach it")
 {
     // 4D (RF off), a 1 mm rectangular aperture AP in each cell's dispersive straight. A kick delta at a
