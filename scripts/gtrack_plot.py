@@ -891,7 +891,8 @@ def plot_optics(f, name, outdir, fmt, written, records):
 
 
 KNOWN = ["stats", "data", "lost", "space_charge", "collective", "profile", "tallies", "hits",
-         "energy_balance", "summary", "optics", "strip_quality", "dynamic_aperture", "frequency_map"]
+         "energy_balance", "summary", "optics", "strip_quality", "dynamic_aperture", "frequency_map",
+         "momentum_aperture"]
 
 
 def plot_strip_quality(f, name, outdir, fmt, written, records):
@@ -962,7 +963,7 @@ def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
             raise SystemExit(f"gtrack plot: {path} holds nothing gtrack plot can draw: its groups are {groups}; "
                              f"it draws /stats, /data, /lost, /space_charge, /collective, /profile (beamline "
                              f"runs), /tallies, /hits, /energy_balance, /strip_quality (detector runs), /summary (gtrack "
-                             f"collect), /optics (gtrack optics), /dynamic_aperture and /frequency_map (studies)")
+                             f"collect), /optics (gtrack optics), /dynamic_aperture, /frequency_map and /momentum_aperture (studies)")
         os.makedirs(outdir, exist_ok=True)
         name = title_of(f, path)
         if "optics" in f:
@@ -995,6 +996,10 @@ def plot_file(path, outdir, fmt="png", max_points=20000, bins=200):
                 study.plot_dynamic_aperture(f, name, outdir, fmt, written, records, new_figure, save)
             if "frequency_map" in f:
                 study.plot_frequency_map(f, name, outdir, fmt, written, records, new_figure, save)
+        if "momentum_aperture" in f:
+            import gtrack_plot_study as study
+            study.plot_momentum_aperture(f, name, outdir, fmt, written, records, new_figure, save, draw_layout,
+                                         file_lattice)
     return written, records
 
 

@@ -1,6 +1,7 @@
-"""The pictures of a ring study (gtrack run with [dynamic_aperture]), read from its output file only:
-the survival map with the dynamic-aperture border, and the frequency map (tune diagram with resonance
-lines coloured by the diffusion index, and the same colours in the initial x-y plane). Called by
+"""The pictures of a ring study (gtrack run with [dynamic_aperture] or [momentum_aperture]), read from its
+output file only: the survival map with the dynamic-aperture border, the frequency map (tune diagram with
+resonance lines coloured by the diffusion index, and the same colours in the initial x-y plane), and the
+momentum aperture along s over the element layout. Called by
 gtrack_plot.py; the helpers (figure, save) are passed in so that both scripts draw alike."""
 from math import gcd
 
@@ -110,3 +111,37 @@ def plot_frequency_map(f, name, outdir, fmt, written, records, new_figure, save)
     ax.set_title(f"{name}: diffusion over the initial conditions", fontsize=10)
     fig.tight_layout()
     records[save(fig, outdir, "frequency_map_xy", fmt, written)] = {"x0": xs, "y0": ys, "diffusion": d}
+
+
+def plot_momentum_aperture(f, name, outdir, fmt, written, records, new_figure, save, draw_layout, file_lattice):
+    """δ+(s) and δ−(s) of a [momentum_aperture] study over the element layout (/lattice of the same file);
+    locations where the search reached delta_max without a loss are drawn hollow."""
+    g = f["momentum_aperture"]
+    m = _columns(g)
+    turns, res = int(g.attrs["turns"]), float(g.attrs["resolution"])
+    rf = g.attrs["rf"]
+    rf = rf.decode() if isinstance(rf, bytes) else str(rf)
+    lattice = file_lattice(f)
+    rows, ratios = (2, [3, 0.6]) if lattice is not None else (1, [1])
+    fig, axes = new_figure("along_s", rows, 1, sharex=True, gridspec_kw={"height_ratios": ratios})
+    ax = axes[0] if rows > 1 else axes
+    s, dp, dm = m["s"], 100 * m["delta_plus"], 100 * m["delta_minus"]
+    ax.plot(s, dp, "-o", color="tab:blue", ms=3, lw=1.4, label="δ+")
+    ax.plot(s, dm, "-o", color="tab:red", ms=3, lw=1.4, label="δ−")
+    for lost, d in (("lost_element_plus", dp), ("lost_element_minus", dm)):
+        open_ = m[lost] == -2  # no candidate lost up to delta_max: the aperture lies beyond the search
+        if open_.any():
+            ax.plot(s[open_], d[open_], "o", mfc="white", color="black", ms=5, label=None)
+    ax.axhline(0, color="black", lw=0.6)
+    ax.set_ylabel("momentum aperture δ [%]")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    if lattice is not None:
+        draw_layout(axes[-1], *lattice)
+    else:
+        ax.set_xlabel("s [m]")
+    fig.suptitle(f"{name}: momentum aperture, {turns} turns, RF {rf}, step {100 * res:.3g}%: "
+                 f"δ+ min {dp.min():.3g}%, δ− max {dm.max():.3g}%", fontsize=10)
+    fig.tight_layout()
+    records[save(fig, outdir, "momentum_aperture", fmt, written)] = {"s": s, "delta_plus": m["delta_plus"],
+                                                                     "delta_minus": m["delta_minus"]}

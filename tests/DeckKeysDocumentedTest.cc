@@ -191,6 +191,7 @@ TEST_CASE("every key docs/decks.md documents for a section is one the reader tak
         {"## `[output]`", {"output", &beamline}},
         {"## `[collective]`", {"collective", &beamline}},
         {"## `[dynamic_aperture]`", {"dynamic_aperture", &beamline}},
+        {"## `[momentum_aperture]`", {"momentum_aperture", &beamline}},
         {"### `[materials.NAME]`", {"materials.scint", &detector}},
         {"### `[geometry]` from a GDML file", {"geometry", &detector}},
         {"### `[propagation]`", {"propagation", &detector}},

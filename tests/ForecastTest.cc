@@ -143,6 +143,10 @@ TEST_CASE("forecast is within 30% of the measured CPU time on every example beam
             CHECK(name == "light_source_da.toml");
             continue;
         }
+        if (deck.momentum_aperture.enabled) {  // the same for the momentum aperture
+            CHECK(name == "light_source_ma.toml");
+            continue;
+        }
         if (deck.detector.along_beamline) {  // the detector part: TEST_CASE below
             CHECK(k_beam_detector_runs.count(name) == 1);
             continue;

@@ -20,6 +20,7 @@
 #include "run/BeamRun.hh"
 #include "run/DetectorRun.hh"
 #include "study/DynamicAperture.hh"
+#include "study/MomentumAperture.hh"
 
 namespace gt {
 
@@ -132,6 +133,7 @@ int run_deck(CommandOptions const& options)
                     deck.scan.describe_point(*deck.scan_index).c_str());
     // A ring study: its own grid of particles, turns and output (study/DynamicAperture.hh).
     if (deck.dynamic_aperture.enabled) return study::run_dynamic_aperture(deck, run);
+    if (deck.momentum_aperture.enabled) return study::run_momentum_aperture(deck, run);
     return run_beamline(deck, run);
 }
 

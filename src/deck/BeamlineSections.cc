@@ -14,7 +14,8 @@ void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfi
 {
     static std::vector<std::string> const sections = {"run",          "beam",       "elements", "lattice",
                                                       "space_charge", "collective", "output",   "scan",
-                                                      "errors",       "dynamic_aperture"};
+                                                      "errors",       "dynamic_aperture",
+                                                      "momentum_aperture"};
     // A detector beside the lattice (BeamDetectorSection.cc): its sections, with [geometry].
     static std::vector<std::string> const beside = {"materials",   "geometry", "field",
                                                     "propagation", "physics",  "detector"};
@@ -58,6 +59,7 @@ void read_beamline_sections(DeckContext& ctx, toml::table const& root, DeckConfi
     if (auto const* sc = ctx.table_at(root, "", "space_charge", false)) read_space_charge(ctx, *sc, cfg);
     if (auto const* c = ctx.table_at(root, "", "collective", false)) read_collective(ctx, *c, cfg);
     if (auto const* da = ctx.table_at(root, "", "dynamic_aperture", false)) read_dynamic_aperture(ctx, *da, cfg);
+    if (auto const* ma = ctx.table_at(root, "", "momentum_aperture", false)) read_momentum_aperture(ctx, *ma, cfg);
     read_output(ctx, ctx.table_at(root, "", "output", false), cfg, tracked);
     if (with_detector) read_beamline_detector(ctx, root, cfg);
 }

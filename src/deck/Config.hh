@@ -216,11 +216,12 @@ struct DeckConfig {
     SpaceChargeConfig space_charge;
     CollectiveConfig collective;
     OutputConfig output;
-    DetectorConfig detector;                  //!< kind = "detector" decks
-    ScanConfig scan;                          //!< empty without a [scan] table
-    DynamicApertureConfig dynamic_aperture;   //!< a ring study instead of a beam (docs/studies.md)
-    std::optional<std::uint64_t> scan_index;  //!< the point read (its values applied); none: point 0's
-                                              //!< values were applied for checking only
+    DetectorConfig detector;                   //!< kind = "detector" decks
+    ScanConfig scan;                           //!< empty without a [scan] table
+    DynamicApertureConfig dynamic_aperture;    //!< a ring study instead of a beam (docs/studies.md)
+    MomentumApertureConfig momentum_aperture;  //!< the momentum acceptance along a ring (docs/studies.md)
+    std::optional<std::uint64_t> scan_index;   //!< the point read (its values applied); none: point 0's
+                                               //!< values were applied for checking only
 
     ElementConfig const* find_element(std::string const& name) const
     {

@@ -54,6 +54,9 @@ void read_beamline_detector(DeckContext& ctx, toml::table const& root, DeckConfi
 
 //! [dynamic_aperture] (DynamicApertureSection.cc): a ring study's grid; after [lattice] (its turns).
 void read_dynamic_aperture(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
+//! [momentum_aperture] (MomentumApertureSection.cc): locations and search of the momentum aperture; after
+//! [lattice] and [elements] (its turns, the names and types it selects).
+void read_momentum_aperture(DeckContext& ctx, toml::table const& t, DeckConfig& cfg);
 
 //! [output] of a beamline deck (OutputSection.cc); t may be null (the defaults).
 void read_output(DeckContext& ctx, toml::table const* t, DeckConfig& cfg,

@@ -27,4 +27,20 @@ struct DynamicApertureConfig {
     SourceLocation where;
 };
 
+//! [momentum_aperture]: where along the ring the momentum acceptance is searched, how far and how finely
+//! (docs/studies.md, "Momentum aperture").
+struct MomentumApertureConfig {
+    bool enabled = false;            //!< the deck has [momentum_aperture]: `run` does the study
+    std::vector<std::string> types;  //!< every occurrence of an element of these types is a location
+    std::vector<std::string> names;  //!< ... and of these element names or globs
+    double every = 0;          //!< [m] > 0: also the entry ending first at or after every this many metres
+    double s_min = 0;          //!< [m] locations whose end lies in [s_min, s_max]
+    double s_max = -1;         //!< [m] < 0: the ring's end
+    double delta_max = 0.05;   //!< [1] the largest |delta| searched
+    double resolution = 1e-3;  //!< [1] the search's step in delta
+    std::int64_t turns = 0;    //!< turns a candidate must survive (0: lattice.turns)
+    bool rf = true;            //!< the ring's cavities on (false: their voltage set to 0, 4D)
+    SourceLocation where;
+};
+
 }  // namespace gt

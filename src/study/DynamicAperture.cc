@@ -241,9 +241,22 @@ DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels
         samples.pyn.resize(all);
     }
     auto const entries = static_cast<size_type>(lattice.elements.size());
-    for (std::int64_t turn = 0; turn < r.turns; ++turn) {
+    if (!da.frequency_map) {
+        // Nothing is read between turns: whole turns in the many-turn executor (the particles kept in
+        // registers for many turns per launch; the same bits as one track() per turn, ManyTurnTest), in
+        // chunks of about a second's work as a run (BeamRun.cc's push budgets).
+        double const budget = kernels.memory() == MemSpace::host ? 5e7 : 4e10;
+        auto const chunk = static_cast<std::int64_t>(
+            std::clamp(budget / (double(std::max<std::size_t>(n, 1)) * double(entries)), 1.0, 1e6));
+        for (std::int64_t turn = 0; turn < r.turns;) {
+            std::int64_t const k = std::min(chunk, r.turns - turn);
+            kernels.track_turns(state.view(), entries, static_cast<std::int32_t>(turn),
+                                static_cast<std::int32_t>(k));
+            turn += k;
+        }
+    }
+    for (std::int64_t turn = 0; da.frequency_map && turn < r.turns; ++turn) {
         kernels.track(state.view(), 0, entries, static_cast<std::int32_t>(turn));
-        if (!da.frequency_map) continue;
         if (kernels.memory() == MemSpace::host) {
             sample_turn(samples, static_cast<std::size_t>(turn), state.view(), r.grid, optics);
         } else {

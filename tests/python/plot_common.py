@@ -23,7 +23,8 @@ PIXELS = {"beam_size": (1000, 650), "emittance": (1000, 650), "centroid": (1000,
           "space_charge": (1000, 800), "collective": (1000, 800), "profile": (1000, 600),
           "energy_per_volume": (1000, 600), "energy_per_layer": (1000, 600), "shower_profile": (1000, 600),
           "hit_map": (1400, 500), "energy_balance": (1000, 500), "scan": (700, 450), "optics": (1100, 650),
-          "strip_quality": (1000, 600), "strip_hits": (1000, 600)}
+          "strip_quality": (1000, 600), "strip_hits": (1000, 600),
+          "momentum_aperture": (1000, 650)}
 
 failures = []
 

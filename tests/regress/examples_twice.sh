@@ -29,6 +29,9 @@ reduce() {
     elif grep -qE '^\[dynamic_aperture\]' "$deck"; then
         # a ring study: a small grid, and the 64 turns its frequency map needs at least (two halves of 32)
         r="--set lattice.turns=64 --set dynamic_aperture.angles=3 --set dynamic_aperture.radii=4"
+    elif grep -qE '^\[momentum_aperture\]' "$deck"; then
+        # a momentum-aperture study: 16 turns (its candidates are set by delta_max / resolution)
+        r="--set momentum_aperture.turns=16"
     else
         r="--set beam.macroparticles=300"
         grep -qE '^turns *=' "$deck" && r="$r --set lattice.turns=3"
