@@ -46,6 +46,7 @@
 #include "run/SpaceChargeSchedule.hh"
 #include "run/StopRequest.hh"
 #include "run/TimeCodeSpaceCharge.hh"
+#include "run/TurnsPerCall.hh"
 
 namespace gt {
 
@@ -346,20 +347,11 @@ class BeamlineTracking {
         }
         if (deck.output.checkpoint_every.steps > 0 && deck.lattice.turns == 1)
             tracker_.stop_every(deck.output.checkpoint_every.steps);
-        // The many-turn executor, where nothing is due between turns ([lattice] turns_per_call). "auto": on a
-        // CPU as many turns per call as keep one call near a second (stop requests and time-based checkpoints
-        // are seen between calls) at ~5e7 entry pushes a second a core; on a GPU one turn a launch: the
-        // many-turn kernel measured 10% slower there (H100, light_source_ring 1e6 x 1000 with radiation:
-        // 6.3e7 against 6.9e7 particle-turns/s, docs/performance.md), where a launch's overhead is
-        // negligible beside a turn's ~14 ms. The whole beam's count, not this rank's share: every rank makes
-        // the same calls (MPI agreements).
-        std::int64_t turns_per_call = deck.lattice.turns_per_call;
-        if (turns_per_call == 0) {
-            double const pushes = double(deck.beam.macroparticles) * double(setup.lattice.elements.size());
-            bool const gpu = setup.kernels->memory() == MemSpace::device;
-            turns_per_call = gpu || pushes <= 0 ? 1 : std::int64_t(std::max(1.0, std::floor(5e7 / pushes)));
-        }
-        tracker_.many_turns(turns_per_call,
+        // The many-turn executor, where nothing is due between turns ([lattice] turns_per_call). The whole
+        // beam's count, not this rank's share: every rank makes the same calls (MPI agreements).
+        double const pushes = double(deck.beam.macroparticles) * double(setup.lattice.elements.size());
+        tracker_.many_turns(turns_per_call(deck.lattice.turns_per_call, pushes,
+                                           setup.kernels->memory() == MemSpace::device),
                             deck.lattice.turns > 1 ? deck.output.checkpoint_every.steps : 0);
     }
 

@@ -13,6 +13,7 @@
 #include "kernels/cpu/Executor.hh"
 #include "kernels/study/Naff.hh"
 #include "optics/Optics.hh"
+#include "run/TurnsPerCall.hh"
 
 namespace gt::study {
 
@@ -243,11 +244,10 @@ DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels
     auto const entries = static_cast<size_type>(lattice.elements.size());
     if (!da.frequency_map) {
         // Nothing is read between turns: whole turns in the many-turn executor (the particles kept in
-        // registers for many turns per launch; the same bits as one track() per turn, ManyTurnTest), in
-        // chunks of about a second's work as a run (BeamRun.cc's push budgets).
-        double const budget = kernels.memory() == MemSpace::host ? 5e7 : 4e10;
-        auto const chunk = static_cast<std::int64_t>(
-            std::clamp(budget / (double(std::max<std::size_t>(n, 1)) * double(entries)), 1.0, 1e6));
+        // registers for many turns per launch; the same bits as one track() per turn, ManyTurnTest), as
+        // [lattice] turns_per_call says (run/TurnsPerCall.hh).
+        std::int64_t const chunk = turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
+                                                  kernels.memory() == MemSpace::device);
         for (std::int64_t turn = 0; turn < r.turns;) {
             std::int64_t const k = std::min(chunk, r.turns - turn);
             kernels.track_turns(state.view(), entries, static_cast<std::int32_t>(turn),

@@ -15,6 +15,7 @@
 #include "kernels/core/Types.hh"
 #include "optics/Optics.hh"
 #include "optics/OpticsModel.hh"
+#include "run/TurnsPerCall.hh"
 #include "study/DynamicAperture.hh"
 
 namespace gt::study {
@@ -191,11 +192,10 @@ MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamK
     // Turn 0: each block from its location to the ring's end.
     for (std::size_t b = 0; b < where.size(); ++b)
         if (where[b] + 1 < entries) kernels.track(block(b), static_cast<size_type>(where[b] + 1), entries, 0);
-    // Turns 1 ... N-1: every block together, whole turns in one call of the many-turn executor (in chunks of
-    // about a second's work, as a run: BeamRun.cc's push budgets).
-    double const budget = kernels.memory() == MemSpace::host ? 5e7 : 4e10;
-    auto const chunk = static_cast<std::int32_t>(
-        std::clamp(budget / (double(std::max<std::size_t>(n, 1)) * double(entries)), 1.0, 1e6));
+    // Turns 1 ... N-1: every block together, whole turns a call of the many-turn executor, as [lattice]
+    // turns_per_call says (run/TurnsPerCall.hh).
+    auto const chunk = static_cast<std::int32_t>(turns_per_call(
+        deck.lattice.turns_per_call, double(n) * double(entries), kernels.memory() == MemSpace::device));
     for (std::int32_t turn = 1; turn < turns;) {
         std::int32_t const k = std::min(chunk, turns - turn);
         kernels.track_turns(all, entries, turn, k);
