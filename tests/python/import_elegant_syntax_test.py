@@ -188,8 +188,10 @@ check("  a two-sided SCRAPER (y): |y - DY| <= 0.02, open in x",
       element(body, "t") == 'type = "aperture", shape = "rectangle", half_y = 0.02, dy = 0.001', body)
 status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nD: DRIF, L=1\n'
                         'B: SCRAPER, POSITION=0.042, INSERT_FROM="+X"\nL1: LINE=(A, D, B)\n')
-check("  a drift between them: two one-sided limits, refused", status == 1 and "a (SCRAPER)" in err
-      and "b (SCRAPER)" in err, err)
+check("  a drift between them: two one-sided limits, each an aperture open on its far side", status == 0
+      and element(body, "a") == 'type = "aperture", shape = "rectangle", half_x = 0.018, open_side = "+x"'
+      and element(body, "b") == 'type = "aperture", shape = "rectangle", half_x = 0.042, open_side = "-x"',
+      err + body)
 
 # Tracked: gtrack keeps exactly the particles ELEGANT's rules keep (a facing pair in x, a two-sided scraper in
 # y with DY, an RCOL open in y; the rules as typed above), for a beam wide enough that most are lost.
