@@ -70,11 +70,11 @@ TEST_CASE("an open side keeps, outside the shape, that side of the axis within t
     // ELEGANT's evaluateLostWithOpenSides (src/limit_amplitudes.c): open +x keeps x > 0 with |y| < half_y.
     double const hx = 2e-2, hy = 4e-3;
     Aperture const e = Aperture::make(ApertureShape::ellipse, hx, hy, ApertureSide::plus_x);
-    CHECK(inside(e, 1.0, 0.0));             // far out on the open side
-    CHECK(inside(e, 0.5, 0.99 * hy));       // ... within the half-height
-    CHECK_FALSE(inside(e, 0.5, up(hy)));    // ... but not above it
-    CHECK_FALSE(inside(e, 0.5, hy));        // ELEGANT's strict |y| < half_y
-    CHECK(inside(e, -hx, 0.0));             // the closed side is the ellipse's
+    CHECK(inside(e, 1.0, 0.0));           // far out on the open side
+    CHECK(inside(e, 0.5, 0.99 * hy));     // ... within the half-height
+    CHECK_FALSE(inside(e, 0.5, up(hy)));  // ... but not above it
+    CHECK_FALSE(inside(e, 0.5, hy));      // ELEGANT's strict |y| < half_y
+    CHECK(inside(e, -hx, 0.0));           // the closed side is the ellipse's
     CHECK_FALSE(inside(e, -up(hx), 0.0));
     CHECK_FALSE(inside(e, -0.9 * hx, 0.9 * hy));
     CHECK_FALSE(inside(e, NAN, 0.0));

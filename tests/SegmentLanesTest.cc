@@ -206,7 +206,8 @@ TEST_CASE("apertures with an open side through the lanes: the same bits")
             add(ElementKind::aperture).aperture = Aperture::make(shape, 4e-3, 3e-3, ApertureSide(side));
         add(ElementKind::drift).drift = Drift::make(0.5, DriftModel::exact, ref);
     }
-    add(ElementKind::aperture).aperture = Aperture::make(ApertureShape::rectangle, 5e-3, HUGE_VAL, ApertureSide::plus_y);
+    add(ElementKind::aperture).aperture =
+        Aperture::make(ApertureShape::rectangle, 5e-3, HUGE_VAL, ApertureSide::plus_y);
     int const lost = check_lanes<ElementCases::all>(t, 0.3, 1);
     CHECK(lost > 100);  // some lost, some kept on the open sides: both paths run
     CHECK(lost < 950);

@@ -19,8 +19,8 @@ enum class ApertureSide : std::int32_t { none, plus_x, minus_x, plus_y, minus_y 
 //! (ellipse): the boundary itself is inside. An infinite half-size leaves that plane open. With an open
 //! side, a particle outside the shape is still kept when it is on that side of the axis and strictly within
 //! the other plane's half-size (open +x: 0 < x, |y| < half_y), as ELEGANT's evaluateLostWithOpenSides
-//! decides (src/limit_amplitudes.c; it loses an infinite or NaN coordinate first, so must this: x <= DBL_MAX).
-//! A rectangle open at +x so keeps x >= -half_x, |y| < half_y (and |y| = half_y where x <= half_x).
+//! decides (src/limit_amplitudes.c; it loses an infinite or NaN coordinate first, so must this: x <=
+//! DBL_MAX). A rectangle open at +x so keeps x >= -half_x, |y| < half_y (and |y| = half_y where x <= half_x).
 struct Aperture {
     double half_x;      //!< [m]
     double half_y;      //!< [m]
@@ -54,7 +54,7 @@ struct Aperture {
         }
     }
 
-private:
+  private:
     template <class P, class M>
     GT_HOST_DEVICE GT_FORCEINLINE auto shape_holds(P& p, M live) const
     {

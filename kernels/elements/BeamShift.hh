@@ -17,18 +17,18 @@ namespace gt {
 //! and the reference does not move (the element has no length). In gtrack's coordinates (ParticleState.hh:
 //! px = P_x / p_ref, t = c (t - t_ref) grows with the delay, pt = -(E - E_ref)/(p_ref c)), with p = 1 + delta
 //! = sqrt(1 - 2 pt/beta + pt^2), pz = sqrt(p^2 - px^2 - py^2), x' = px / pz, E/(p_ref c) = 1/beta - pt:
-//!   the DZ part is a straight path of length DZ sqrt(1 + x'^2 + y'^2) with the reference held: x += DZ px/pz,
-//!   t += DZ (E/(p_ref c))/pz (an exact drift's DZ (E/(p_ref c)/pz - 1/beta) plus the reference's DZ/beta);
-//!   the slopes change: px = p x' / sqrt(1 + x'^2 + y'^2) with the new x', y' and p;
-//!   DP changes p and so pt = 1/beta - sqrt(p^2 + 1/(beta gamma)^2); t is kept.
+//!   the DZ part is a straight path of length DZ sqrt(1 + x'^2 + y'^2) with the reference held: x += DZ
+//!   px/pz, t += DZ (E/(p_ref c))/pz (an exact drift's DZ (E/(p_ref c)/pz - 1/beta) plus the reference's
+//!   DZ/beta); the slopes change: px = p x' / sqrt(1 + x'^2 + y'^2) with the new x', y' and p; DP changes p
+//!   and so pt = 1/beta - sqrt(p^2 + 1/(beta gamma)^2); t is kept.
 //! Not symplectic in general (ELEGANT's shift of slopes at fixed delta is not a canonical kick), exactly as
 //! ELEGANT's. A particle with pz^2 <= 0 or a non-positive energy is lost, as by an exact drift.
 struct BeamShift {
-    double dx, dy;    //!< [m]
-    double dxp, dyp;  //!< [rad] slopes dx/ds, dy/ds
-    double dz;        //!< [m]
-    double dp;        //!< [1] delta
-    double inv_beta;  //!< [1] 1/beta of the reference
+    double dx, dy;           //!< [m]
+    double dxp, dyp;         //!< [rad] slopes dx/ds, dy/ds
+    double dz;               //!< [m]
+    double dp;               //!< [1] delta
+    double inv_beta;         //!< [1] 1/beta of the reference
     double inv_beta_gamma2;  //!< [1] 1/(beta gamma)^2 of the reference
 
     static BeamShift make(double dx, double dxp, double dy, double dyp, double dz, double dp,

@@ -78,10 +78,11 @@ ElementSpec aperture_type()
     s.doc = "thin aperture: particles outside are lost";
     s.params = aperture_keys();
     // Only the thin aperture: the collimator's loss point (run/BeamPrimaries.cc) assumes a closed shape.
-    s.params.push_back(choice("open_side", {"none", "+x", "-x", "+y", "-y"}, "none",
-                              "a side left open, as ELEGANT's OPEN_SIDE: a particle outside the shape on that "
-                              "side of the axis (x > 0 for +x) is kept while strictly within the other "
-                              "plane's half size"));
+    s.params.push_back(
+        choice("open_side", {"none", "+x", "-x", "+y", "-y"}, "none",
+               "a side left open, as ELEGANT's OPEN_SIDE: a particle outside the shape on that "
+               "side of the axis (x > 0 for +x) is kept while strictly within the other "
+               "plane's half size"));
     s.check = check;
     s.build = build_aperture;
     s.describe = describe;
