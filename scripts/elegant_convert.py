@@ -339,14 +339,12 @@ class Converter:
             return None
         return side[0] + {"h": "x", "v": "y"}.get(side[1], side[1])
 
-    def aperture_keys(self, params, elliptical, open_side_allowed=False):
+    def aperture_keys(self, params, elliptical):
         """gtrack's aperture keys of a collimator or MAXAMP ({shape, half_x, half_y, open_side}; a half size left
         out is an open plane, as ELEGANT's zero X_MAX or Y_MAX), or the reason it has none."""
         side = self.open_side(params)
         if side is None:
             return f"OPEN_SIDE=\"{text(params, 'OPEN_SIDE')}\": ELEGANT takes +x, -x, +y, -y (or h, v)"
-        if side and not open_side_allowed:
-            return f"OPEN_SIDE=\"{text(params, 'OPEN_SIDE')}\": gtrack's collimator has no open side (its aperture has)"
         if elliptical and (number(params, "EXPONENT", 2.0) != 2.0 or number(params, "YEXPONENT") not in (0.0, 2.0)):
             return "EXPONENT, YEXPONENT other than 2: not an ellipse"
         keys = {"shape": "ellipse" if elliptical else "rectangle"}
@@ -375,7 +373,19 @@ class Converter:
         if isinstance(keys, str):
             self.unconvertible(name, kind, keys, params)
             return
-        self.add(name, "collimator", {**keys, "length": length, **self.misalignment(params)})
+        if "open_side" not in keys:
+            self.add(name, "collimator", {**keys, "length": length, **self.misalignment(params)})
+            return
+        # With an open side: ELEGANT checks the aperture at the entrance and at the exit of a drift (its
+        # rectangular_ and elliptical_collimator, src/limit_amplitudes.c), as gtrack's collimator does, which has
+        # no open side: the same, written out as an open aperture, the drift (the ELEGANT element's name, for
+        # the position check) and the aperture again; the two faces are inserted entries.
+        face = Element(name + "_face", "aperture", {**keys, **self.misalignment(params)})
+        self.inserted.append(len(self.lattice.line))
+        self.lattice.add(face)
+        self.add(name, "drift", {"length": length})
+        self.inserted.append(len(self.lattice.line))
+        self.lattice.add(face)
 
     def role_maxamp(self, name, kind, params, length):
         # The aperture holds here and after every later element with a length (particles move only there),
@@ -389,7 +399,7 @@ class Converter:
             self.unconvertible(name, kind, "ELLIPTICAL with a zero half-axis (downstream of it: no aperture until "
                                "the next MAXAMP)", params)
             return
-        keys = self.aperture_keys(params, elliptical, open_side_allowed=True)
+        keys = self.aperture_keys(params, elliptical)
         if isinstance(keys, str):
             self.unconvertible(name, kind, keys + " (downstream of it: no aperture until the next MAXAMP)", params)
             return

@@ -154,8 +154,11 @@ status, body, err = run('A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, OPEN_SIDE="-v"\nD: D
 check("  OPEN_SIDE -v (ELEGANT's v for y)", status == 0 and 'open_side = "-y"' in element(body, "a"), err + body)
 status, body, err = run('A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, OPEN_SIDE="X"\nD: DRIF, L=1\nL1: LINE=(A, D)\n')
 check("  OPEN_SIDE without a sign (ELEGANT refuses it): refused by name", status == 1 and 'OPEN_SIDE="X"' in err, err)
-status, body, err = run('R: RCOL, L=0.1, X_MAX=0.01, OPEN_SIDE="+X"\nL1: LINE=(R)\n')
-check("  RCOL OPEN_SIDE: refused (the collimator has no open side)", status == 1 and "no open side" in err, err)
+status, body, err = run('R: RCOL, L=0.1, X_MAX=0.01, Y_MAX=0.004, DX=0.001, OPEN_SIDE="-Y"\nL1: LINE=(R)\n')
+check("  RCOL OPEN_SIDE: the open aperture at both faces of a drift (ELEGANT checks both faces)", status == 0
+      and names_in_line(body) == ["r_face", "r", "r_face"] and element(body, "r_face") == 'type = "aperture", '
+      'shape = "rectangle", half_x = 0.01, half_y = 0.004, open_side = "-y", dx = 0.001'
+      and element(body, "r") == 'type = "drift", length = 0.1', err + body)
 
 # RCOL, ECOL: shapes, offsets; an open plane is refused.
 status, body, err = run("R: RCOL, L=0.1, X_MAX=0.01, Y_MAX=0.005, DX=0.001\nE: ECOL, X_MAX=0.01, Y_MAX=0.005\n"
