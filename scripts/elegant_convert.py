@@ -14,7 +14,12 @@ ops.aps.anl.gov/manuals/elegant_latest, and the same table in its source, src/tr
 - MAXAMP: X_MAX, Y_MAX = 0 "causes the aperture to be ignored"; the aperture holds "for itself and all
   subsequent elements ... until another MAXAMP element is seen" (manual 10.64 MAXAMP);
 - RCOL, ECOL: a zero X_MAX or Y_MAX leaves that plane open (src/limit_amplitudes.c);
-- MALIGN: a shift of the beam's coordinates (DX, DXP, DY, DYP, DZ, DT, DP, DE), ON_PASS = -1: every pass.
+- MALIGN: a shift of the beam's coordinates (DX, DXP, DY, DYP, DZ, DT, DP, DE), ON_PASS = -1: every pass;
+  gtrack's beam_shift does offset_beam's DX, DXP, DY, DYP, DZ, DP (src/do_tracking.c);
+- SCRAPER alone, one-sided: loses x - DX > POSITION inserted from +x, x - DX < POSITION from -x (beam_scraper,
+  src/limit_amplitudes.c): an aperture open on the far side;
+- MAXAMP OPEN_SIDE: kept outside the shape on the open side of the axis while |y| < Y_MAX (open +x; x alike
+  for +y, -y), evaluateLostWithOpenSides (src/limit_amplitudes.c): the aperture's open_side.
 """
 from __future__ import annotations
 
@@ -194,6 +199,7 @@ class Converter:
             self.unconvertible(name, kind, "before the RECIRC element: ELEGANT tracks it on the first pass only",
                                params)
             return
+        self.recirc_after = bool(recirc_after)
         method = "role_kicker" if role in ("hkick", "vkick", "kick") else "role_" + role
         getattr(self, method)(name, kind, params, length)
 
@@ -322,11 +328,23 @@ class Converter:
             keys["vkick"] = v
         self.add(name, "kicker", {**keys, **self.misalignment(params)})
 
+    @staticmethod
+    def open_side(params):
+        """ELEGANT's OPEN_SIDE as gtrack's `open_side` ("+x", "-x", "+y", "-y"; "" when not given), or None when
+        ELEGANT refuses it: determineOpenSideCode (src/limit_amplitudes.c) takes a sign and x, y, h or v."""
+        side = text(params, "OPEN_SIDE").lower()
+        if not side:
+            return ""
+        if len(side) != 2 or side[0] not in "+-" or side[1] not in "xyhv":
+            return None
+        return side[0] + {"h": "x", "v": "y"}.get(side[1], side[1])
+
     def aperture_keys(self, params, elliptical):
-        """gtrack's aperture keys of a collimator or MAXAMP ({shape, half_x, half_y}; a half size left out is
-        an open plane, as ELEGANT's zero X_MAX or Y_MAX), or the reason it has none."""
-        if text(params, "OPEN_SIDE"):
-            return f"OPEN_SIDE=\"{text(params, 'OPEN_SIDE')}\": gtrack's apertures have no open side"
+        """gtrack's aperture keys of a collimator or MAXAMP ({shape, half_x, half_y, open_side}; a half size left
+        out is an open plane, as ELEGANT's zero X_MAX or Y_MAX), or the reason it has none."""
+        side = self.open_side(params)
+        if side is None:
+            return f"OPEN_SIDE=\"{text(params, 'OPEN_SIDE')}\": ELEGANT takes +x, -x, +y, -y (or h, v)"
         if elliptical and (number(params, "EXPONENT", 2.0) != 2.0 or number(params, "YEXPONENT") not in (0.0, 2.0)):
             return "EXPONENT, YEXPONENT other than 2: not an ellipse"
         keys = {"shape": "ellipse" if elliptical else "rectangle"}
@@ -335,6 +353,10 @@ class Converter:
                 keys[plane] = number(params, key)
         if len(keys) == 2:  # one plane: an ECOL with a zero half-axis is ELEGANT's RCOL (src/limit_amplitudes.c)
             keys["shape"] = "rectangle"
+        if side:
+            # ELEGANT keeps a particle outside the shape on the open side of the axis while |other| < its half
+            # size or that plane is open (evaluateLostWithOpenSides): kernels/elements/Aperture.hh's rule.
+            keys["open_side"] = side
         return keys
 
     def role_rcol(self, name, kind, params, length):
@@ -344,20 +366,32 @@ class Converter:
         self.collimator(name, kind, params, length, True)
 
     def collimator(self, name, kind, params, length, elliptical):
-        if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0 and not text(params, "OPEN_SIDE"):
-            self.add(name, "drift", {"length": length})  # no aperture at all: ELEGANT tracks a drift
+        if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0:
+            self.add(name, "drift", {"length": length})  # no aperture at all (an open side opens nothing more)
             return
         keys = self.aperture_keys(params, elliptical)
         if isinstance(keys, str):
             self.unconvertible(name, kind, keys, params)
             return
-        self.add(name, "collimator", {**keys, "length": length, **self.misalignment(params)})
+        if "open_side" not in keys:
+            self.add(name, "collimator", {**keys, "length": length, **self.misalignment(params)})
+            return
+        # With an open side: ELEGANT checks the aperture at the entrance and at the exit of a drift (its
+        # rectangular_ and elliptical_collimator, src/limit_amplitudes.c), as gtrack's collimator does, which has
+        # no open side: the same, written out as an open aperture, the drift (the ELEGANT element's name, for
+        # the position check) and the aperture again; the two faces are inserted entries.
+        face = Element(name + "_face", "aperture", {**keys, **self.misalignment(params)})
+        self.inserted.append(len(self.lattice.line))
+        self.lattice.add(face)
+        self.add(name, "drift", {"length": length})
+        self.inserted.append(len(self.lattice.line))
+        self.lattice.add(face)
 
     def role_maxamp(self, name, kind, params, length):
         # The aperture holds here and after every later element with a length (particles move only there),
         # until the next MAXAMP; ELEGANT also checks it inside KQUAD, KSEXT, CSBEND, ... (not modelled).
         self.aperture = None
-        if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0 and not text(params, "OPEN_SIDE"):
+        if number(params, "X_MAX") <= 0 and number(params, "Y_MAX") <= 0:  # with or without an open side
             self.add(name, "marker", {})  # "The default values of X_MAX and Y_MAX are 0, which causes the
             return  # aperture to be ignored"
         elliptical = bool(number(params, "ELLIPTICAL"))
@@ -421,9 +455,7 @@ class Converter:
         if side:
             pair = self.scraper_pairs.get(self.index)
             if pair is None:
-                self.unconvertible(name, kind, f"inserted from {side}{plane} alone: a limit on "
-                                   "one side only; gtrack's apertures are symmetric about their centre (a pair "
-                                   "of scrapers facing each other is one aperture)", params)
+                self.add(name, "aperture", self.one_sided_scraper(plane, side, offset + position))
                 return
             _, low, high = pair
             half, centre = (high - low) / 2, (high + low) / 2
@@ -438,15 +470,51 @@ class Converter:
             keys[f"d{plane}"] = centre
         self.add(name, "aperture", keys)
 
+    @staticmethod
+    def one_sided_scraper(plane, side, edge):
+        """A thin one-sided scraper alone (ELEGANT loses x - DX > POSITION inserted from +x, x - DX < POSITION from
+        -x) as a rectangle in its plane, open in the other, whose far side is left open: from +x, a half size h
+        ending at the edge and the -x side open keeps exactly x <= edge. Where the edge is on the scraper's own
+        side of the axis, h is the edge's distance and the rectangle is centred on the axis (no shift: the
+        comparison is ELEGANT's, bit for bit); otherwise it is shifted so that its edge is the scraper's (to a
+        rounding of the shift). An edge on the axis takes h = 1 m (any h keeps the same particles)."""
+        sign = 1.0 if side == "+" else -1.0
+        half = abs(edge) if edge else 1.0
+        centre = 0.0 if sign * edge > 0 else edge - sign * half
+        keys = {"shape": "rectangle", f"half_{plane}": half, "open_side": ("-" if side == "+" else "+") + plane}
+        if centre:
+            keys[f"d{plane}"] = centre
+        return keys
+
     def role_malign(self, name, kind, params, length):
-        shifts = [f"{k}={params[k].raw}" for k in SHIFTS if k in params and params[k].number() != 0.0]
-        if shifts:
-            on_pass = number(params, "ON_PASS", -1.0)
-            when = "every pass" if on_pass < 0 else f"pass {int(on_pass)} only"
-            self.unconvertible(name, kind, f"{', '.join(shifts)} ({when}): a shift of the beam's coordinates, "
-                               "for which gtrack has no element", params)
+        # ELEGANT's offset_beam (src/do_tracking.c): gtrack's beam_shift does the same to every particle
+        # (kernels/elements/BeamShift.hh); DT and DE, one pass only, or some particles only are refused.
+        given = {k: params[k] for k in params if k in SHIFTS + ("ON_PASS", "START_PID", "END_PID")}
+        shifts = {k: v.number() for k, v in given.items() if k in SHIFTS and v.number() != 0.0}
+        if not shifts:
+            self.add(name, "marker", {})  # no shift: nothing happens to the beam
             return
-        self.add(name, "marker", {})  # no shift: nothing happens to the beam
+        listed = ", ".join(f"{k}={params[k].raw}" for k in shifts)
+        on_pass = number(params, "ON_PASS", -1.0)
+        reasons = []
+        if on_pass >= 0:
+            reasons.append(f"ON_PASS={params['ON_PASS'].raw}: on pass {int(on_pass)} only; gtrack's beam_shift acts "
+                           "every turn")
+        if self.recirc_after:
+            reasons.append("before the RECIRC element: ELEGANT shifts the beam on the first pass only")
+        if number(params, "START_PID", -1.0) >= 0 or number(params, "END_PID", -1.0) >= 0:
+            reasons.append("START_PID, END_PID: some particles only")
+        if "DT" in shifts or "DE" in shifts:
+            reasons.append("DT, DE: gtrack's beam_shift shifts x, x', y, y', z and delta only")
+        if reasons:
+            self.unconvertible(name, kind, f"{listed}: " + "; ".join(reasons), params)
+            return
+        keys = {}
+        for src, dst in (("DX", "shift_x"), ("DXP", "shift_xp"), ("DY", "shift_y"), ("DYP", "shift_yp"),
+                         ("DZ", "shift_z"), ("DP", "shift_delta")):
+            if src in shifts:
+                keys[dst] = shifts[src]
+        self.add(name, "beam_shift", keys)
 
     def role_charge(self, name, kind, params, length):
         if number(params, "PER_PARTICLE"):

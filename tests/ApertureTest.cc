@@ -1,6 +1,7 @@
 // Apertures and collimators: the boundary is inside, one ulp beyond is outside, NaN is lost.
 #include <doctest/doctest.h>
 
+#include <cfloat>
 #include <cmath>
 
 #include "ElementTestSupport.hh"
@@ -62,6 +63,35 @@ TEST_CASE("an open plane (infinite half size) keeps everything in that plane")
     Aperture const e = Aperture::make(ApertureShape::ellipse, HUGE_VAL, 1e-3);
     CHECK(inside(e, 1e10, 0.0));
     CHECK_FALSE(inside(e, 0.0, 2e-3));
+}
+
+TEST_CASE("an open side keeps, outside the shape, that side of the axis within the other plane (ELEGANT)")
+{
+    // ELEGANT's evaluateLostWithOpenSides (src/limit_amplitudes.c): open +x keeps x > 0 with |y| < half_y.
+    double const hx = 2e-2, hy = 4e-3;
+    Aperture const e = Aperture::make(ApertureShape::ellipse, hx, hy, ApertureSide::plus_x);
+    CHECK(inside(e, 1.0, 0.0));           // far out on the open side
+    CHECK(inside(e, 0.5, 0.99 * hy));     // ... within the half-height
+    CHECK_FALSE(inside(e, 0.5, up(hy)));  // ... but not above it
+    CHECK_FALSE(inside(e, 0.5, hy));      // ELEGANT's strict |y| < half_y
+    CHECK(inside(e, -hx, 0.0));           // the closed side is the ellipse's
+    CHECK_FALSE(inside(e, -up(hx), 0.0));
+    CHECK_FALSE(inside(e, -0.9 * hx, 0.9 * hy));
+    CHECK_FALSE(inside(e, NAN, 0.0));
+    CHECK_FALSE(inside(e, HUGE_VAL, 0.0));  // ELEGANT loses an infinite coordinate before the open side
+    CHECK(inside(e, DBL_MAX, 0.0));
+    // A rectangle open at -x with an open plane in y: x <= half_x, everything else kept (a scraper from +x).
+    Aperture const r = Aperture::make(ApertureShape::rectangle, 1e-2, HUGE_VAL, ApertureSide::minus_x);
+    CHECK(inside(r, 1e-2, 5.0));
+    CHECK(inside(r, -100.0, -5.0));
+    CHECK_FALSE(inside(r, up(1e-2), 0.0));
+    Aperture const py = Aperture::make(ApertureShape::rectangle, 1e-2, 3e-3, ApertureSide::plus_y);
+    CHECK(inside(py, 0.0, 1.0));
+    CHECK_FALSE(inside(py, 0.0, -up(3e-3)));
+    CHECK_FALSE(inside(py, 1e-2, 1.0));  // on the open side, but not within |x| < half_x
+    Aperture const my = Aperture::make(ApertureShape::rectangle, 1e-2, 3e-3, ApertureSide::minus_y);
+    CHECK(inside(my, 0.0, -1.0));
+    CHECK_FALSE(inside(my, 0.0, up(3e-3)));
 }
 
 TEST_CASE("collimator checks both faces around an exact drift")

@@ -298,3 +298,35 @@ TEST_CASE("an aperture or collimator with a half size left out is open in that p
     CHECK_THROWS_WITH_AS(build_lattice(d, proton(250.0)), doctest::Contains("give half_x, half_y or both"),
                          DeckError);
 }
+
+TEST_CASE("an aperture's open_side: none by default, each of the four sides; the collimator has none")
+{
+    // ELEGANT's OPEN_SIDE of MAXAMP (scripts/elegant_convert.py); kernels/elements/Aperture.hh keeps that
+    // side.
+    DeckConfig d = fodo_deck();
+    d.elements.push_back(element("AP0", "aperture", {{"half_x", 0.01}}, {{"shape", "rectangle"}}));
+    std::vector<std::string> line = {"D", "AP0"};
+    for (char const* side : {"+x", "-x", "+y", "-y"}) {
+        std::string const name = std::string("AP") + side;
+        d.elements.push_back(element(name, "aperture", {{"half_x", 0.01}, {"half_y", 0.02}},
+                                     {{"shape", "ellipse"}, {"open_side", side}}));
+        line.push_back(name);
+    }
+    d.lattice.lines = {{"line", line}};
+    Lattice const lat = build_lattice(d, proton(250.0));
+    REQUIRE(lat.elements.size() == 6);
+    CHECK(lat.elements[1].aperture.open_side == ApertureSide::none);
+    CHECK(lat.elements[2].aperture.open_side == ApertureSide::plus_x);
+    CHECK(lat.elements[3].aperture.open_side == ApertureSide::minus_x);
+    CHECK(lat.elements[4].aperture.open_side == ApertureSide::plus_y);
+    CHECK(lat.elements[5].aperture.open_side == ApertureSide::minus_y);
+    d.elements.push_back(element("BAD", "aperture", {{"half_x", 0.01}}, {{"open_side", "x"}}));
+    d.lattice.lines = {{"line", {"D", "BAD"}}};
+    CHECK_THROWS_WITH_AS(build_lattice(d, proton(250.0)), doctest::Contains("elements.BAD.open_side"),
+                         DeckError);
+    d.elements.push_back(
+        element("COL", "collimator", {{"half_x", 0.01}, {"length", 0.1}}, {{"open_side", "+x"}}));
+    d.lattice.lines = {{"line", {"D", "COL"}}};
+    CHECK_THROWS_WITH_AS(build_lattice(d, proton(250.0)), doctest::Contains("elements.COL.open_side"),
+                         DeckError);
+}

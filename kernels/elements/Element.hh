@@ -9,6 +9,7 @@
 #include "kernels/core/ParticleState.hh"
 #include "kernels/elements/Aperture.hh"
 #include "kernels/elements/AxialFieldMap.hh"
+#include "kernels/elements/BeamShift.hh"
 #include "kernels/elements/Collimator.hh"
 #include "kernels/elements/DipoleEdge.hh"
 #include "kernels/elements/Drift.hh"
@@ -50,6 +51,7 @@ enum class ElementKind : std::int32_t {
     srotation,      //!< a roll of the transverse coordinates about s (SRotation.hh)
     exact_bend,     //!< a sector-bend body, exact model (ExactBend.hh)
     thin_solenoid,  //!< ThinSolenoid.hh
+    beam_shift,     //!< a shift of the coordinates, ELEGANT's MALIGN (BeamShift.hh)
 };
 
 //! One entry of the flat element table: trivially copyable, copied to the device as bytes.
@@ -77,6 +79,7 @@ struct Element {
         SRotation srotation;
         ExactBend exact_bend;
         ThinSolenoid thin_solenoid;
+        BeamShift beam_shift;
     };
 
     //! Host: an entry of the given kind; the caller fills the matching union member.
@@ -411,6 +414,9 @@ GT_HOST_DEVICE GT_FORCEINLINE bool track_element(Element const& e, Particle& p)
             case ElementKind::thin_solenoid:
                 ok = e.thin_solenoid(p);
                 break;
+            case ElementKind::beam_shift:
+                ok = e.beam_shift(p);
+                break;
         }
     }
     if constexpr (Misalignments)
@@ -511,6 +517,8 @@ inline char const* kind_name(ElementKind kind)
             return "sbend body (exact)";
         case ElementKind::thin_solenoid:
             return "thin solenoid";
+        case ElementKind::beam_shift:
+            return "beam shift";
     }
     return "?";
 }

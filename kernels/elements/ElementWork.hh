@@ -223,6 +223,11 @@ inline double element_map_flops(Element const& e)
             return time_code(e.time_code);
         case ElementKind::field_map_3d:
             return field_map_3d(e.field_map_3d);
+        case ElementKind::beam_shift:
+            // energy 1, p^2 4, pz^2 4, sqrt 1, slopes 2, x y 6, t 3; with slopes or delta: 15 more.
+            return 21.0 + (e.beam_shift.dxp != 0.0 || e.beam_shift.dyp != 0.0 || e.beam_shift.dp != 0.0
+                               ? 15.0
+                               : 0.0);
         case ElementKind::srotation:
             return 4.0 * 3.0;  // SRotation.hh: four rows of two products and a sum
         case ElementKind::thin_solenoid:

@@ -123,6 +123,7 @@ std::vector<ElementSpec> const& element_schema()
         elements::rfcavity_type(),   elements::field_map_type(),  elements::kicker_type(),
         elements::aperture_type(),   elements::collimator_type(), elements::wake_type(),
         elements::srotation_type(),  elements::dipedge_type(),    elements::thin_solenoid_type(),
+        elements::beam_shift_type(),
     };
     return registry;
 }

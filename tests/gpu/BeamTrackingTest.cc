@@ -118,6 +118,11 @@ TEST_CASE("srotation (rolled bend and quadrupole, a misaligned roll): the same b
     check_deck("tests/data/srotation.toml", {"beam.macroparticles=100000"});
 }
 
+TEST_CASE("apertures with an open side and beam_shift (ELEGANT's OPEN_SIDE, MALIGN): the same bits")
+{
+    check_deck("tests/data/open_side.toml", {"beam.macroparticles=100000"});
+}
+
 TEST_CASE("bends with body multipoles and exact solenoids, with and without radiation: the same bits")
 {
     check_deck("tests/data/bend_multipoles.toml", {"beam.macroparticles=100000"});

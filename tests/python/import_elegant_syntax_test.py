@@ -3,13 +3,14 @@
 the importer of the round before: names split at the colon, RPN errors on strings, ',,' refused, FREQ 0):
 
 - quoted names of any characters ("S1A:Q1": KQUAD): two magnets, never one name overwritten;
-- string parameters kept as strings (WATCH FILENAME, MODE: listed as ignored; OPEN_SIDE: refused by name);
+- string parameters kept as strings (WATCH FILENAME, MODE: listed as ignored; OPEN_SIDE: the open side);
 - an empty line item (',,') skipped; '&' joins the next line with nothing in between (a number split in two);
 - ELEGANT's documented defaults: RFCA FREQ = 500 MHz, CSBEND FINT = 0.5 (acting with HGAP), RBEN L the chord,
   KSEXT N_KICKS as gtrack's kicks;
 - MAXAMP (an aperture from there on, after each element with a length, until the next MAXAMP), RCOL, ECOL
-  (a zero half size: an open plane), SCRAPER (both sides, or two facing each other: one aperture; one side
-  alone: refused), MALIGN (no shift: a marker; a shift: refused by name), CHARGE (the bunch charge), RECIRC;
+  (a zero half size: an open plane), MAXAMP OPEN_SIDE (an aperture open on that side), SCRAPER (both sides,
+  or two facing each other: one aperture; one side alone: an aperture open on the far side), MALIGN (no
+  shift: a marker; a shift: beam_shift; one pass only, DT: refused by name), CHARGE (the bunch charge), RECIRC;
 - a parameter gtrack has no term for is refused, one without effect on its tracking is listed;
 - the self-check of positions names the first element that ends elsewhere than in ELEGANT's line;
 - `gtrack check` reads every deck written here.
@@ -147,7 +148,17 @@ check("MAXAMP: an ellipse after each element with a length until the next MAXAMP
       and element(body, "a") == 'type = "aperture", shape = "ellipse", half_x = 0.02, half_y = 0.01',
       str(names_in_line(body)) + err)
 status, body, err = run('A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, OPEN_SIDE="+X"\nD: DRIF, L=1\nL1: LINE=(A, D)\n')
-check("MAXAMP OPEN_SIDE: refused by name", status == 1 and 'OPEN_SIDE="+X"' in err and not body, err)
+check("MAXAMP OPEN_SIDE: an aperture open at +x", status == 0 and element(body, "a") ==
+      'type = "aperture", shape = "rectangle", half_x = 0.02, half_y = 0.01, open_side = "+x"', err + body)
+status, body, err = run('A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, OPEN_SIDE="-v"\nD: DRIF, L=1\nL1: LINE=(A, D)\n')
+check("  OPEN_SIDE -v (ELEGANT's v for y)", status == 0 and 'open_side = "-y"' in element(body, "a"), err + body)
+status, body, err = run('A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, OPEN_SIDE="X"\nD: DRIF, L=1\nL1: LINE=(A, D)\n')
+check("  OPEN_SIDE without a sign (ELEGANT refuses it): refused by name", status == 1 and 'OPEN_SIDE="X"' in err, err)
+status, body, err = run('R: RCOL, L=0.1, X_MAX=0.01, Y_MAX=0.004, DX=0.001, OPEN_SIDE="-Y"\nL1: LINE=(R)\n')
+check("  RCOL OPEN_SIDE: the open aperture at both faces of a drift (ELEGANT checks both faces)", status == 0
+      and names_in_line(body) == ["r_face", "r", "r_face"] and element(body, "r_face") == 'type = "aperture", '
+      'shape = "rectangle", half_x = 0.01, half_y = 0.004, open_side = "-y", dx = 0.001'
+      and element(body, "r") == 'type = "drift", length = 0.1', err + body)
 
 # RCOL, ECOL: shapes, offsets; an open plane is refused.
 status, body, err = run("R: RCOL, L=0.1, X_MAX=0.01, Y_MAX=0.005, DX=0.001\nE: ECOL, X_MAX=0.01, Y_MAX=0.005\n"
@@ -161,8 +172,14 @@ check("RCOL with Y_MAX = 0: open in y; ECOL with X_MAX = 0: ELEGANT's RCOL in y"
       element(body, "e2") == 'type = "collimator", shape = "rectangle", half_y = 0.004, length = 0.0', err + body)
 
 # SCRAPER (ELEGANT's beam_scraper): "+x" at p loses x - DX > p, "-x" loses x - DX < p, "x" loses |x - DX| > p.
-status, body, err = run('S: SCRAPER, POSITION=0.01, INSERT_FROM="+X"\nL1: LINE=(S)\n')
-check("a one-sided SCRAPER alone: refused by name", status == 1 and "inserted from +x alone" in err, err)
+status, body, err = run('S: SCRAPER, POSITION=0.01, INSERT_FROM="+X"\nU: SCRAPER, POSITION=0.004, INSERT_FROM="-Y", '
+                        'DY=-0.001\nD: DRIF, L=1\nL1: LINE=(S, D, U)\n')
+check("a one-sided SCRAPER alone, edge on its side: x <= 0.01 as a rectangle about the axis open at -x",
+      status == 0 and element(body, "s") == 'type = "aperture", shape = "rectangle", half_x = 0.01, open_side = "-x"',
+      err + body)
+check("  edge across the axis (from -y, y >= 0.003): shifted so that its edge is there, open at +y",
+      element(body, "u") == 'type = "aperture", shape = "rectangle", half_y = 0.003, open_side = "+y", dy = 0.006',
+      body)
 status, body, err = run("D: DRIF, L=-0.1\nL1: LINE=(D)\n")
 check("a negative drift: refused by name", status == 1 and "negative length" in err and not body, err)
 status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nB: SCRAPER, POSITION=0.042, INSERT_FROM="+X"\n'
@@ -174,8 +191,10 @@ check("  a two-sided SCRAPER (y): |y - DY| <= 0.02, open in x",
       element(body, "t") == 'type = "aperture", shape = "rectangle", half_y = 0.02, dy = 0.001', body)
 status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nD: DRIF, L=1\n'
                         'B: SCRAPER, POSITION=0.042, INSERT_FROM="+X"\nL1: LINE=(A, D, B)\n')
-check("  a drift between them: two one-sided limits, refused", status == 1 and "a (SCRAPER)" in err
-      and "b (SCRAPER)" in err, err)
+check("  a drift between them: two one-sided limits, each an aperture open on its far side", status == 0
+      and element(body, "a") == 'type = "aperture", shape = "rectangle", half_x = 0.018, open_side = "+x"'
+      and element(body, "b") == 'type = "aperture", shape = "rectangle", half_x = 0.042, open_side = "-x"',
+      err + body)
 
 # Tracked: gtrack keeps exactly the particles ELEGANT's rules keep (a facing pair in x, a two-sided scraper in
 # y with DY, an RCOL open in y; the rules as typed above), for a beam wide enough that most are lost.
@@ -199,13 +218,48 @@ check("tracked: the scrapers and the open RCOL keep what ELEGANT's rules keep",
       r.returncode == 0 and 100 < rule.sum() < 900 and set(ids[rule]) == kept,
       f"{rule.sum()} by the rules, {len(kept)} kept; {r.stderr}")
 
+# Tracked: an elliptical MAXAMP open at +x, a lone scraper from -y (its edge on its side) and one from -x whose
+# edge is across the axis, then a MALIGN: gtrack keeps exactly what ELEGANT's rules keep, typed here
+# (evaluateLostWithOpenSides: open +x keeps x > 0, |y| < Y_MAX outside the ellipse; beam_scraper as above), and
+# the kept particles end shifted by DX, DY (x' = px / pz unchanged: no DXP, DZ, DP), to one rounding.
+status, body, err = run('A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, ELLIPTICAL=1, OPEN_SIDE="+X"\n'
+                        'U: SCRAPER, POSITION=-0.004, INSERT_FROM="-Y", DY=0.001\n'
+                        'S: SCRAPER, POSITION=0.004, INSERT_FROM="-X", DX=-0.001\nZ: MAXAMP\n'
+                        'W: MALIGN, DX=0.001, DY=-0.0005\nM: MARK\nL1: LINE=(M, A, U, S, Z, W)\n')
+deck = os.path.join(tmp, "t.toml")
+for a, b in (("beta_x = 1.0", "beta_x = 400.0"), ("beta_y = 1.0", "beta_y = 400.0"),
+             ("emittance_x = 1e-09", "emittance_x = 1e-06"), ("emittance_y = 1e-09", "emittance_y = 1e-06"),
+             ('phase_space = ["end"]', 'phase_space = ["m", "end"]')):
+    body = body.replace(a, b)
+with open(deck, "w") as f:
+    f.write(body)
+r = subprocess.run([gtrack, "run", "t.toml", "--quiet"], cwd=tmp, capture_output=True, text=True)
+with h5py.File(os.path.join(tmp, "l1.h5"), "r") as f:
+    beams = [f["data"][it]["particles"]["beam"] for it in sorted(f["data"], key=int)]
+    ids, x, y = beams[0]["id"][:], beams[0]["position/x"][:], beams[0]["position/y"][:]
+    end_ids, end_x, end_y = beams[-1]["id"][:], beams[-1]["position/x"][:], beams[-1]["position/y"][:]
+inside = (x / 0.02) ** 2 + (y / 0.01) ** 2 <= 1
+rule = (inside | ((x > 0) & (np.abs(y) < 0.01))) & (y - 0.001 >= -0.004) & (x + 0.001 >= 0.004)
+open_side_kept = rule & ~inside
+check("tracked: the open MAXAMP and the lone scrapers keep what ELEGANT's rules keep",
+      r.returncode == 0 and 100 < rule.sum() < 900 and open_side_kept.sum() > 20 and set(ids[rule]) == set(end_ids),
+      f"{rule.sum()} by the rules ({open_side_kept.sum()} outside the ellipse), {len(end_ids)} kept; {r.stderr}")
+start = dict(zip(ids, zip(x, y)))
+shift_err = max((abs(ex - start[i][0] - 0.001) + abs(ey - start[i][1] + 0.0005) for i, ex, ey in
+                 zip(end_ids, end_x, end_y)), default=1.0)
+check("  the MALIGN shifts x by DX, y by DY (1e-17 m: one rounding of x + DX)", shift_err < 1e-17, str(shift_err))
+
 # MALIGN, CHARGE, RECIRC.
 status, body, err = run("M0: MALIGN, ON_PASS=0\nC: CHARGE, TOTAL=1e-9\nRC: RECIRC\nD: DRIF, L=1\n"
                         "L1: LINE=(C, M0, RC, D)\n")
 check("MALIGN without a shift, CHARGE, RECIRC", status == 0 and 'type = "marker"' in element(body, "m0")
       and 'bunch_charge = "1e-09 C"' in body and 'type = "marker"' in element(body, "rc"), err + body)
-status, body, err = run("M1: MALIGN, DX=0.001\nD: DRIF, L=1\nL1: LINE=(M1, D)\n")
-check("MALIGN with a shift: refused by name", status == 1 and "DX=0.001 (every pass)" in err, err)
+status, body, err = run("M1: MALIGN, DX=0.001, DYP=-2e-4, DZ=0.1, DP=1e-3\nD: DRIF, L=1\nL1: LINE=(M1, D)\n")
+check("MALIGN with a shift: a beam_shift", status == 0 and element(body, "m1") ==
+      'type = "beam_shift", shift_x = 0.001, shift_yp = -0.0002, shift_z = 0.1, shift_delta = 0.001', err + body)
+status, body, err = run("M1: MALIGN, DX=0.001, ON_PASS=0\nM2: MALIGN, DT=1e-12\nD: DRIF, L=1\nL1: LINE=(M1, M2, D)\n")
+check("  MALIGN on one pass only, or with DT: refused by name", status == 1 and "ON_PASS=0" in err
+      and "DT, DE" in err, err)
 status, body, err = run("RC: RECIRC\nD: DRIF, L=1\nL1: LINE=(D, RC, D)\n")
 check("an element with a length before RECIRC: refused", status == 1 and "first pass only" in err, err)
 

@@ -17,6 +17,16 @@ ApertureShape shape_of(ElementKeys const& k)
     return k.text("shape") == "ellipse" ? ApertureShape::ellipse : ApertureShape::rectangle;
 }
 
+ApertureSide open_side_of(ElementKeys const& k)
+{
+    std::string const side = k.text("open_side");
+    if (side == "+x") return ApertureSide::plus_x;
+    if (side == "-x") return ApertureSide::minus_x;
+    if (side == "+y") return ApertureSide::plus_y;
+    if (side == "-y") return ApertureSide::minus_y;
+    return ApertureSide::none;
+}
+
 void check(ElementCheck& c)
 {
     if (!c.has("half_x") && !c.has("half_y"))
@@ -27,7 +37,7 @@ void check(ElementCheck& c)
 void build_aperture(ElementBuild& b)
 {
     Element e = b.entry(ElementKind::aperture);
-    e.aperture = Aperture::make(shape_of(b), b.value("half_x"), b.value("half_y"));
+    e.aperture = Aperture::make(shape_of(b), b.value("half_x"), b.value("half_y"), open_side_of(b));
     b.add(e, 0, 1, 0.0);
 }
 
@@ -67,6 +77,12 @@ ElementSpec aperture_type()
     s.type = "aperture";
     s.doc = "thin aperture: particles outside are lost";
     s.params = aperture_keys();
+    // Only the thin aperture: the collimator's loss point (run/BeamPrimaries.cc) assumes a closed shape.
+    s.params.push_back(
+        choice("open_side", {"none", "+x", "-x", "+y", "-y"}, "none",
+               "a side left open, as ELEGANT's OPEN_SIDE: a particle outside the shape on that "
+               "side of the axis (x > 0 for +x) is kept while strictly within the other "
+               "plane's half size"));
     s.check = check;
     s.build = build_aperture;
     s.describe = describe;

@@ -31,6 +31,7 @@ ElementSpec wake_type();
 ElementSpec srotation_type();
 ElementSpec dipedge_type();
 ElementSpec thin_solenoid_type();
+ElementSpec beam_shift_type();
 
 // ---- keys ---------------------------------------------------------------------------------------
 

@@ -99,8 +99,10 @@ std::string describe_map_entry(Element const& e, ReferenceParticle const& after)
 
 std::string describe_aperture(Aperture const& a)
 {
-    return fmt::format("{} {:.6g} x {:.6g} mm", a.shape == ApertureShape::ellipse ? "ellipse" : "rectangle",
-                       a.half_x * 1e3, a.half_y * 1e3);
+    static constexpr char const* sides[] = {"", ", open at +x", ", open at -x", ", open at +y",
+                                            ", open at -y"};
+    return fmt::format("{} {:.6g} x {:.6g} mm{}", a.shape == ApertureShape::ellipse ? "ellipse" : "rectangle",
+                       a.half_x * 1e3, a.half_y * 1e3, sides[static_cast<int>(a.open_side)]);
 }
 
 }  // namespace gt::elements
