@@ -15,6 +15,7 @@
 #include "CommandTestSupport.hh"
 #include "DeckTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "beam/BeamSetup.hh"
 #include "deck/DeckError.hh"
@@ -179,7 +180,7 @@ TEST_CASE("the beam energy lost on the collimator closes: deposited + below cuts
     CHECK(r.balance.deposited > 0.5 * r.balance.lost);  // 14 X0 of tungsten keep most of it
     // The lost particles' energies: 1 GeV each, less what they lost on the way (nothing in drifts): their
     // sum is the lost count times the reference energy to the beam's energy spread (1e-3 of 1 GeV, rms).
-    CHECK(p.lost_energy == doctest::Approx(1000.0 * double(p.lost)).epsilon(1e-2));
+    CHECK(p.lost_energy == test::relative(1000.0 * double(p.lost), 1e-2));
 
     // One file: the beam part (/stats, /lost), the link (/primaries), the detector part.
     std::string const file = dir.file("col.h5");
@@ -208,8 +209,8 @@ TEST_CASE("a particle lost at a collimator's exit starts where its straight path
     Particle const at_exit{0.5e-3 + 0.05 * slope, px, 0.0, 0.0, 0.0, 0.0};
     LossPoint const lp = loss_point(e, 0.05, at_exit, ref);
     // (1 mm - 0.5 mm) / slope: a few roundings of 1e-2 m (1e-16 m).
-    CHECK(lp.along == doctest::Approx(0.5e-3 / slope).epsilon(1e-12));
-    CHECK(lp.p.x == doctest::Approx(1e-3).epsilon(1e-12));
+    CHECK(lp.along == test::relative(0.5e-3 / slope, 1e-12));
+    CHECK(lp.p.x == test::relative(1e-3, 1e-12));
     // Outside already at the entrance (drawn back, it was outside too): the entrance face.
     Particle const outside{3e-3, 0.0, 0.0, 0.0, 0.0, 0.0};
     CHECK(loss_point(e, 0.05, outside, ref).along == 0.0);

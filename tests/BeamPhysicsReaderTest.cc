@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "io/BeamPhysicsReader.hh"
 #include "io/H5Access.hh"
@@ -90,19 +91,19 @@ TEST_CASE("a BeamPhysics bunch at one plane becomes gtrack coordinates of the de
     CHECK(f.beam.y[1] == 3e-4);
     // P / p_ref: the unit conversions eV/c -> kg m/s -> p_ref cost a few ulps (1e-15 relative).
     CHECK(f.beam.px[0] == 0.0);
-    CHECK(f.beam.px[1] == doctest::Approx(1e-3).epsilon(1e-14));
-    CHECK(f.beam.py[1] == doctest::Approx(-2e-3).epsilon(1e-14));
+    CHECK(f.beam.px[1] == test::relative(1e-3, 1e-14));
+    CHECK(f.beam.py[1] == test::relative(-2e-3, 1e-14));
     CHECK(std::abs(f.beam.pt[0]) < 1e-15);  // the reference momentum: pt = 0 up to those ulps
     // pt = -(E - E_ref) / (p_ref c) from E^2 = P^2 + m^2, independently of the reader's formula.
     double const p_hat2 = 1.01 * 1.01 + 1e-6 + 4e-6;
     double const e_hat = std::sqrt(p_hat2 + 1.0 / (ref.beta_gamma * ref.beta_gamma));
-    CHECK(f.beam.pt[1] == doctest::Approx(-(e_hat - 1.0 / ref.beta)).epsilon(1e-12));
+    CHECK(f.beam.pt[1] == test::relative(-(e_hat - 1.0 / ref.beta), 1e-12));
     // t = c (t_arrival - t0), t0 the weight-mean arrival time (weights 1 and 3 pC).
     double const t0 = (1e-9 * 1e-12 + (1e-9 + 2e-12) * 3e-12) / 4e-12;
-    CHECK(f.beam.t[0] == doctest::Approx(constants::c_light * (1e-9 - t0)).epsilon(1e-9));
-    CHECK(f.beam.t[1] - f.beam.t[0] == doctest::Approx(constants::c_light * 2e-12).epsilon(1e-6));
-    CHECK(f.weighting[1] == doctest::Approx(3e-12 / constants::e_charge).epsilon(1e-15));
-    CHECK(f.bunch_charge == doctest::Approx(4e-12).epsilon(1e-15));
+    CHECK(f.beam.t[0] == test::relative(constants::c_light * (1e-9 - t0), 1e-9));
+    CHECK(f.beam.t[1] - f.beam.t[0] == test::relative(constants::c_light * 2e-12, 1e-6));
+    CHECK(f.weighting[1] == test::relative(3e-12 / constants::e_charge, 1e-15));
+    CHECK(f.bunch_charge == test::relative(4e-12, 1e-15));
     CHECK(f.beam.id[1] == 1);
 }
 
@@ -118,14 +119,14 @@ TEST_CASE("a bunch at one time is drifted to the plane of its mean z")
     std::string const path = dir.file("t.h5");
     write_beamphysics(path, b, "proton");
     PhaseSpaceFile const f = read_beamphysics(path, ref);
-    CHECK(f.beam.x[0] == doctest::Approx(0.5e-3 * 2e-3).epsilon(1e-9));
+    CHECK(f.beam.x[0] == test::relative(0.5e-3 * 2e-3, 1e-9));
     CHECK(f.beam.x[1] == 0.0);
     // v_z = P_z c^2 / E: particle 0 has P_z = p_ref but a larger |P|, so a larger energy.
     double const v0 = constants::c_light / std::sqrt(1.0 + 4e-6 + 1.0 / (ref.beta_gamma * ref.beta_gamma));
     double const v1 = constants::c_light * ref.beta;
     // Arrival at z0: particle 0 is 0.5 mm behind, particle 1 0.5 mm ahead (already past).
     double const a0 = 0.5e-3 / v0, a1 = -0.5e-3 / v1;
-    CHECK(f.beam.t[0] - f.beam.t[1] == doctest::Approx(constants::c_light * (a0 - a1)).epsilon(1e-9));
+    CHECK(f.beam.t[0] - f.beam.t[1] == test::relative(constants::c_light * (a0 - a1), 1e-9));
 }
 
 TEST_CASE("BeamPhysics files that do not fit are refused with the file and the reason")

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "Relative.hh"
 #include "beam/BeamSetup.hh"
 #include "kernels/beam/BeamSampler.hh"
 
@@ -56,9 +57,9 @@ TEST_CASE("Cholesky factor of a Twiss plane is the textbook normalization")
     auto const b = twiss_beam("gaussian");
     auto const l = cholesky_lower(beam_sigma_matrix(b), b);
     // x = sqrt(eps beta) u, px = sqrt(eps / beta) (v - alpha u)
-    CHECK(l[0][0] == doctest::Approx(std::sqrt(2e-6 * 8.0)).epsilon(1e-14));
-    CHECK(l[1][0] == doctest::Approx(-1.5 * std::sqrt(2e-6 / 8.0)).epsilon(1e-14));
-    CHECK(l[1][1] == doctest::Approx(std::sqrt(2e-6 / 8.0)).epsilon(1e-14));
+    CHECK(l[0][0] == test::relative(std::sqrt(2e-6 * 8.0), 1e-14));
+    CHECK(l[1][0] == test::relative(-1.5 * std::sqrt(2e-6 / 8.0), 1e-14));
+    CHECK(l[1][1] == test::relative(std::sqrt(2e-6 / 8.0), 1e-14));
     CHECK(l[2][0] == 0.0);
 }
 
@@ -85,7 +86,7 @@ TEST_CASE("every distribution has the requested second moments")
         auto const want = beam_sigma_matrix(beam);
         auto const got = covariance(draw(make_beam_sampler(beam, 42), n));
         for (int a = 0; a < 6; ++a) {
-            CHECK(got[a][a] == doctest::Approx(want[a][a]).epsilon(0.02));
+            CHECK(got[a][a] == test::relative(want[a][a], 0.02));
             for (int b = a + 1; b < 6; ++b) {
                 double const scale = std::sqrt(want[a][a] * want[b][b]);
                 CHECK(std::abs(got[a][b] - want[a][b]) <= 0.012 * scale);
@@ -108,7 +109,7 @@ TEST_CASE("distribution shapes in normalized coordinates")
     {
         unit.distribution = "kv";
         for (auto const& p : draw(make_beam_sampler(unit, 1), 20000))
-            REQUIRE(std::sqrt(radius2(p, true)) == doctest::Approx(2.0).epsilon(1e-12));
+            REQUIRE(std::sqrt(radius2(p, true)) == test::relative(2.0, 1e-12));
     }
     SUBCASE("waterbag: inside the 6D ball of radius sqrt(8), filling it")
     {

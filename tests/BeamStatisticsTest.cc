@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "Relative.hh"
 #include "beam/BeamStatistics.hh"
 
 using namespace gt;
@@ -22,12 +23,12 @@ TEST_CASE("emittance and Twiss parameters from a Twiss-built covariance")
     m.mean[0] = 1e-3;
     auto const ref = ReferenceParticle::from_kinetic(938.27208816, 1.0, 250.0);
     auto const s = derive_statistics(m, ref);
-    CHECK(s.emittance[0] == doctest::Approx(eps).epsilon(1e-14));
-    CHECK(s.beta[0] == doctest::Approx(beta).epsilon(1e-14));
-    CHECK(s.alpha[0] == doctest::Approx(alpha).epsilon(1e-14));
-    CHECK(s.emittance[1] == doctest::Approx(2e-6).epsilon(1e-14));
-    CHECK(s.normalized_emittance[0] == doctest::Approx(eps * ref.beta_gamma).epsilon(1e-14));
-    CHECK(s.sigma[0] == doctest::Approx(std::sqrt(eps * beta)).epsilon(1e-14));
+    CHECK(s.emittance[0] == test::relative(eps, 1e-14));
+    CHECK(s.beta[0] == test::relative(beta, 1e-14));
+    CHECK(s.alpha[0] == test::relative(alpha, 1e-14));
+    CHECK(s.emittance[1] == test::relative(2e-6, 1e-14));
+    CHECK(s.normalized_emittance[0] == test::relative(eps * ref.beta_gamma, 1e-14));
+    CHECK(s.sigma[0] == test::relative(std::sqrt(eps * beta), 1e-14));
     CHECK(s.mean[0] == 1e-3);
     CHECK(statistics_row(s).size() == statistics_columns().size());
 }
@@ -44,8 +45,8 @@ TEST_CASE("reference particle: relativistic quantities of a 250 MeV proton")
 {
     // gamma = 1 + T/mc^2; p c = sqrt(T (T + 2 mc^2)) = 729.133 MeV; B rho = p / e = 2.43212 T m.
     auto const r = ReferenceParticle::from_kinetic(938.27208816, 1.0, 250.0);
-    CHECK(r.gamma == doctest::Approx(1.0 + 250.0 / 938.27208816).epsilon(1e-15));
-    CHECK(r.pc_mev == doctest::Approx(std::sqrt(250.0 * (250.0 + 2 * 938.27208816))).epsilon(1e-14));
-    CHECK(r.beta == doctest::Approx(r.pc_mev / (r.gamma * 938.27208816)).epsilon(1e-14));
-    CHECK(r.rigidity == doctest::Approx(r.pc_mev * 1e6 / 299792458.0).epsilon(1e-14));
+    CHECK(r.gamma == test::relative(1.0 + 250.0 / 938.27208816, 1e-15));
+    CHECK(r.pc_mev == test::relative(std::sqrt(250.0 * (250.0 + 2 * 938.27208816)), 1e-14));
+    CHECK(r.beta == test::relative(r.pc_mev / (r.gamma * 938.27208816), 1e-14));
+    CHECK(r.rigidity == test::relative(r.pc_mev * 1e6 / 299792458.0, 1e-14));
 }

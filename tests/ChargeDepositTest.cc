@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "Relative.hh"
 #include "kernels/cpu/Executor.hh"
 #include "tests/SpaceChargeTestSupport.hh"
 
@@ -46,8 +47,8 @@ TEST_CASE("deposition conserves charge: every variant and shape, grid sized to t
             // terms of similar size: round-off below 1e-12 relative.
             CHECK(d.inside == 100000.0);
             CHECK(d.outside == 0.0);
-            CHECK(d.deposited_charge == doctest::Approx(d.inside_charge).epsilon(1e-12));
-            CHECK(sum(sc->charge_grid()) == doctest::Approx(100000.0 * frame.macro_charge).epsilon(1e-12));
+            CHECK(d.deposited_charge == test::relative(d.inside_charge, 1e-12));
+            CHECK(sum(sc->charge_grid()) == test::relative(100000.0 * frame.macro_charge, 1e-12));
 
             // A fixed grid covering only the core: the deposited charge is that of the particles
             // inside it, no more, no less.
@@ -57,7 +58,7 @@ TEST_CASE("deposition conserves charge: every variant and shape, grid sized to t
             CHECK(f.inside > 10000.0);
             CHECK(f.outside > 1000.0);
             CHECK(f.inside + f.outside == 100000.0);
-            CHECK(f.deposited_charge == doctest::Approx(f.inside_charge).epsilon(1e-12));
+            CHECK(f.deposited_charge == test::relative(f.inside_charge, 1e-12));
         }
     }
 }

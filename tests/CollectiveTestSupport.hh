@@ -8,15 +8,12 @@
 
 #include <doctest/doctest.h>
 
+#include "Relative.hh"
 #include "kernels/core/ParticleState.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/spacecharge/BeamFrame.hh"
 
 namespace gt::test {
-
-//! v within a fraction eps of itself. (doctest's Approx alone adds 1 to the scale: for values far
-//! below 1 it is an absolute tolerance.)
-inline doctest::Approx relative(double v, double eps) { return doctest::Approx(v).epsilon(eps).scale(0.0); }
 
 //! A beam frame of the species (rest energy [MeV], charge [e]) at `kinetic_mev`; the bunch charge
 //! |bunch_charge| [C] shared by `macroparticles`.
@@ -84,7 +81,8 @@ inline ParticleState noisy_bunch(size_type n, unsigned seed)
 }
 
 //! out_i = sum_j kernel(i - j) source_j in LineConvolver's 2n layout: the O(n^2) oracle.
-inline std::vector<double> direct_convolution(std::vector<double> const& kernel, std::vector<double> const& source)
+inline std::vector<double> direct_convolution(std::vector<double> const& kernel,
+                                              std::vector<double> const& source)
 {
     long const n = static_cast<long>(source.size());
     std::vector<double> out(source.size(), 0.0);

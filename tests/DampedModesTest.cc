@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "Relative.hh"
 #include "kernels/core/Types.hh"
 #include "optics/DampedModes.hh"
 #include "optics/ModeAnalysis.hh"
@@ -65,8 +66,8 @@ TEST_CASE("damped modes: tunes and damping of a light source's one-turn map, pla
     for (int p = 0; p < 3; ++p) {
         CHECK(modes[static_cast<std::size_t>(p)].plane == p);
         // Round-off of the characteristic polynomial's roots: 1e-12 of a tune, 1e-10 of a damping rate.
-        CHECK(modes[static_cast<std::size_t>(p)].tune == doctest::Approx(tune[p]).epsilon(1e-10));
-        CHECK(modes[static_cast<std::size_t>(p)].damping == doctest::Approx(alpha[p]).epsilon(1e-8));
+        CHECK(modes[static_cast<std::size_t>(p)].tune == test::relative(tune[p], 1e-10));
+        CHECK(modes[static_cast<std::size_t>(p)].damping == test::relative(alpha[p], 1e-8));
     }
 }
 

@@ -7,11 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "Relative.hh"
+#include "TextTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "deck/ElementRegistry.hh"
 #include "kernels/core/Types.hh"
-#include "TextTestSupport.hh"
 
 using namespace gt;
 
@@ -148,12 +149,12 @@ TEST_CASE("a correct deck gives SI values, defaults filled in")
     CHECK(qf->where.line == 18);
     CHECK(cfg.find_element("QD")->strings.at("model") == "kick");
     auto const* b = cfg.find_element("B");
-    CHECK(b->values.at("angle") == doctest::Approx(10 * constants::pi / 180).epsilon(1e-15));
+    CHECK(b->values.at("angle") == test::relative(10 * constants::pi / 180, 1e-15));
     CHECK(element_value(*b, "fintx") == 0.5);  // defaults to fint
     CHECK(element_value(*b, "e1") == 0.0);
     auto const* rf = cfg.find_element("RF");
     CHECK(rf->values.at("frequency") == 3.522e8);
-    CHECK(rf->values.at("phase") == doctest::Approx(-0.5236).epsilon(1e-4));
+    CHECK(rf->values.at("phase") == test::relative(-0.5236, 1e-4));
     CHECK(rf->values.at("voltage") == 2e6);
     CHECK(element_value(*rf, "length") == 0.0);
     CHECK(element_value(*rf, "phase") != 0.0);
@@ -428,13 +429,11 @@ TEST_CASE("reference energy from total energy or momentum; ions")
 {
     auto cfg = read_deck_text(with_line(6, "momentum = \"2 GeV/c\""), "d.toml");
     double const m = constants::proton_mass_mev;
-    CHECK(cfg.beam.kinetic_energy_mev ==
-          doctest::Approx(std::sqrt(2000.0 * 2000.0 + m * m) - m).epsilon(1e-14));
+    CHECK(cfg.beam.kinetic_energy_mev == test::relative(std::sqrt(2000.0 * 2000.0 + m * m) - m, 1e-14));
     cfg = read_deck_text(with_line(6, "momentum = 2000"), "d.toml");  // bare: p c in MeV
-    CHECK(cfg.beam.kinetic_energy_mev ==
-          doctest::Approx(std::sqrt(2000.0 * 2000.0 + m * m) - m).epsilon(1e-14));
+    CHECK(cfg.beam.kinetic_energy_mev == test::relative(std::sqrt(2000.0 * 2000.0 + m * m) - m, 1e-14));
     cfg = read_deck_text(with_line(6, "total_energy = \"1.5 GeV\""), "d.toml");
-    CHECK(cfg.beam.kinetic_energy_mev == doctest::Approx(1500.0 - m).epsilon(1e-14));
+    CHECK(cfg.beam.kinetic_energy_mev == test::relative(1500.0 - m, 1e-14));
     one_error(with_line(6, "total_energy = 500"), 6, "beam.total_energy");
     one_error(with_line(6, "kinetic_energy = 5\nmomentum = 5"), 7, "beam.momentum");
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
@@ -107,35 +108,35 @@ TEST_CASE("a detector deck is read into SI values")
     CHECK(cfg.run.kind == "detector");
     REQUIRE(d.materials.size() == 1);
     CHECK(d.materials[0].density == doctest::Approx(1032.0));
-    CHECK(d.materials[0].mean_excitation.value() == doctest::Approx(64.7e-6));
+    CHECK(d.materials[0].mean_excitation.value() == test::relative(64.7e-6, 1e-12));
     CHECK(d.world.half_size[1] == doctest::Approx(1.0));
     CHECK(d.world.half_size[2] == doctest::Approx(2.0));
     REQUIRE(d.volumes.size() == 2);
-    CHECK(d.volumes[0].rmax == doctest::Approx(0.0303));
+    CHECK(d.volumes[0].rmax == test::relative(0.0303, 1e-12));
     CHECK(d.volumes[0].phi_delta == doctest::Approx(3.14159265358979 / 2));
     CHECK(d.volumes[0].replicas == 5);
     CHECK(d.volumes[0].replica_axis == ReplicaAxis::r);
-    CHECK(d.volumes[0].replica_step == doctest::Approx(0.04));
+    CHECK(d.volumes[0].replica_step == test::relative(0.04, 1e-12));
     CHECK(d.volumes[0].sensitive);
-    CHECK(d.volumes[1].rotation[2] == doctest::Approx(3.14159265358979 / 4));
+    CHECK(d.volumes[1].rotation[2] == test::relative(3.14159265358979 / 4, 1e-12));
     CHECK(d.volumes[1].mother == "world");
     CHECK(d.field.type == "solenoid");
     CHECK(d.field.b0 == doctest::Approx(2.0));
     CHECK(d.propagation.max_substeps == 12);
-    CHECK(d.propagation.delta_chord == doctest::Approx(1e-4));
-    CHECK(d.propagation.delta_intersection == doctest::Approx(1e-6));  // default
+    CHECK(d.propagation.delta_chord == test::relative(1e-4, 1e-12));
+    CHECK(d.propagation.delta_intersection == test::relative(1e-6, 1e-12));  // default
     CHECK(d.gun.particle == "pi+");
     CHECK(d.gun.spectrum == "gaussian");
     CHECK(d.gun.energy == doctest::Approx(2000.0));
     CHECK(d.gun.energy2 == doctest::Approx(50.0));
     CHECK(d.gun.position_shape == "beam_spot");
-    CHECK(d.gun.position[2] == doctest::Approx(-0.1));
+    CHECK(d.gun.position[2] == test::relative(-0.1, 1e-12));
     CHECK(d.gun.direction_shape == "cone");
-    CHECK(d.gun.cone_half_angle == doctest::Approx(0.01));
+    CHECK(d.gun.cone_half_angle == test::relative(0.01, 1e-12));
     CHECK(d.gun.events == 10);
     CHECK(d.gun.per_event == 3);
-    CHECK(d.physics.energy_cut == doctest::Approx(0.5));
-    CHECK(d.physics.max_step == doctest::Approx(1e-3));
+    CHECK(d.physics.energy_cut == test::relative(0.5, 1e-12));
+    CHECK(d.physics.max_step == test::relative(1e-3, 1e-12));
     CHECK(d.physics.multiple_scattering);
     CHECK(cfg.output.file == "t.h5");
 }

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "Relative.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
@@ -103,8 +104,8 @@ TEST_CASE("chromatic tunes of the frequency map are the optics' chromaticities")
     double const cx = (r.qx1[1] - r.qx1[0]) / 2e-4, cy = (r.qy1[1] - r.qy1[0]) / 2e-4;
     CAPTURE(o.chroma_x);
     CAPTURE(o.chroma_y);
-    CHECK(cx == doctest::Approx(o.chroma_x).epsilon(1e-4));
-    CHECK(cy == doctest::Approx(o.chroma_y).epsilon(1e-4));
+    CHECK(cx == test::relative(o.chroma_x, 1e-4));
+    CHECK(cy == test::relative(o.chroma_y, 1e-4));
 }
 
 TEST_CASE("amplitude detuning of one thin octupole: the first-order coefficients")
@@ -144,9 +145,9 @@ TEST_CASE("amplitude detuning of one thin octupole: the first-order coefficients
     // The shifts are 1.4e-5 to 8.8e-5, measured within 2e-4 (relative) of the first-order values: what is
     // left is second order in K3L J (~ the shift over the distance to the nearest resonance); NAFF's error,
     // ~1e-12, is far smaller. 1e-3 holds them.
-    CHECK(dqx_x == doctest::Approx(axx * jx).epsilon(1e-3));
-    CHECK(dqy_y == doctest::Approx(ayy * jy).epsilon(1e-3));
-    CHECK(dqx_y == doctest::Approx(axy * jy).epsilon(1e-3));
+    CHECK(dqx_x == test::relative(axx * jx, 1e-3));
+    CHECK(dqy_y == test::relative(ayy * jy, 1e-3));
+    CHECK(dqx_y == test::relative(axy * jy, 1e-3));
     CHECK(o0.beta_x == doctest::Approx(o.beta_x));  // a thin octupole leaves the linear optics alone
 }
 
@@ -188,12 +189,12 @@ TEST_CASE("a linear ring's rectangular aperture: the border of each angle within
         CAPTURE(expected);
         CHECK(r.border[k] <= expected);
         CHECK(r.border[k] > expected - step);
-        CHECK(r.first_loss[k] == doctest::Approx(r.border[k] + step));
+        CHECK(r.first_loss[k] == test::relative(r.border[k] + step, 1e-12));
     }
     // Every loss is at the aperture.
     for (std::size_t i = 0; i < r.survived.size(); ++i)
         if (r.survived[i] < 1000) CHECK(lattice.info[std::size_t(r.lost_element[i])].name == "AP");
-    CHECK(r.da_min[0] == doctest::Approx(*std::min_element(r.border.begin(), r.border.end())));
+    CHECK(r.da_min[0] == test::relative(*std::min_element(r.border.begin(), r.border.end()), 1e-12));
 }
 
 TEST_CASE("a wrong [dynamic_aperture] is a deck error naming the key")

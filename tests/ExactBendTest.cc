@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "ElementTestSupport.hh"
+#include "Relative.hh"
 #include "kernels/elements/DipoleEdge.hh"
 #include "kernels/elements/ExactBend.hh"
 #include "kernels/elements/Misalignment.hh"
@@ -206,7 +207,7 @@ TEST_CASE("exact bend: linear limit equals the first-order map, the rest is O(z^
             Vec6 const got = track(b, z), want = to_vec(p);
             for (int i = 0; i < 6; ++i) diff[k] = std::max(diff[k], std::abs(got[i] - want[i]));
         }
-        CHECK(diff[0] / diff[1] == doctest::Approx(4.0).epsilon(0.1));
+        CHECK(diff[0] / diff[1] == test::relative(4.0, 0.1));
     }
 }
 
@@ -222,7 +223,7 @@ TEST_CASE("exact bend: combined function converges at fourth order; zero angle i
         Vec6 const got = track(ExactBend::make(1.6, 0.3, 0.8, 20.0, k == 0 ? 4 : 8, ref), z);
         for (int i = 0; i < 6; ++i) err[k] = std::max(err[k], std::abs(got[i] - reference[i]));
     }
-    CHECK(err[0] / err[1] == doctest::Approx(16.0).epsilon(0.15));
+    CHECK(err[0] / err[1] == test::relative(16.0, 0.15));
     // angle 0, no kick: the exact drift, bit for bit.
     Particle p = to_particle(z), q = to_particle(z);
     REQUIRE(ExactBend::make(1.6, 0.0, 0.0, 0.0, 0, ref)(p));
@@ -237,7 +238,7 @@ TEST_CASE("exact bend: combined function converges at fourth order; zero angle i
 TEST_CASE("exact combined-function bend: MAD-X's second-order map (T matrix)")
 {
     ReferenceParticle const ref = proton_pc(2000.0);
-    CHECK(ref.beta == doctest::Approx(0.9053245770160863).epsilon(1e-9));
+    CHECK(ref.beta == test::relative(0.9053245770160863, 1e-9));
     ExactBend const b = ExactBend::make(2.0, 0.3, 0.2, 0.7, 16, ref);
     check_against_madx([&](Particle& p) { return b(p); }, k_madx_body, 2e-6);
 }
@@ -261,8 +262,8 @@ TEST_CASE("second-order edge: the e = 0 terms, entrance and exit inverse to each
     DipoleEdge const out = DipoleEdge::make_second_order(h, 0.0, 0.0, 0.0, 0.0, true);
     Particle p{3e-3, 2e-3, -4e-3, 1e-3, 0.0, 0.0};
     in(p);
-    CHECK(p.x == doctest::Approx(3e-3 + 0.5 * h * 16e-6).epsilon(1e-14));
-    CHECK(p.py == doctest::Approx(1e-3 - h * (-4e-3) * 2e-3).epsilon(1e-14));
+    CHECK(p.x == test::relative(3e-3 + 0.5 * h * 16e-6, 1e-14));
+    CHECK(p.py == test::relative(1e-3 - h * (-4e-3) * 2e-3, 1e-14));
     out(p);
     CHECK(std::abs(p.x - 3e-3) < 1e-18);
     CHECK(std::abs(p.py - 1e-3) < 1e-18);

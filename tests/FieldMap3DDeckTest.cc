@@ -8,6 +8,7 @@
 #include "DeckTestSupport.hh"
 #include "FieldMap3DTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 
 using namespace gt;
@@ -43,7 +44,7 @@ TEST_CASE("field_map keys: a map builds, shares its grid between occurrences; er
     CHECK(lattice.elements[0].field_map_3d.grid.layout == k_default_field_layout);
     CHECK(lattice.elements[2].field_map_3d.grid.offset == lattice.elements[0].field_map_3d.grid.offset);
     CHECK(lattice.field_data->size() == 125 * 3);
-    CHECK(lattice.length == doctest::Approx(0.4));
+    CHECK(lattice.length == test::relative(0.4, 1e-12));
 
     CHECK(error_of(R"(E = { type = "field_map", file = "map.h5", length = 0.2, layout = "planar", b_scale = -1 })",
                    &lattice) == "");

@@ -10,6 +10,7 @@
 
 #include "FieldMap3DTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "beam/FieldMap3DBuilder.hh"
 #include "beam/FieldMap3DFile.hh"
@@ -92,7 +93,7 @@ TEST_CASE("trilinear interpolation of a uniform field is exact to round-off, zer
             CHECK(f.by == 0.0);
             CHECK(f.ez == 0.0);
         }
-        CHECK(g(0.0, 0.0, 0.6).bz == doctest::Approx(bz).epsilon(1e-15));  // the last node is inside
+        CHECK(g(0.0, 0.0, 0.6).bz == test::relative(bz, 1e-15));  // the last node is inside
         CHECK(g(0.0, 0.0, 0.6000001).bz == 0.0);
         CHECK(g(0.0, -0.2000001, 0.3).bz == 0.0);
         CHECK(g(std::nan(""), 0.0, 0.3).bz == 0.0);
@@ -319,8 +320,8 @@ TEST_CASE("field-map files: every check names the file and the problem")
     }
     write_map_file(path, split);
     FieldMap3DFile const m = read_field_map_3d(path);
-    CHECK(m.spacing[2] == doctest::Approx(0.1).epsilon(1e-15));
+    CHECK(m.spacing[2] == test::relative(0.1, 1e-15));
     REQUIRE(m.b.size() == good.datasets[0].values.size());
-    for (std::size_t i = 0; i < m.b.size(); ++i) CHECK(m.b[i] == doctest::Approx(good.datasets[0].values[i]).epsilon(1e-15));
+    for (std::size_t i = 0; i < m.b.size(); ++i) CHECK(m.b[i] == test::relative(good.datasets[0].values[i], 1e-15));
     CHECK(m.e.empty());
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "Relative.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/field/FieldPropagator.hh"
 #include "kernels/field/SolenoidField.hh"
@@ -91,7 +92,7 @@ TEST_CASE("a helix through 20 turns stays on the exact helix within the requeste
         auto const r = prop(pos, dir, h.q, h.p, 0, st);
         CHECK(r.done);
         CHECK(!r.boundary);
-        CHECK(r.length == doctest::Approx(length).epsilon(1e-12));
+        CHECK(r.length == test::relative(length, 1e-12));
         // eps bounds the error per unit length of each substep: the global error stays below eps
         // times the path (errors of successive substeps add at worst linearly)
         double const err = norm(pos - h.position(length));
@@ -172,7 +173,7 @@ TEST_CASE("crossing points of a helix with cylinders match the analytic intersec
         // between the point and the true arc, below delta_chord) and on the exact helix
         CHECK(std::fabs(std::hypot(pos.x, pos.y) - rho) < 1.0e-9);
         CHECK(norm(pos - exact) < params.delta_intersection + 1.0e-6);
-        CHECK(s_total == doctest::Approx(s_exact).epsilon(1.0e-5));
+        CHECK(s_total == test::relative(s_exact, 1.0e-5));
         volume = nav.cross_boundary(volume, pos, dir);
         pos = axpy(nav::k_push, dir, pos);
         s_total += nav::k_push;

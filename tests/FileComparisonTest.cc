@@ -10,12 +10,13 @@
 
 #include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
+#include "compare/FileComparison.hh"
+#include "compare/Tolerance.hh"
 #include "io/OutputFile.hh"
 #include "io/Provenance.hh"
 #include "io/TableWriter.hh"
-#include "compare/FileComparison.hh"
-#include "compare/Tolerance.hh"
 
 using namespace gt;
 using gt::test::TempDir;
@@ -127,7 +128,7 @@ TEST_CASE("compare: a planted difference just outside tolerance fails, just insi
         }
         CHECK(i.diff.outside == 1);
         CHECK(i.diff.worst == 3);
-        CHECK(i.diff.max_rel == doctest::Approx(2e-12).epsilon(1e-3));
+        CHECK(i.diff.max_rel == test::relative(2e-12, 1e-3));
     }
     std::string const table = comparison_report(out);
     CHECK(contains(table, "stats/sigma_x"));

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "GdmlTestSupport.hh"
+#include "Relative.hh"
 #include "deck/DeckError.hh"
 #include "deck/gdml/GdmlExpression.hh"
 #include "deck/gdml/GdmlReader.hh"
@@ -61,7 +62,7 @@ TEST_CASE("GDML expressions: precedence, functions, units and names as CLHEP's e
     CHECK(evaluate("2**3", s) == 8);
     CHECK(evaluate("-(1+2)*3", s) == -9);
     CHECK(evaluate("sqrt(16) + pow(2, 3) - abs(-1)", s) == 11);
-    CHECK(evaluate("sin(30*deg)", s) == doctest::Approx(0.5));
+    CHECK(evaluate("sin(30*deg)", s) == test::relative(0.5, 1e-12));
     CHECK(evaluate("1.5e-3*m/mm", s) == doctest::Approx(1.5));
     CHECK(evaluate("1*s/ns", s) == doctest::Approx(1e9));
     CHECK(evaluate("exp(log(7))", s) == doctest::Approx(7));
@@ -88,15 +89,15 @@ TEST_CASE("GDML <define>: constants, variables, quantities, positions and rotati
              R"(<physvol><volumeref ref="V"/><positionref ref="p"/><rotationref ref="r"/></physvol>)");
     REQUIRE(g.volumes.size() == 1);
     VolumeConfig const& v = g.volumes[0];
-    CHECK(v.half_size[0] == doctest::Approx(1.15e-3));
-    CHECK(v.half_size[1] == doctest::Approx(2.3e-3));
+    CHECK(v.half_size[0] == test::relative(1.15e-3, 1e-12));
+    CHECK(v.half_size[1] == test::relative(2.3e-3, 1e-12));
     // a quantity of 1 cm is 10 in CLHEP's units (mm = 1), and the box's lunit="mm" makes it 10 mm,
     // as in Geant4
-    CHECK(v.half_size[2] == doctest::Approx(5e-3));
+    CHECK(v.half_size[2] == test::relative(5e-3, 1e-12));
     REQUIRE(v.placements.size() == 1);
-    CHECK(v.placements[0].position[0] == doctest::Approx(10e-3));
-    CHECK(v.placements[0].position[1] == doctest::Approx(-4.6e-3));
-    CHECK(v.placements[0].position[2] == doctest::Approx(3.3e-3));
+    CHECK(v.placements[0].position[0] == test::relative(10e-3, 1e-12));
+    CHECK(v.placements[0].position[1] == test::relative(-4.6e-3, 1e-12));
+    CHECK(v.placements[0].position[2] == test::relative(3.3e-3, 1e-12));
     CHECK(v.placements[0].mother == "World");
 }
 
@@ -159,27 +160,27 @@ TEST_CASE("GDML materials: atom counts, mass fractions, mixtures, isotopes, NIST
     };
     // H2O by atom counts with the file's molar masses: w_H = 2 x 1.008 / (2 x 1.008 + 16.0)
     MaterialConfig const water = material("Water");
-    CHECK(fraction_of(water, "H") == doctest::Approx(2 * 1.008 / (2 * 1.008 + 16.0)).epsilon(1e-12));
-    CHECK(fraction_of(water, "O") == doctest::Approx(16.0 / (2 * 1.008 + 16.0)).epsilon(1e-12));
-    CHECK(*water.mean_excitation == doctest::Approx(78e-6));
+    CHECK(fraction_of(water, "H") == test::relative(2 * 1.008 / (2 * 1.008 + 16.0), 1e-12));
+    CHECK(fraction_of(water, "O") == test::relative(16.0 / (2 * 1.008 + 16.0), 1e-12));
+    CHECK(*water.mean_excitation == test::relative(78e-6, 1e-12));
     CHECK(water.density == doctest::Approx(1000));  // D's default unit is g/cm3
     // "Lead" names an element and a material: a <fraction ref="Lead"> takes the element, as in
     // Geant4 (G4GDMLReadMaterials::MixtureRead looks for an element first)
     CHECK(fraction_of(material("Lead"), "Pb") == 1.0);
     MaterialConfig const mix = material("Mix");
-    CHECK(fraction_of(mix, "Pb") == doctest::Approx(0.5));
-    CHECK(fraction_of(mix, "H") == doctest::Approx(0.5 * 2 * 1.008 / (2 * 1.008 + 16.0)));
+    CHECK(fraction_of(mix, "Pb") == test::relative(0.5, 1e-12));
+    CHECK(fraction_of(mix, "H") == test::relative(0.5 * 2 * 1.008 / (2 * 1.008 + 16.0), 1e-12));
     CHECK(fraction_of(material("Fuel"), "U") == 1.0);
     // a material made of a NIST one takes its composition: Kapton's NIST mass fractions
     MaterialConfig const cable = material("Cable");
-    CHECK(fraction_of(cable, "C") == doctest::Approx(0.691133));
-    CHECK(fraction_of(cable, "N") == doctest::Approx(0.07327));
+    CHECK(fraction_of(cable, "C") == test::relative(0.691133, 1e-12));
+    CHECK(fraction_of(cable, "N") == test::relative(0.07327, 1e-12));
     MaterialConfig const kapton = material("G4_KAPTON");
-    CHECK(kapton.density == doctest::Approx(1420));
-    CHECK(*kapton.mean_excitation == doctest::Approx(79.6e-6));
+    CHECK(kapton.density == test::relative(1420, 1e-12));
+    CHECK(*kapton.mean_excitation == test::relative(79.6e-6, 1e-12));
     // PbWO4 by atom counts (Geant4 defines it so), I from Bragg additivity
     MaterialConfig const pwo = material("G4_PbWO4");
-    CHECK(fraction_of(pwo, "O") == doctest::Approx(4 * 15.999 / (207.2 + 183.84 + 4 * 15.999)).epsilon(1e-9));
+    CHECK(fraction_of(pwo, "O") == test::relative(4 * 15.999 / (207.2 + 183.84 + 4 * 15.999), 1e-9));
     CHECK_FALSE(pwo.mean_excitation.has_value());
     // a file's vacuum (1e-25 g/cm3) is gtrack's vacuum
     for (VolumeConfig const& v : g.volumes)
@@ -200,13 +201,13 @@ TEST_CASE("GDML assemblies: their volumes placed in the mother with the composed
     REQUIRE(g.volumes.size() == 1);
     auto const& pl = g.volumes[0].placements;
     REQUIRE(pl.size() == 4);
-    CHECK(pl[0].position[0] == doctest::Approx(-0.02));
-    CHECK(pl[0].position[1] == doctest::Approx(0.1));
-    CHECK(pl[1].position[0] == doctest::Approx(0.02));
+    CHECK(pl[0].position[0] == test::relative(-0.02, 1e-12));
+    CHECK(pl[0].position[1] == test::relative(0.1, 1e-12));
+    CHECK(pl[1].position[0] == test::relative(0.02, 1e-12));
     CHECK(*pl[1].copy == 7);
     // rotated by 180 deg about z: x flips
-    CHECK(pl[2].position[0] == doctest::Approx(0.02));
-    CHECK(pl[2].position[1] == doctest::Approx(-0.1));
+    CHECK(pl[2].position[0] == test::relative(0.02, 1e-12));
+    CHECK(pl[2].position[1] == test::relative(-0.1, 1e-12));
     CHECK(g.volumes[0].material == "silicon");
 }
 
@@ -224,15 +225,15 @@ TEST_CASE("GDML <constant>s take the deck's [geometry.gdml_constants] values, --
         DeckConfig const cfg = read_deck_text(test::gdml_deck(file, lines), "scan.toml", set);
         return cfg.detector.volumes.at(0).half_size[0];
     };
-    CHECK(half_x("", {}) == doctest::Approx(1.15e-3));
-    CHECK(half_x("[geometry.gdml_constants]\nthickness = 5.0", {}) == doctest::Approx(2.5e-3));
-    CHECK(half_x("", {"geometry.gdml_constants.thickness=8"}) == doctest::Approx(4e-3));
+    CHECK(half_x("", {}) == test::relative(1.15e-3, 1e-12));
+    CHECK(half_x("[geometry.gdml_constants]\nthickness = 5.0", {}) == test::relative(2.5e-3, 1e-12));
+    CHECK(half_x("", {"geometry.gdml_constants.thickness=8"}) == test::relative(4e-3, 1e-12));
     // a [scan] over the constant: the thickness-scan use case, one job per point (a scan sets keys
     // the deck gives, so the deck names the constant in [geometry.gdml_constants])
     std::string const scan = test::gdml_deck(file, "[geometry.gdml_constants]\nthickness = 2.3") +
                              "[scan]\n\"geometry.gdml_constants.thickness\" = [2.0, 6.0]\n";
     CHECK(read_deck_text(scan, "scan.toml", {}, 1).detector.volumes.at(0).half_size[0] ==
-          doctest::Approx(3e-3));
+          test::relative(3e-3, 1e-12));
     // a name that is not a constant of the file
     try {
         read_deck_text(test::gdml_deck(file, "[geometry.gdml_constants]\nthicknes = 5.0"), "scan.toml", {});

@@ -13,17 +13,12 @@
 
 #include <fmt/format.h>
 
+#include "Relative.hh"
 #include "deck/DeckReader.hh"
 #include "detector/DetectorSetup.hh"
 #include "kernels/geometry/Navigator.hh"
 
 namespace gt::test {
-
-//! x to a relative tolerance (doctest's Approx alone adds its scale of 1: an absolute 1e-9 for small x).
-inline doctest::Approx relative(double x, double epsilon)
-{
-    return doctest::Approx(x).epsilon(epsilon).scale(0);
-}
 
 //! Writes text to a fresh file in the temporary directory and returns its path.
 inline std::string write_temp_file(std::string const& name, std::string const& text)

@@ -15,6 +15,7 @@
 
 #include "HepMcTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "deck/Particles.hh"
 #include "detector/HepMcEvents.hh"
@@ -75,15 +76,15 @@ TEST_CASE("a file of HepMC3's own writer is read back with every final-state par
         // conversion's rounding: 1e-15 relative
         double const p2 = (w.px * w.px + w.py * w.py + w.pz * w.pz) * 1e6;
         double const mass = find_detector_particle(name)->mass;
-        CHECK(p.energy == doctest::Approx(std::sqrt(p2 + mass * mass) - mass).epsilon(1e-12));
+        CHECK(p.energy == test::relative(std::sqrt(p2 + mass * mass) - mass, 1e-12));
         double const pm = std::sqrt(p2);
-        CHECK(p.dir.x == doctest::Approx(w.px * 1e3 / pm).epsilon(1e-15));
-        CHECK(p.dir.y == doctest::Approx(w.py * 1e3 / pm).epsilon(1e-15));
-        CHECK(p.dir.z == doctest::Approx(w.pz * 1e3 / pm).epsilon(1e-15));
-        CHECK(p.pos.x == doctest::Approx(w.x * 1e-3).epsilon(1e-15));
-        CHECK(p.pos.y == doctest::Approx(w.y * 1e-3).epsilon(1e-15));
-        CHECK(p.pos.z == doctest::Approx(w.z * 1e-3).epsilon(1e-15));
-        CHECK(p.time == doctest::Approx(w.t * 1e-3 / constants::c_light).epsilon(1e-15));
+        CHECK(p.dir.x == test::relative(w.px * 1e3 / pm, 1e-15));
+        CHECK(p.dir.y == test::relative(w.py * 1e3 / pm, 1e-15));
+        CHECK(p.dir.z == test::relative(w.pz * 1e3 / pm, 1e-15));
+        CHECK(p.pos.x == test::relative(w.x * 1e-3, 1e-15));
+        CHECK(p.pos.y == test::relative(w.y * 1e-3, 1e-15));
+        CHECK(p.pos.z == test::relative(w.z * 1e-3, 1e-15));
+        CHECK(p.time == test::relative(w.t * 1e-3 / constants::c_light, 1e-15));
     }
     CHECK(k == ev.primaries.size());
     // 6 events x (mu, gamma, pi+, pi-, 2 gamma), every one in its event; starts count them
@@ -108,11 +109,11 @@ TEST_CASE("a file of HepMC3's own writer is read back with every final-state par
     Primary const& mu = ev.primaries[0];
     Primary const& pion = ev.primaries[2];
     Primary const& photon = ev.primaries[5];
-    CHECK(pion.pos.z - mu.pos.z == doctest::Approx(0.020).epsilon(1e-12));
-    CHECK(pion.time - mu.time == doctest::Approx(20.5e-3 / constants::c_light).epsilon(1e-12));
+    CHECK(pion.pos.z - mu.pos.z == test::relative(0.020, 1e-12));
+    CHECK(pion.time - mu.time == test::relative(20.5e-3 / constants::c_light, 1e-12));
     CHECK(photon.pos.z == mu.pos.z);
     CHECK(photon.time == mu.time);
-    CHECK(mu.time == doctest::Approx(0.3e-3 / constants::c_light).epsilon(1e-15));
+    CHECK(mu.time == test::relative(0.3e-3 / constants::c_light, 1e-15));
 }
 
 TEST_CASE("the events in MeV and cm are the same primaries; skip, events and offset select and move them")
@@ -125,10 +126,10 @@ TEST_CASE("the events in MeV and cm are the same primaries; skip, events and off
     REQUIRE(a.primaries.size() == b.primaries.size());
     for (std::size_t i = 0; i < a.primaries.size(); ++i) {
         // the same values written scaled by 1000 and 0.1, converted back by libhepmc3: a few roundings
-        CHECK(b.primaries[i].energy == doctest::Approx(a.primaries[i].energy).epsilon(1e-13));
-        CHECK(b.primaries[i].pos.z == doctest::Approx(a.primaries[i].pos.z).epsilon(1e-13));
-        CHECK(b.primaries[i].time == doctest::Approx(a.primaries[i].time).epsilon(1e-13));
-        CHECK(b.primaries[i].dir.x == doctest::Approx(a.primaries[i].dir.x).epsilon(1e-13));
+        CHECK(b.primaries[i].energy == test::relative(a.primaries[i].energy, 1e-13));
+        CHECK(b.primaries[i].pos.z == test::relative(a.primaries[i].pos.z, 1e-13));
+        CHECK(b.primaries[i].time == test::relative(a.primaries[i].time, 1e-13));
+        CHECK(b.primaries[i].dir.x == test::relative(a.primaries[i].dir.x, 1e-13));
     }
     HepMcEvents const c = read_hepmc_file(dir.file("gev_mm.hepmc3"), HepMcSelection{2, 3, {0.1, -0.2, 1.5}});
     REQUIRE(c.events() == 3);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "beam/LatticeCompaction.hh"
@@ -102,7 +103,7 @@ TEST_CASE("merge_drifts: the compacted table merges drifts and leaves out what d
     CHECK(merged.info[1].name == "d1");  // a merged run is named after its first drift
     CHECK(merged.info[1].s_begin == full.info[1].s_begin);
     CHECK(merged.info[1].s_end == full.info[6].s_end);  // ... and ends at its last drift's exit
-    CHECK(merged.elements[1].drift.length == doctest::Approx(0.7 + 0.55 + 0.45).epsilon(1e-15));
+    CHECK(merged.elements[1].drift.length == test::relative(0.7 + 0.55 + 0.45, 1e-15));
     for (std::size_t i = 0; i < merged.elements.size(); ++i)
         CHECK(merged.elements[i].index == std::int32_t(i));
     // An output point is kept and ends a run: with the marker m named in phase_space, a cell is qf, d1, m,

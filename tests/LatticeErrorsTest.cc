@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "beam/LatticeErrors.hh"
@@ -140,13 +141,13 @@ TEST_CASE("errors: the same seed gives the same table, another seed another one"
         CHECK(q.misaligned);
         CHECK(q.misalignment.dx == r.dx);
         CHECK(q.misalignment.tilt == r.roll);
-        CHECK(std::abs(q.quadrupole.k1) == doctest::Approx(20.0 * (1.0 + r.gradient)).epsilon(1e-15));
+        CHECK(std::abs(q.quadrupole.k1) == test::relative(20.0 * (1.0 + r.gradient), 1e-15));
         Element const& in = a.elements[std::size_t(r.first_entry)];
         REQUIRE(in.kind == ElementKind::multipole);
         CHECK(a.info[std::size_t(r.first_entry)].name == r.name + ":errors_in");
         // Half of the multipole errors at each end: the entrance kick holds knl_2 / 2 (as normal[2] = knl_2 /
         // 2!).
-        CHECK(in.multipole.normal[2] * 2.0 * 2.0 == doctest::Approx(r.knl[2]).epsilon(1e-14));
+        CHECK(in.multipole.normal[2] * 2.0 * 2.0 == test::relative(r.knl[2], 1e-14));
         CHECK(in.misalignment.dx == r.dx);  // the kicks act in the magnet's frame
     }
     // The systematic part alone: a zero rms leaves b_2's integrated strength exactly b_2 K L n!/m! r0^(m-n).
@@ -161,7 +162,7 @@ b = [0, 0, 1e-4]
 )";
     Lattice const s = lattice_of(ring_deck(systematic));
     REQUIRE(s.errors.rows.size() == 8);
-    CHECK(s.errors.rows[0].knl[2] == doctest::Approx(1e-4 * 0.4 * 2.0 / 0.01).epsilon(1e-14));
+    CHECK(s.errors.rows[0].knl[2] == test::relative(1e-4 * 0.4 * 2.0 / 0.01, 1e-14));
 }
 
 TEST_CASE("errors: the truncated Gaussian has the asked moments and cut")
@@ -229,9 +230,14 @@ gradient = 2e-3
     INFO("dQy " << with.tune_y - base.tune_y << " predicted " << dqy);
     CHECK(std::abs(dqx) > 1e-5);  // the errors do shift the tune
     // Second order in dk: the next term of the perturbation series is ~ (2 pi dQ) cot(2 pi Q) relative to
-    // dQ, and the thick quadrupole's beta over it adds (k1 L^2) ~ 1%: 3% of dQ bounds both.
-    CHECK(with.tune_x - base.tune_x == doctest::Approx(dqx).epsilon(0.03));
-    CHECK(with.tune_y - base.tune_y == doctest::Approx(dqy).epsilon(0.03));
+    // dQ for one error (2.6% for dQy here, Q = 1.055 near the integer), and the 16 random errors' cross
+    // terms add as much again; the thick quadrupole's beta over it adds (k1 L^2) ~ 1%. Measured: dQx
+    // within 0.05%, dQy 4.3% beyond first order (-1.55687e-3 against -1.49234e-3), where the exact
+    // thick-lens one-turn matrices with these errors (numpy, outside gtrack) give the same -1.55687e-3
+    // and 0.89215e-3 as gtrack: 6% of dQ. (Written as 3% when doctest's Approx scale of 1 made it an
+    // absolute 0.03, twenty times dQ.)
+    CHECK(with.tune_x - base.tune_x == test::relative(dqx, 0.06));
+    CHECK(with.tune_y - base.tune_y == test::relative(dqy, 0.06));
 }
 
 TEST_CASE("errors: misaligned quadrupoles give the closed orbit of the distortion formula")
@@ -264,7 +270,7 @@ dx = "100 um"
     CHECK(std::abs(x0) > 1e-6);
     // Linear in dx (exact for these linear maps); thin-kick and mean-beta approximations of the 2 cm
     // quadrupoles: O(k1 L^2) = 0.8%; 2% bounds it.
-    CHECK(with.closed_orbit[0] == doctest::Approx(x0).epsilon(0.02));
+    CHECK(with.closed_orbit[0] == test::relative(x0, 0.02));
     CHECK(std::abs(with.closed_orbit[2]) < 1e-15);  // no vertical offsets, no roll: no vertical orbit
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ElementTestSupport.hh"
+#include "Relative.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
@@ -70,7 +71,7 @@ TEST_CASE("slicing, bend edges, s positions and the table index")
     REQUIRE(lat.info.size() == lat.elements.size());
     REQUIRE(lat.reference_after.size() == lat.elements.size());
     double const cell_length = 0.5 + 2.0 + 0.5 + 2.0;
-    CHECK(lat.length == doctest::Approx(3 * (2 * cell_length + 1.0)).epsilon(1e-14));
+    CHECK(lat.length == test::relative(3 * (2 * cell_length + 1.0), 1e-14));
     for (std::size_t i = 0; i < lat.elements.size(); ++i) {
         CHECK(lat.elements[i].index == static_cast<std::int32_t>(i));
         if (i > 0) CHECK(lat.info[i].s_begin == lat.info[i - 1].s_end);  // contiguous
@@ -80,8 +81,8 @@ TEST_CASE("slicing, bend edges, s positions and the table index")
     CHECK(lat.info[0].slice == 0);
     CHECK(lat.info[0].slices == 2);
     CHECK(lat.info[1].slice == 1);
-    CHECK(lat.info[1].s_end == doctest::Approx(0.5));
-    CHECK(lat.elements[0].quadrupole.length == doctest::Approx(0.25));
+    CHECK(lat.info[1].s_end == test::relative(0.5, 1e-12));
+    CHECK(lat.elements[0].quadrupole.length == test::relative(0.25, 1e-12));
     CHECK(lat.elements[0].kind == ElementKind::quadrupole);
     CHECK(lat.info[5].is_monitor);
     CHECK(lat.elements[5].kind == ElementKind::monitor);
@@ -92,8 +93,8 @@ TEST_CASE("slicing, bend edges, s positions and the table index")
     CHECK(lat.info[12].slices == 5);
     CHECK(lat.info[16].slice == 4);
     CHECK(lat.info[12].s_begin == lat.info[12].s_end);  // edges are thin
-    CHECK(lat.elements[13].exact_bend.angle == doctest::Approx(0.1 / 3));
-    CHECK(lat.elements[12].dipole_edge.kx == doctest::Approx(0.1 * std::tan(0.01)));
+    CHECK(lat.elements[13].exact_bend.angle == test::relative(0.1 / 3, 1e-12));
+    CHECK(lat.elements[12].dipole_edge.kx == test::relative(0.1 * std::tan(0.01), 1e-12));
     CHECK(lat.elements[16].dipole_edge.kx == 0.0);  // e2 = 0
     CHECK(lat.info[13].s_begin == doctest::Approx(2 * cell_length));
     CHECK(lat.info[13].deck_index == 3);
@@ -247,17 +248,17 @@ TEST_CASE("a bend's body components: knl[1] and knl[2] join k1 and k2, the other
     REQUIRE(lat.elements.size() == 3);
     REQUIRE(lat.elements[1].kind == ElementKind::exact_bend);
     ExactBend const& e = lat.elements[1].exact_bend;
-    CHECK(e.k1 == doctest::Approx(0.1 + 0.04 / 2.0).epsilon(1e-15));
-    CHECK(e.k2 == doctest::Approx(0.6 / 2.0).epsilon(1e-15));
+    CHECK(e.k1 == test::relative(0.1 + 0.04 / 2.0, 1e-15));
+    CHECK(e.k2 == test::relative(0.6 / 2.0, 1e-15));
     CHECK(e.kicked);
     CHECK(e.body.terms == 4);
-    CHECK(e.body.normal[0] == doctest::Approx(1e-4 / 2.0).epsilon(1e-15));
+    CHECK(e.body.normal[0] == test::relative(1e-4 / 2.0, 1e-15));
     CHECK(e.body.normal[1] == 0.0);  // in k1
     CHECK(e.body.normal[2] == 0.0);  // in k2
-    CHECK(e.body.normal[3] == doctest::Approx((6.0 + 3.0 / 2.0) / 6.0).epsilon(1e-15));
-    CHECK(e.body.skew[1] == doctest::Approx(0.02).epsilon(1e-15));
-    CHECK(e.body.skew[2] == doctest::Approx(0.2 / 2.0 / 2.0).epsilon(1e-15));
-    CHECK(e.body.h_a0 == doctest::Approx(0.05 * 1e-4 / 2.0).epsilon(1e-15));
+    CHECK(e.body.normal[3] == test::relative((6.0 + 3.0 / 2.0) / 6.0, 1e-15));
+    CHECK(e.body.skew[1] == test::relative(0.02, 1e-15));
+    CHECK(e.body.skew[2] == test::relative(0.2 / 2.0 / 2.0, 1e-15));
+    CHECK(e.body.h_a0 == test::relative(0.05 * 1e-4 / 2.0, 1e-15));
 
     // The linear model takes knl[1] (a gradient) and refuses the others, naming the key.
     DeckConfig lin = d;
@@ -265,7 +266,7 @@ TEST_CASE("a bend's body components: knl[1] and knl[2] join k1 and k2, the other
     lin.elements[0].arrays["knl"] = {0.0, 0.04};
     Lattice const ok = build_lattice(lin, ref);
     REQUIRE(ok.elements[1].kind == ElementKind::sector_bend);
-    CHECK(ok.elements[1].sector_bend.k1 == doctest::Approx(0.02).epsilon(1e-15));
+    CHECK(ok.elements[1].sector_bend.k1 == test::relative(0.02, 1e-15));
     lin.elements[0].values["k1s"] = 0.01;
     CHECK_THROWS_WITH_AS(build_lattice(lin, ref), doctest::Contains("elements.B.k1s"), DeckError);
     CHECK_THROWS_WITH_AS(build_lattice(lin, ref), doctest::Contains("model = \"exact\""), DeckError);

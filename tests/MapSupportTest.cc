@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "Relative.hh"
 #include "kernels/elements/MapSupport.hh"
 
 using namespace gt;
@@ -59,8 +60,7 @@ TEST_CASE("split steps: the drift between two steps is twice the outer drift, th
         for (std::int32_t steps : {1, 2, 4, 7}) {
             SplitSteps const s = SplitSteps::make(length, steps);
             CHECK(s.kick_outer == 2.0 * s.drift_outer);
-            CHECK(s.kick_outer + s.kick_middle + s.kick_outer ==
-                  doctest::Approx(length / steps).epsilon(1e-14));
+            CHECK(s.kick_outer + s.kick_middle + s.kick_outer == test::relative(length / steps, 1e-14));
         }
     }
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "Relative.hh"
 #include "deck/Materials.hh"
 
 using namespace gt;
@@ -15,9 +16,9 @@ TEST_CASE("water from H2O by mass agrees with the built-in water")
     cfg.elements = {{"H", 0.111894}, {"O", 0.888106}};
     MaterialParams const mine = make_material(cfg);
     MaterialParams const table = *builtin_material("water");
-    CHECK(mine.z_over_a == doctest::Approx(table.z_over_a).epsilon(1e-3));
+    CHECK(mine.z_over_a == test::relative(table.z_over_a, 1e-3));
     // Dahl's per-element fit (PDG eq. 34.26) is good to ~2.5% for each element
-    CHECK(mine.radiation_length == doctest::Approx(table.radiation_length).epsilon(0.025));
+    CHECK(mine.radiation_length == test::relative(table.radiation_length, 0.025));
     // Bragg additivity with the elements' gas-phase I values gives less than the condensed 75 eV
     CHECK(mine.mean_excitation * 1e6 > 60.0);
     CHECK(mine.mean_excitation * 1e6 < 80.0);
@@ -29,17 +30,17 @@ TEST_CASE("Sternheimer-Peierls parameters reproduce the tabulated ones roughly f
     MaterialParams const table = m;
     sternheimer_peierls(m, false);
     // C-bar is exact by construction from I and the plasma energy: it must match the table's
-    CHECK(m.cbar == doctest::Approx(table.cbar).epsilon(0.002));
-    CHECK(m.x1 == doctest::Approx(3.0));
-    CHECK(m.x0 == doctest::Approx(0.2));
+    CHECK(m.cbar == test::relative(table.cbar, 0.002));
+    CHECK(m.x1 == test::relative(3.0, 1e-12));
+    CHECK(m.x0 == test::relative(0.2, 1e-12));
 }
 
 TEST_CASE("element radiation lengths from Dahl's fit match the PDG within 2.5%")
 {
     // PDG atomic and nuclear properties [g/cm^2]
-    CHECK(element_radiation_length(14, 28.085) == doctest::Approx(21.82).epsilon(0.025));
-    CHECK(element_radiation_length(29, 63.546) == doctest::Approx(12.86).epsilon(0.025));
-    CHECK(element_radiation_length(82, 207.2) == doctest::Approx(6.37).epsilon(0.025));
+    CHECK(element_radiation_length(14, 28.085) == test::relative(21.82, 0.025));
+    CHECK(element_radiation_length(29, 63.546) == test::relative(12.86, 0.025));
+    CHECK(element_radiation_length(82, 207.2) == test::relative(6.37, 0.025));
 }
 
 TEST_CASE("the built-in table names and the element table")
@@ -63,7 +64,7 @@ TEST_CASE("lead tungstate from its composition: the PDG's radiation length and Z
     cfg.density = 8300.0;
     cfg.elements = {{"Pb", 0.455346}, {"W", 0.404011}, {"O", 0.140643}};
     MaterialParams const m = make_material(cfg);
-    CHECK(m.z_over_a == doctest::Approx(0.41315).epsilon(1e-3));
+    CHECK(m.z_over_a == test::relative(0.41315, 1e-3));
     // Dahl's per-element fit combined by mass: ~2.5% per element, as above
-    CHECK(m.radiation_length == doctest::Approx(8.903e-3).epsilon(0.025));
+    CHECK(m.radiation_length == test::relative(8.903e-3, 0.025));
 }

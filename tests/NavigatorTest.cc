@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "Relative.hh"
 #include "deck/DeckReader.hh"
 #include "detector/DetectorSetup.hh"
 #include "kernels/geometry/Navigator.hh"
@@ -171,7 +172,7 @@ material = "lead"
     for (int k = 0; k < 5; ++k) {
         NextStep const ns = nav.find_next_step(v, p, d, 10.0);
         // each start lies k_push = 1 nm past the surface just crossed
-        CHECK(ns.distance == doctest::Approx(expected[k]).epsilon(1e-7));
+        CHECK(ns.distance == test::relative(expected[k], 1e-7));
         p = axpy(ns.distance, d, p);
         v = nav.cross_boundary(v, p, d);
         CHECK(v == volumes[k]);

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "beam/CubicSpline.hh"
 #include "beam/OnAxisProfile.hh"
@@ -52,11 +53,11 @@ TEST_CASE("a profile file reads in SI units")
         write(dir, "gun.txt", "# z [mm]  Ez [MV/m]\n# comment\n0 1\n\n10 2.5\n20 -3\n30 0\n");
     OnAxisProfile const p = read_on_axis_profile(path, ProfileQuantity::electric, "k", {});
     CHECK(p.z_first == 0.0);
-    CHECK(p.dz == doctest::Approx(0.01).epsilon(1e-15));
+    CHECK(p.dz == test::relative(0.01, 1e-15));
     REQUIRE(p.values.size() == 4);
     CHECK(p.values[1] == 2.5e6);
     CHECK(p.peak() == 3e6);
-    CHECK(p.length() == doctest::Approx(0.03).epsilon(1e-15));
+    CHECK(p.length() == test::relative(0.03, 1e-15));
 }
 
 TEST_CASE("bad profile files: each error names the file, the line and the problem")

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "io/H5Access.hh"
 #include "io/OpenPmdWriter.hh"
@@ -122,8 +123,8 @@ TEST_CASE("openPMD phase space round-trips bit for bit, reference particle inclu
     // Weight = Q / (e N_start) real protons per macroparticle; the file's particles carry Q * n / N_start.
     double const w = bunch_charge / (constants::e_charge * 1200.0);
     REQUIRE(back.weighting.size() == beam.size());
-    CHECK(back.weighting[0] == doctest::Approx(w).epsilon(1e-15));
-    CHECK(back.bunch_charge == doctest::Approx(bunch_charge * 1001.0 / 1200.0).epsilon(1e-12));
+    CHECK(back.weighting[0] == test::relative(w, 1e-15));
+    CHECK(back.bunch_charge == test::relative(bunch_charge * 1001.0 / 1200.0, 1e-12));
 }
 
 TEST_CASE("a snapshot stores 72 bytes a particle: weighting reads as an array but holds no data")
@@ -234,12 +235,11 @@ TEST_CASE("openPMD attributes are present with the values openPMD readers expect
     CHECK(c_api_doubles(sp, "gamma_ref")[0] == ref.gamma);
     CHECK(c_api_doubles(sp, "pc_ref")[0] == ref.pc_mev);
     CHECK(c_api_doubles(sp, "charge_ref")[0] == -constants::e_charge);
-    CHECK(c_api_doubles(sp, "mass_ref")[0] ==
-          doctest::Approx(9.1093837015e-31).epsilon(1e-9));  // CODATA 2018
+    CHECK(c_api_doubles(sp, "mass_ref")[0] == test::relative(9.1093837015e-31, 1e-9));  // CODATA 2018
     CHECK(c_api_string(sp, "element", &fixed) == "end");
     // What openpmd-beamphysics reads (BeamPhysics extension): species, count, charge, z, time, weight.
     CHECK(c_api_string(sp, "speciesType", &fixed) == "electron");
-    CHECK(c_api_doubles(sp, "totalCharge")[0] == doctest::Approx(2e-12).epsilon(1e-15));
+    CHECK(c_api_doubles(sp, "totalCharge")[0] == test::relative(2e-12, 1e-15));
     CHECK(c_api_doubles(sp, "chargeUnitSI") == std::vector<double>{1.0});
     for (char const* record :
          {"position/z", "positionOffset/z", "momentum/z", "time", "timeOffset", "weight", "particleStatus"})
@@ -273,7 +273,7 @@ TEST_CASE("openPMD attributes are present with the values openPMD readers expect
         REQUIRE(dp >= 0);
         REQUIRE(dm >= 0);
         CHECK(c_api_doubles(dp, "unitSI") == std::vector<double>{1.0});
-        CHECK(c_api_doubles(dm, "unitSI")[0] == doctest::Approx(p_ref).epsilon(1e-15));
+        CHECK(c_api_doubles(dm, "unitSI")[0] == test::relative(p_ref, 1e-15));
         H5Dclose(dp);
         H5Dclose(dm);
         std::string const off = std::string("positionOffset/") + c;

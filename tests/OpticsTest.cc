@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "Relative.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
@@ -64,27 +65,27 @@ TEST_CASE("thin-lens FODO ring: tunes, beta and chromaticity from the textbook f
     auto const r = optics_of(fodo_deck(f, l, cells), true);
     // The maps are linear about the axis up to the exact drift's third order: the centred differences
     // (step 1e-6) leave ~1e-12; 1e-9 bounds it with room.
-    CHECK(r.tune_x == doctest::Approx(cells * mu / (2 * constants::pi)).epsilon(1e-9));
-    CHECK(r.tune_y == doctest::Approx(cells * mu / (2 * constants::pi)).epsilon(1e-9));
+    CHECK(r.tune_x == test::relative(cells * mu / (2 * constants::pi), 1e-9));
+    CHECK(r.tune_y == test::relative(cells * mu / (2 * constants::pi), 1e-9));
     CHECK(r.tune_x > 1.0);  // the integer part comes from the phase advance
     REQUIRE(r.rows.size() == 1 + 4 * cells);
-    CHECK(r.rows[0].beta_x == doctest::Approx(beta_max).epsilon(1e-9));
-    CHECK(r.rows[0].beta_y == doctest::Approx(beta_min).epsilon(1e-9));
-    CHECK(r.rows[2].beta_x == doctest::Approx(beta_min).epsilon(1e-9));  // exit of qd
-    CHECK(r.rows[2].beta_y == doctest::Approx(beta_max).epsilon(1e-9));
-    CHECK(r.rows[4 * cells].beta_x == doctest::Approx(beta_max).epsilon(1e-9));  // periodic
-    CHECK(r.rows[4 * cells].mu_x == doctest::Approx(r.tune_x).epsilon(1e-12));
+    CHECK(r.rows[0].beta_x == test::relative(beta_max, 1e-9));
+    CHECK(r.rows[0].beta_y == test::relative(beta_min, 1e-9));
+    CHECK(r.rows[2].beta_x == test::relative(beta_min, 1e-9));  // exit of qd
+    CHECK(r.rows[2].beta_y == test::relative(beta_max, 1e-9));
+    CHECK(r.rows[4 * cells].beta_x == test::relative(beta_max, 1e-9));  // periodic
+    CHECK(r.rows[4 * cells].mu_x == test::relative(r.tune_x, 1e-12));
     CHECK(r.rows[0].d_x == 0.0);  // no bend, no dispersion
     CHECK_FALSE(r.coupled);
     // Chromaticity: thin kicks on the canonical px with exact drifts x' = px / (1 + delta) are thin lenses
     // of strength 1 / (f (1 + delta)); five-point stencil in delta (step 1e-4): ~1e-8 relative.
     double const xi = -cells * std::tan(mu / 2) / constants::pi;
-    CHECK(r.chroma_x == doctest::Approx(xi).epsilon(1e-6));
-    CHECK(r.chroma_y == doctest::Approx(xi).epsilon(1e-6));
+    CHECK(r.chroma_x == test::relative(xi, 1e-6));
+    CHECK(r.chroma_y == test::relative(xi, 1e-6));
     // No bends: the path length depends on the momentum only through the speed, eta = -1/gamma^2
     // (alpha_c = 0 up to the second-order path lengthening of the betatron motion, absent at the axis).
-    CHECK(r.momentum_compaction == doctest::Approx(0.0).epsilon(1e-12));
-    CHECK(r.slip_factor == doctest::Approx(-1.0 / (r.gamma * r.gamma)).epsilon(1e-8));
+    CHECK(r.momentum_compaction == test::absolute(0.0, 1e-12));
+    CHECK(r.slip_factor == test::relative(-1.0 / (r.gamma * r.gamma), 1e-8));
 }
 
 TEST_CASE("a line takes its start from [beam.twiss]: beta(s) = beta0 - 2 alpha0 s + gamma0 s^2 in a drift")
@@ -95,9 +96,9 @@ TEST_CASE("a line takes its start from [beam.twiss]: beta(s) = beta0 - 2 alpha0 
     double const g0 = (1 + a0 * a0) / b0;
     // Row 2 is the exit of the first drift (the lenses of 1e-9 1/m change beta by ~1e-8 relative).
     double const s = l;
-    CHECK(r.rows[2].beta_x == doctest::Approx(b0 - 2 * a0 * s + g0 * s * s).epsilon(1e-7));
-    CHECK(r.rows[2].alpha_x == doctest::Approx(a0 - g0 * s).epsilon(1e-7));
-    CHECK(r.rows[2].mu_x == doctest::Approx(std::atan2(s, b0 - a0 * s) / (2 * constants::pi)).epsilon(1e-7));
+    CHECK(r.rows[2].beta_x == test::relative(b0 - 2 * a0 * s + g0 * s * s, 1e-7));
+    CHECK(r.rows[2].alpha_x == test::relative(a0 - g0 * s, 1e-7));
+    CHECK(r.rows[2].mu_x == test::relative(std::atan2(s, b0 - a0 * s) / (2 * constants::pi), 1e-7));
 }
 
 TEST_CASE("synchrotron tune of a ring with a thin cavity at the zero crossing")
@@ -121,10 +122,10 @@ TEST_CASE("synchrotron tune of a ring with a thin cavity at the zero crossing")
     double const b = length / (ref.beta_gamma * ref.beta_gamma);
     REQUIRE(r.synchrotron_tune.has_value());
     // Differences of a map linear in (t, pt) up to the cavity's cosine: ~1e-10 relative to Qs ~ 1e-3.
-    CHECK(*r.synchrotron_tune == doctest::Approx(std::acos(1 - a * b / 2) / constants::two_pi).epsilon(1e-7));
+    CHECK(*r.synchrotron_tune == test::relative(std::acos(1 - a * b / 2) / constants::two_pi, 1e-7));
     CHECK(r.rf_on);
     double const mu = 2.0 * std::asin(l / (2.0 * f_lens));
-    CHECK(r.tune_x == doctest::Approx(cells * mu / (2 * constants::pi)).epsilon(1e-9));
+    CHECK(r.tune_x == test::relative(cells * mu / (2 * constants::pi), 1e-9));
 }
 
 TEST_CASE("[beam.twiss] periodic = true takes beta and alpha from the ring")
@@ -138,8 +139,8 @@ TEST_CASE("[beam.twiss] periodic = true takes beta and alpha from the ring")
     BeamConfig const beam = optics::with_periodic_twiss(deck);
     CHECK_FALSE(beam.periodic);
     double const mu = 2.0 * std::asin(l / (2.0 * f));
-    CHECK(beam.x.beta == doctest::Approx(2 * l * (1 + std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
-    CHECK(beam.y.beta == doctest::Approx(2 * l * (1 - std::sin(mu / 2)) / std::sin(mu)).epsilon(1e-9));
+    CHECK(beam.x.beta == test::relative(2 * l * (1 + std::sin(mu / 2)) / std::sin(mu), 1e-9));
+    CHECK(beam.y.beta == test::relative(2 * l * (1 - std::sin(mu / 2)) / std::sin(mu), 1e-9));
     CHECK_FALSE(beam.sigma_matrix.has_value());  // no dispersion at the start
     // Any other beam comes back as it is.
     DeckConfig const given = read_deck_text(fodo_deck(f, l, 10), "fodo.toml");
@@ -203,10 +204,10 @@ TEST_CASE("periodic = true with dispersion at the start: x correlated with pt as
     auto const r = optics_of(text, true);
     double const d_pt = r.rows[0].d_x / -r.beta;
     CHECK(std::abs(r.rows[0].d_x) > 0.1);
-    CHECK(m[5] / m[35] == doctest::Approx(d_pt).epsilon(1e-12));  // <x pt> / <pt pt>
-    CHECK(beam.x.beta == doctest::Approx(r.rows[0].beta_x).epsilon(1e-12));
+    CHECK(m[5] / m[35] == test::relative(d_pt, 1e-12));  // <x pt> / <pt pt>
+    CHECK(beam.x.beta == test::relative(r.rows[0].beta_x, 1e-12));
     // <x x> = eps beta + D^2 sigma_pt^2 (dispersion adds to the betatron size)
-    CHECK(m[0] == doctest::Approx(1e-9 * r.rows[0].beta_x + d_pt * d_pt * m[35]).epsilon(1e-12));
+    CHECK(m[0] == test::relative(1e-9 * r.rows[0].beta_x + d_pt * d_pt * m[35], 1e-12));
 }
 
 TEST_CASE("an unstable ring is refused, naming the plane")

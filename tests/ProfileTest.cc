@@ -7,6 +7,7 @@
 
 #include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
@@ -84,7 +85,7 @@ TEST_CASE("--profile: /profile holds every kernel with the deck's counted bytes 
     CHECK(calls[2] == std::int64_t(entries) + 1);
     CHECK(calls[0] == 2);  // the live particles for the snapshot at the end, the lost ones for /lost
     double const flops_per_pass = SegmentWork(lattice.elements).flops_per_particle(0, entries);
-    CHECK(t.doubles("fp64_ops")[3] == doctest::Approx(double(n) * flops_per_pass).epsilon(1e-12));
+    CHECK(t.doubles("fp64_ops")[3] == test::relative(double(n) * flops_per_pass, 1e-12));
     CHECK(t.doubles("bytes")[3] == double(n) * k_track_bytes_per_particle * double(entries));
     CHECK(t.doubles("fp64_ops")[2] == double(n) * k_moments_flops_per_particle * double(entries + 1));
     for (double x : t.doubles("bandwidth_fraction")) CHECK(x > 0);  // calibrated: known fractions

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "Relative.hh"
 #include "kernels/core/RandomStream.hh"
 #include "kernels/cpu/Executor.hh"
 
@@ -49,11 +50,11 @@ TEST_CASE("uniform and normal moments")
         snn += g * g;
         snnnn += g * g * g * g;
     }
-    CHECK(su / n == doctest::Approx(0.5).epsilon(0.0015));
-    CHECK(suu / n - (su / n) * (su / n) == doctest::Approx(1.0 / 12).epsilon(0.005));
+    CHECK(su / n == gt::test::relative(0.5, 0.0015));
+    CHECK(suu / n - (su / n) * (su / n) == gt::test::relative(1.0 / 12, 0.005));
     CHECK(std::abs(sn / n) < 5e-3);
-    CHECK(snn / n == doctest::Approx(1.0).epsilon(0.007));
-    CHECK(snnnn / n == doctest::Approx(3.0).epsilon(0.02));  // kurtosis of a normal
+    CHECK(snn / n == gt::test::relative(1.0, 0.007));
+    CHECK(snnnn / n == gt::test::relative(3.0, 0.02));  // kurtosis of a normal
 }
 
 TEST_CASE("streams are identical for 1 and N threads")

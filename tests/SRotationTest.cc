@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ElementTestSupport.hh"
+#include "Relative.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/elements/Element.hh"
@@ -45,12 +46,12 @@ TEST_CASE("srotation has MAD-X's sign: a positive roll takes +x to -y")
     Particle p{1e-3, 0.0, 0.0, 0.0, 0.0, 0.0};
     REQUIRE(r(p));
     CHECK(std::abs(p.x) < 1e-18);  // cos(pi/2) = 6e-17 times 1e-3
-    CHECK(p.y == doctest::Approx(-1e-3).epsilon(1e-15));
+    CHECK(p.y == test::relative(-1e-3, 1e-15));
     Mat6 const m = matrix_of_linear_map([&](Particle& q) { return SRotation::make(0.3)(q); });
-    CHECK(m[0][2] == doctest::Approx(std::sin(0.3)).epsilon(1e-15));
-    CHECK(m[2][0] == doctest::Approx(-std::sin(0.3)).epsilon(1e-15));
-    CHECK(m[1][3] == doctest::Approx(std::sin(0.3)).epsilon(1e-15));
-    CHECK(m[3][1] == doctest::Approx(-std::sin(0.3)).epsilon(1e-15));
+    CHECK(m[0][2] == test::relative(std::sin(0.3), 1e-15));
+    CHECK(m[2][0] == test::relative(-std::sin(0.3), 1e-15));
+    CHECK(m[1][3] == test::relative(std::sin(0.3), 1e-15));
+    CHECK(m[3][1] == test::relative(-std::sin(0.3), 1e-15));
 }
 
 TEST_CASE("srotation(a), element, srotation(-a) is the element tilted by a, to the bit")
@@ -108,5 +109,5 @@ TEST_CASE("srotation in a deck: read, built as one entry, described, and a rolle
     CHECK(std::abs(p.x) < 1e-15 * std::abs(h.x) + 1e-20);
     // Roll by +90 deg: x_r = y = 0, y_r = -x = 0; the bend moves x_r to h.x; rolling back by -90 deg
     // gives x = -y_r = 0 and y = x_r = h.x (up to the cos(pi/2) = 6e-17 cross terms: 1e-12 relative).
-    CHECK(p.y == doctest::Approx(h.x).epsilon(1e-12));
+    CHECK(p.y == test::relative(h.x, 1e-12));
 }

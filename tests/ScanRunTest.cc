@@ -15,6 +15,7 @@
 
 #include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "deck/DeckReader.hh"
 #include "io/Provenance.hh"
@@ -274,10 +275,10 @@ TEST_CASE(
     // (theta0 ~ 3 mrad a layer, a 1e-5 effect), and the statistics of 100 muons x 10 layers with Bohr
     // straggling of about 15% a muon and layer for 2 mm of lead (0.5% on the mean).
     REQUIRE(lead[0] > 0);
-    CHECK(lead[1] / lead[0] == doctest::Approx(2.0).epsilon(0.03));
-    CHECK(lead[2] / lead[0] == doctest::Approx(4.0).epsilon(0.03));
-    CHECK(argon[1] / argon[0] == doctest::Approx(1.0).epsilon(0.03));
-    CHECK(argon[2] / argon[0] == doctest::Approx(1.0).epsilon(0.03));
+    CHECK(lead[1] / lead[0] == test::relative(2.0, 0.03));
+    CHECK(lead[2] / lead[0] == test::relative(4.0, 0.03));
+    CHECK(argon[1] / argon[0] == test::relative(1.0, 0.03));
+    CHECK(argon[2] / argon[0] == test::relative(1.0, 0.03));
     // The old code could not reach the volume: each point's thickness is its own.
     CHECK(lead[2] != lead[1]);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "Relative.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/cpu/Executor.hh"
 #include "run/DetectorRun.hh"
@@ -47,7 +48,7 @@ TEST_CASE("shower energy balance: primary = deposited + below cuts + escaped + l
     for (std::size_t e = 0; e < events; ++e) {
         double const* v = &r.event_energy[e * k_num_energy_categories];
         CAPTURE(e);
-        CHECK(v[k_energy_primary] == doctest::Approx(200.0).epsilon(1e-12));
+        CHECK(v[k_energy_primary] == test::relative(200.0, 1e-12));
         double const sum =
             v[k_energy_deposited] + v[k_energy_below_cut] + v[k_energy_escaped] + v[k_energy_lost];
         CHECK(std::fabs(sum - v[k_energy_primary]) <= rounding);

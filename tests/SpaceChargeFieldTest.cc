@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "Relative.hh"
 #include "tests/SpaceChargeTestSupport.hh"
 
 using namespace gt;
@@ -64,13 +65,13 @@ TEST_CASE("the analytic references of these tests reduce to the closed forms of 
         CAPTURE(r);
         Point3 const e = ellipsoid_field(Q, R, R, R, {r * 0.6, r * 0.8, 0.0});
         double const exact = r < R ? k * r / (R * R * R) : k / (r * r);
-        CHECK(std::hypot(e.x, e.y) == doctest::Approx(exact).epsilon(1e-6));
+        CHECK(std::hypot(e.x, e.y) == test::relative(exact, 1e-6));
         Point3 const g = gaussian_field(Q, R, R, R, {0.0, r * 0.6, r * 0.8});
         double const a = r / R;
         double const gexact =
             k / (r * r) *
             (std::erf(a / std::sqrt(2.0)) - std::sqrt(2.0 / constants::pi) * a * std::exp(-a * a / 2));
-        CHECK(std::hypot(g.y, g.z) == doctest::Approx(gexact).epsilon(1e-6));
+        CHECK(std::hypot(g.y, g.z) == test::relative(gexact, 1e-6));
     }
 }
 
@@ -131,9 +132,9 @@ TEST_CASE("two equal particles feel equal and opposite forces, close to Coulomb'
             double const dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z,
                          r = std::sqrt(dx * dx + dy * dy + dz * dz);
             double const e = frame.macro_charge / (4 * constants::pi * constants::eps0 * r * r);
-            CHECK(v.px[0] == doctest::Approx(frame.transverse_kick(1.0) * e * dx / r).epsilon(0.03));
-            CHECK(v.py[0] == doctest::Approx(frame.transverse_kick(1.0) * e * dy / r).epsilon(0.03));
-            CHECK(v.pt[0] == doctest::Approx(frame.longitudinal_kick(1.0) * e * dz / r).epsilon(0.03));
+            CHECK(v.px[0] == test::relative(frame.transverse_kick(1.0) * e * dx / r, 0.03));
+            CHECK(v.py[0] == test::relative(frame.transverse_kick(1.0) * e * dy / r, 0.03));
+            CHECK(v.pt[0] == test::relative(frame.longitudinal_kick(1.0) * e * dz / r, 0.03));
         }
 }
 
@@ -212,9 +213,9 @@ TEST_CASE("particles outside a fixed grid feel the grid's charge as a point char
     CHECK(d.outside == 0.0);
     Point3 const e = ellipsoid_field(Q, R, R, R, {5e-3, 1e-3, -2e-3});
     // The lattice's centroid is at the origin to rounding, its charge exactly Q.
-    CHECK(probes[0].ex == doctest::Approx(e.x).epsilon(1e-6));
-    CHECK(probes[0].ey == doctest::Approx(e.y).epsilon(1e-6));
-    CHECK(probes[0].ez == doctest::Approx(e.z).epsilon(1e-6));
+    CHECK(probes[0].ex == test::relative(e.x, 1e-6));
+    CHECK(probes[0].ey == test::relative(e.y, 1e-6));
+    CHECK(probes[0].ez == test::relative(e.z, 1e-6));
 }
 
 TEST_CASE("truncate_sigma: the grid covers the core, a far halo particle feels the core as a point charge")
@@ -244,7 +245,7 @@ TEST_CASE("truncate_sigma: the grid covers the core, a far halo particle feels t
     while (v.id[halo] != core) ++halo;  // sorting may have moved it
     // The inside charge is Q x (the core's share), its centroid at the origin to rounding.
     double const e = d.inside_charge / (4 * constants::pi * constants::eps0 * (50 * R) * (50 * R));
-    CHECK(v.px[halo] == doctest::Approx(frame.transverse_kick(1.0) * e).epsilon(1e-9));
+    CHECK(v.px[halo] == test::relative(frame.transverse_kick(1.0) * e, 1e-9));
 }
 
 TEST_CASE(

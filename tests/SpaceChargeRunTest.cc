@@ -6,6 +6,7 @@
 #include <string>
 
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
 #include "io/TableWriter.hh"
@@ -68,13 +69,13 @@ TEST_CASE("kicks sit in the middle of equal parts of each element: half map, kic
     REQUIRE(kicks.size() == s_expected.size());
     for (std::size_t i = 0; i < kicks.size(); ++i) {
         CAPTURE(i);
-        CHECK(s_at[i] == doctest::Approx(s_expected[i]).epsilon(1e-12));
-        CHECK(ds[i] == doctest::Approx(ds_expected[i]).epsilon(1e-12));
+        CHECK(s_at[i] == test::relative(s_expected[i], 1e-12));
+        CHECK(ds[i] == test::relative(ds_expected[i], 1e-12));
     }
     // The kicks account for the whole length.
     double total = 0;
     for (double d : ds) total += d;
-    CHECK(total == doctest::Approx(lattice.length).epsilon(1e-12));
+    CHECK(total == test::relative(lattice.length, 1e-12));
     int quad_slices = 0;
     for (auto const& info : lattice.info) quad_slices += info.name == "Q";
     CHECK(quad_slices == 8);
@@ -115,9 +116,9 @@ TEST_CASE("the expanding sphere through a deck: rms sizes, and the per-kick tabl
     MESSAGE("deck run: rms/analytic x " << sx.back() / (sx.front() * u) << ", y "
                                         << sy.back() / (sy.front() * u) << ", t "
                                         << st.back() / (st.front() * u));
-    CHECK(sx.back() == doctest::Approx(sx.front() * u).epsilon(0.01));
-    CHECK(sy.back() == doctest::Approx(sy.front() * u).epsilon(0.01));
-    CHECK(st.back() == doctest::Approx(st.front() * u).epsilon(0.01));
+    CHECK(sx.back() == test::relative(sx.front() * u, 0.01));
+    CHECK(sy.back() == test::relative(sy.front() * u, 0.01));
+    CHECK(st.back() == test::relative(st.front() * u, 0.01));
 
     Table const sc = read_table(dir.file("run.h5"), "space_charge");
     REQUIRE(sc.rows() == 40);
@@ -128,15 +129,14 @@ TEST_CASE("the expanding sphere through a deck: rms sizes, and the per-kick tabl
     for (std::size_t i = 0; i < sc.rows(); ++i) {
         CAPTURE(i);
         CHECK(inside[i] == double(n));
-        CHECK(dep[i] == doctest::Approx(inq[i]).epsilon(1e-12));
-        CHECK(inq[i] == doctest::Approx(Q).epsilon(1e-12));
+        CHECK(dep[i] == test::relative(inq[i], 1e-12));
+        CHECK(inq[i] == test::relative(Q, 1e-12));
     }
     // The sphere's field energy 3 Q^2/(20 pi eps0 R) falls as it expands (to ~1 % at the start:
     // the grid's sphere is smoothed over a cell).
-    CHECK(energy.front() ==
-          doctest::Approx(3 * Q * Q / (20 * constants::pi * constants::eps0 * R0)).epsilon(0.03));
+    CHECK(energy.front() == test::relative(3 * Q * Q / (20 * constants::pi * constants::eps0 * R0), 0.03));
     CHECK(energy.back() < 0.6 * energy.front());
-    CHECK(sc.doubles("ds").front() == doctest::Approx(0.025));
+    CHECK(sc.doubles("ds").front() == test::relative(0.025, 1e-12));
 }
 
 TEST_CASE("both solvers run through a lattice deck: one table row per kick")
@@ -154,7 +154,7 @@ TEST_CASE("both solvers run through a lattice deck: one table row per kick")
         REQUIRE(sc.rows() == 10);
         auto const& energy = sc.doubles("field_energy");
         auto const& dep = sc.doubles("deposited_charge");
-        CHECK(dep.front() == doctest::Approx(1e-9).epsilon(1e-12));
+        CHECK(dep.front() == test::relative(1e-9, 1e-12));
         // 2.5D has no defined field energy (NaN in the table); 3D's is positive.
         CHECK((std::string(solver) == "2.5d" ? std::isnan(energy.back()) : energy.back() > 0.0));
     }

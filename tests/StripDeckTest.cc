@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "Relative.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "detector/StripRun.hh"
@@ -89,15 +90,15 @@ TEST_CASE("[strips]: CBM STS defaults, SI values")
     CHECK(s.enabled);
     REQUIRE(s.volumes.size() == 1);  // the sensitive boxes
     CHECK(s.volumes[0] == "station");
-    CHECK(s.pitch == doctest::Approx(58e-6));
+    CHECK(s.pitch == test::relative(58e-6, 1e-12));
     CHECK(s.strips == 1024);
-    CHECK(s.stereo[1] == doctest::Approx(7.5 * M_PI / 180));
+    CHECK(s.stereo[1] == test::relative(7.5 * M_PI / 180, 1e-12));
     CHECK(s.threshold == 3000);
     CHECK(s.adc_bits == 5);
     CHECK(s.dynamic_range == 75000);
-    CHECK(s.time_resolution == doctest::Approx(5e-9));
-    CHECK(s.dead_time == doctest::Approx(800e-9));
-    CHECK(s.cross_talk == doctest::Approx(1.0 / 18.5));
+    CHECK(s.time_resolution == test::relative(5e-9, 1e-12));
+    CHECK(s.dead_time == test::relative(800e-9, 1e-12));
+    CHECK(s.cross_talk == test::relative(1.0 / 18.5, 1e-12));
     DeckConfig const plain = read_deck_text(k_deck.substr(0, k_deck.find("[strips]")), "d.toml", {});
     CHECK(!plain.detector.strips.enabled);
 }
@@ -180,7 +181,7 @@ TEST_CASE("inputs/sts.toml digitizes and reconstructs its stations: efficiency, 
     double const expected = 2 * pairs * t.params.length * t.params.tan_stereo[1] / t.params.width();
     CAPTURE(expected);
     CAPTURE(ghosts);
-    CHECK(double(ghosts) == doctest::Approx(expected).epsilon(0.25));
+    CHECK(double(ghosts) == test::relative(expected, 0.25));
     Table const digis = read_table(path, "digis");
     CHECK(digis.rows() == o.digitization.digis.size());
     Table const reco = read_table(path, "reco_hits");

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "Relative.hh"
 #include "kernels/core/RandomStream.hh"
 #include "kernels/cpu/Executor.hh"
 #include "kernels/detector/StripChain.hh"
@@ -141,14 +142,13 @@ Residuals front_residuals(StripParams const& p, double w, int n)
 TEST_CASE("strip erfc and the smeared segment's charge")
 {
     // erfc(x) against the C library: the fit's fractional error is below 1.2e-7
-    for (double x = -3; x <= 3; x += 0.25)
-        CHECK(strip::erfc(x) == doctest::Approx(std::erfc(x)).epsilon(2e-7));
+    for (double x = -3; x <= 3; x += 0.25) CHECK(strip::erfc(x) == test::relative(std::erfc(x), 2e-7));
     // a unit segment [0, 1] without smearing: the charge below 0.25 is 0.25
-    CHECK(strip::fraction_below(0.25, 0.0, 1.0, 0.0) == doctest::Approx(1.0 * 0.25));
+    CHECK(strip::fraction_below(0.25, 0.0, 1.0, 0.0) == test::relative(1.0 * 0.25, 1e-12));
     // a point charge smeared by s: Phi
-    CHECK(strip::fraction_below(1.0, 0.0, 0.0, 1.0) == doctest::Approx(0.8413447460685429).epsilon(1e-6));
+    CHECK(strip::fraction_below(1.0, 0.0, 0.0, 1.0) == test::relative(0.8413447460685429, 1e-6));
     // a long smeared segment: the middle is uniform
-    CHECK(strip::fraction_below(50.0, 0.0, 100.0, 1.0) == doctest::Approx(0.5).epsilon(1e-9));
+    CHECK(strip::fraction_below(50.0, 0.0, 100.0, 1.0) == test::relative(0.5, 1e-9));
 }
 
 TEST_CASE("strip drift: hole drift time in the linear field of a fully depleted diode")
@@ -158,12 +158,12 @@ TEST_CASE("strip drift: hole drift time in the linear field of a fully depleted 
     // t = ln(E(0)/E(d)) / (mu a), E(0) = (Vb + Vd)/d, E(d) = (Vb - Vd)/d, a = 2 Vd / d^2
     double const a = 2 * 70.0 / (300e-6 * 300e-6);
     double const expected = std::log(210.0 / 70.0) / (p.mobility[0] * a);
-    CHECK(f.time(p, 0, 300e-6) == doctest::Approx(expected).epsilon(1e-12));
-    CHECK(f.time(p, 1, 0.0) == doctest::Approx(std::log(210.0 / 70.0) / (p.mobility[1] * a)).epsilon(1e-12));
+    CHECK(f.time(p, 0, 300e-6) == test::relative(expected, 1e-12));
+    CHECK(f.time(p, 1, 0.0) == test::relative(std::log(210.0 / 70.0) / (p.mobility[1] * a), 1e-12));
     CHECK(f.time(p, 0, 0.0) == 0.0);
     // sigma = sqrt(2 D t): ~6 um for holes across 300 um at 268 K (the order CBM's digitizer uses)
     double const s = f.sigma(p, 0, 300e-6);
-    CHECK(s == doctest::Approx(std::sqrt(2 * p.diffusion[0] * expected)));
+    CHECK(s == test::relative(std::sqrt(2 * p.diffusion[0] * expected), 1e-12));
     CHECK(s > 4e-6);
     CHECK(s < 8e-6);
 }
@@ -177,7 +177,7 @@ TEST_CASE("strip clusters: single strips resolve pitch / sqrt(12)")
     Residuals const r = front_residuals(p, 0.0, 2000);
     CHECK(r.clusters == 2000);
     CHECK(r.two_strip_fraction == 0.0);
-    CHECK(r.rms == doctest::Approx(p.pitch / std::sqrt(12.0)).epsilon(0.04));
+    CHECK(r.rms == test::relative(p.pitch / std::sqrt(12.0), 0.04));
 }
 
 TEST_CASE("strip clusters: charge sharing over w improves the resolution to (pitch - w) / sqrt(12)")
@@ -195,7 +195,7 @@ TEST_CASE("strip clusters: charge sharing over w improves the resolution to (pit
         // binomial: sigma of the fraction <= 0.011 at 2000; 0.04 is > 3.5 sigma
         CHECK(std::abs(r.two_strip_fraction - f) < 0.04);
         // threshold (100 e of 23 000) and ADC steps (15 e) shift the centre of gravity by < 0.5%
-        CHECK(r.rms == doctest::Approx((p.pitch - w) / std::sqrt(12.0)).epsilon(0.05));
+        CHECK(r.rms == test::relative((p.pitch - w) / std::sqrt(12.0), 0.05));
         CHECK(r.rms < p.pitch / std::sqrt(12.0));
     }
 }
@@ -264,7 +264,7 @@ TEST_CASE("strip hits: ghosts follow the combinatorial expectation N (N - 1) L t
         double const expected = events * n_tracks * (n_tracks - 1) * per_pair;
         CAPTURE(ghosts);
         CAPTURE(expected);
-        CHECK(double(ghosts) == doctest::Approx(expected).epsilon(0.15));
+        CHECK(double(ghosts) == test::relative(expected, 0.15));
         // a track loses its hit when another one's cluster on either side lies within ~2 strips
         // (2 x (N - 1) x 5 / 1024: 7% at N = 8)
         CHECK(double(real) >= 0.9 * events * n_tracks);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "DeckTestSupport.hh"
+#include "Relative.hh"
 #include "beam/BeamSetup.hh"
 #include "beam/Lattice.hh"
 #include "beam/Survey.hh"
@@ -69,7 +70,7 @@ TEST_CASE("a particle inside a sector bend is placed on the analytic arc, with t
             Vec3 const dir = normalized(1e-3 * ex + 2e-3 * ey + ps * es);
             CHECK(distance(g.direction, dir) < 1e-15);
             // E = E0 - pt p0 c: one product and one sum (1e-15 relative of 1 GeV).
-            CHECK(g.kinetic == doctest::Approx(1000.0 + 1e-3 * ref.pc_mev).epsilon(1e-15));
+            CHECK(g.kinetic == test::relative(1000.0 + 1e-3 * ref.pc_mev, 1e-15));
         }
     }
 }

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "DeckTestSupport.hh"
+#include "Relative.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
@@ -183,12 +184,12 @@ TEST_CASE("radiation: the loss of a uniform-field arc on the reference orbit is 
     Particle p{0, 0, 0, 0, 0, 0};
     REQUIRE(b(p));
     double const h = b.h;
-    CHECK(p.pt == doctest::Approx(b.c_rad * h * h * 1.5).epsilon(1e-4));
+    CHECK(p.pt == test::relative(b.c_rad * h * h * 1.5, 1e-4));
     CHECK(std::abs(p.pt / (b.c_rad * h * h * 1.5) - 1.0) > 1e-6);  // the second order is there (2e-5)
     // C_gamma E^3 / (2 pi) with C_gamma = 4 pi r_e / (3 (m c^2)^3) = 8.8463e-5 m/GeV^3 (Sands eq. 4.7):
     // c_rad = (2/3) r_e (beta gamma)^3; r_e = 2.8179403262e-15 m (CODATA 2018): the constants' digits, 1e-8.
     double const bg = ref.beta_gamma;
-    CHECK(b.c_rad == doctest::Approx(2.0 / 3.0 * 2.8179403262e-15 * bg * bg * bg).epsilon(1e-8));
+    CHECK(b.c_rad == test::relative(2.0 / 3.0 * 2.8179403262e-15 * bg * bg * bg, 1e-8));
 }
 
 TEST_CASE("radiation: one turn of the on-orbit particle loses U0 = C_gamma E^4 I2 / (2 pi)")
@@ -203,7 +204,7 @@ TEST_CASE("radiation: one turn of the on-orbit particle loses U0 = C_gamma E^4 I
     // The tracked loss differs from U0 at second order: the particle's own loss lowers its energy along
     // the turn ((1 + delta)^2, <= 2 U0/E0 = 1.3e-3) and the dispersion it makes moves it off the axis
     // (h x ~ h D U0/E0 ~ 1e-4); 2.5e-3 bounds both. The first-order agreement is what is tested.
-    CHECK(loss_ev == doctest::Approx(u0).epsilon(2.5e-3));
+    CHECK(loss_ev == test::relative(u0, 2.5e-3));
     CHECK(std::abs(loss_ev / u0 - 1.0) > 1e-6);  // the second order is really there (not the formula itself)
     // Per-element U0 along the turn with delta reset after every bend: the first-order loss alone.
     double sum = 0;
@@ -214,7 +215,7 @@ TEST_CASE("radiation: one turn of the on-orbit particle loses U0 = C_gamma E^4 I
     }
     // On the axis only the bends radiate: sum of c_rad h^2 L = U0 / (p0 c beta) (beta = 1 - 1.5e-8), up to
     // each bend's own second order (Simpson's three points inside the bend: 2e-5, the first case): 1e-4.
-    CHECK(sum * p0c_ev == doctest::Approx(u0).epsilon(1e-4));
+    CHECK(sum * p0c_ev == test::relative(u0, 1e-4));
 }
 
 TEST_CASE("radiation: RF phased to replace the loss; the synchronous phase is honoured")
@@ -240,7 +241,7 @@ TEST_CASE("radiation: RF phased to replace the loss; the synchronous phase is ho
         double const seen = phase_deg * constants::pi / 180.0 + k_rf * z[4];
         INFO("phase " << phase_deg << " deg: t_s = " << z[4] << " m, delta_s ~ " << -z[5] << ", seen "
                       << seen * 180 / constants::pi << " deg");
-        CHECK(seen == doctest::Approx(std::acos(0.5)).epsilon(2e-3));
+        CHECK(seen == test::relative(std::acos(0.5), 2e-3));
         if (phase_deg == 60.0)
             CHECK(std::abs(z[4]) < 2e-3 / k_rf);  // the deck's phase is the synchronous one
         // Its energy: the sawtooth's mean is near zero; at the cavity's exit (the start) the orbit holds
@@ -325,11 +326,11 @@ TEST_CASE("radiation: damping of the three planes, tau_i = 2 E0 T0 / (J_i U0) fr
         // quadrupoles, which radiate too) and the RF's adiabatic damping (|q| V sin(phi_s) / E0 per turn);
         // the loss along the bends is integrated by the maps (the exact arc's path, the split steps'
         // quadrature), the integrals by Simpson's rule on the first-order transport.
-        CHECK(j.x == doctest::Approx(jx).epsilon(2e-3));
-        CHECK(j.y == doctest::Approx(1.0).epsilon(2e-3));
-        CHECK(j.e == doctest::Approx(je).epsilon(2e-3));
+        CHECK(j.x == test::relative(jx, 2e-3));
+        CHECK(j.y == test::relative(1.0, 2e-3));
+        CHECK(j.e == test::relative(je, 2e-3));
         // Robinson's theorem: J_x + J_y + J_e = 4 (Sands eq. 5.xx).
-        CHECK(j.x + j.y + j.e == doctest::Approx(4.0).epsilon(1e-3));
+        CHECK(j.x + j.y + j.e == test::relative(4.0, 1e-3));
         if (edge != 0.0) CHECK(std::abs(jx - 1.0) > 0.08);  // the I4 terms matter here
     }
 }
@@ -349,9 +350,9 @@ TEST_CASE(
     double const jx = 1.0 - r0.integrals.i4 / r0.integrals.i2, je = 2.0 + r0.integrals.i4 / r0.integrals.i2;
     Partition const j = map_partition(-0.02, 0.05, 40, r0);
     INFO("J from the map " << j.x << ", " << j.y << ", " << j.e << "; integrals " << jx << ", 1, " << je);
-    CHECK(j.x - jx > 1e-2);                                      // the exchange is there ...
-    CHECK(j.x + j.e == doctest::Approx(jx + je).epsilon(1e-3));  // ... between x and the energy only
-    CHECK(j.y == doctest::Approx(1.0).epsilon(2e-3));
+    CHECK(j.x - jx > 1e-2);                             // the exchange is there ...
+    CHECK(j.x + j.e == test::relative(jx + je, 1e-3));  // ... between x and the energy only
+    CHECK(j.y == test::relative(1.0, 2e-3));
 }
 
 TEST_CASE("radiation: every element type with radiation = \"mean\" tracks, validates and radiates")

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "Relative.hh"
 #include "deck/DeckReader.hh"
 #include "run/DetectorRun.hh"
 
@@ -73,8 +74,8 @@ inline Measured run_testem3(int events)
         pb_sum += pb[e];
         ar_sum += ar[e];
     }
-    CHECK(pb_sum == doctest::Approx(r.tallies[3]).epsilon(1e-9));
-    CHECK(ar_sum == doctest::Approx(r.tallies[4]).epsilon(1e-9));
+    CHECK(pb_sum == test::relative(r.tallies[3], 1e-9));
+    CHECK(ar_sum == test::relative(r.tallies[4], 1e-9));
     Measured m;
     double const n = events;
     m.pb = mean_of(pb);

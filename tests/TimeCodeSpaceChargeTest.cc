@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "beam/Lattice.hh"
 #include "deck/DeckReader.hh"
 #include "io/TableWriter.hh"
@@ -129,14 +130,14 @@ TEST_CASE("an expanding sphere in a drift tracked in time: envelope, the z-code,
                                       << sx.back() / z.doubles("sigma_x").back() << ", t "
                                       << st.back() / z.doubles("sigma_t").back());
     CHECK(u > 1.3);  // space charge does act
-    CHECK(sx.back() == doctest::Approx(sx.front() * u).epsilon(0.01));
-    CHECK(sy.back() == doctest::Approx(sy.front() * u).epsilon(0.01));
-    CHECK(st.back() == doctest::Approx(st.front() * u).epsilon(0.01));
+    CHECK(sx.back() == test::relative(sx.front() * u, 0.01));
+    CHECK(sy.back() == test::relative(sy.front() * u, 0.01));
+    CHECK(st.back() == test::relative(st.front() * u, 0.01));
     // Against the z-code on the same sphere: both within 1 % of the envelope, and of each other to
     // 1 % (their discretizations differ: kicks at fixed s against kicks at fixed t).
     for (char const* c : {"sigma_x", "sigma_y", "sigma_t", "sigma_px", "sigma_pt"}) {
         CAPTURE(c);
-        CHECK(t.doubles(c).back() == doctest::Approx(z.doubles(c).back()).epsilon(0.01));
+        CHECK(t.doubles(c).back() == test::relative(z.doubles(c).back(), 0.01));
     }
     // Energy: the sphere starts cold; in its rest frame the field energy W it loses becomes kinetic
     // energy, N p0^2 / (2 m) (<px^2> + <py^2> + <pt^2> / (beta gamma)^2) (P'_z = -p0 pt / (beta gamma)
@@ -153,7 +154,7 @@ TEST_CASE("an expanding sphere in a drift tracked in time: envelope, the z-code,
     double const kinetic_rest =
         Q / constants::e_charge * p0 * p0 / (2.0 * frame.mass) * (sq("sigma_px") + sq("sigma_py") + sq("sigma_pt") / (bg * bg));
     MESSAGE("energy: field " << w0 << " J -> " << energy.back() << " J, rest-frame kinetic " << kinetic_rest << " J");
-    CHECK(kinetic_rest == doctest::Approx(w0 - energy.back()).epsilon(0.05));
+    CHECK(kinetic_rest == test::relative(w0 - energy.back(), 0.05));
     // The kicks' momentum: equal and opposite forces, so the centroid's momentum stays ~0 (particles
     // outside the drift while the sphere enters and leaves are not kicked: a residue far below the
     // spread).

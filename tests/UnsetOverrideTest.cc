@@ -10,6 +10,7 @@
 
 #include "CommandTestSupport.hh"
 #include "IoTestSupport.hh"
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
@@ -54,7 +55,7 @@ TEST_CASE("--unset removes a key or a table before the --set after it")
     // One reference energy only: switch kinetic energy to momentum (p c = 729.133763 MeV is 250 MeV
     // kinetic for a proton, as `gtrack check inputs/fodo.toml` prints).
     cfg = read_deck(k_fodo, {unset_override("beam.kinetic_energy"), "beam.momentum=729.133763 MeV"});
-    CHECK(cfg.beam.kinetic_energy_mev == doctest::Approx(250.0).epsilon(1e-8));
+    CHECK(cfg.beam.kinetic_energy_mev == test::relative(250.0, 1e-8));
 
     // Command-line order: a later --unset removes what an earlier --set gave, and the reverse.
     cfg = read_deck(k_fodo, {"output.file=\"a.h5\"", unset_override("output.file")});

@@ -9,8 +9,9 @@
 #include <cmath>
 #include <vector>
 
-#include "detector/EmTableBuilder.hh"
+#include "Relative.hh"
 #include "deck/Materials.hh"
+#include "detector/EmTableBuilder.hh"
 #include "kernels/physics/MollerBhabha.hh"
 #include "kernels/physics/UrbanFluctuation.hh"
 
@@ -58,14 +59,14 @@ TEST_CASE("Urban fluctuations: the collision numbers give the mean loss exactly"
     // argon (Z 18, I 188 eV) and lead (Z 82, I 823 eV), electrons of 10 keV to 1 GeV, thin and thick
     for (auto [z, ipot] : {std::pair{18.0, 188.0e-6}, std::pair{82.0, 823.0e-6}}) {
         UrbanMaterial const m = make_urban_material(z, ipot);
-        CHECK(std::exp((1 - m.f2) * m.log_e1 + m.f2 * m.log_e2) == doctest::Approx(ipot).epsilon(1e-12));
+        CHECK(std::exp((1 - m.f2) * m.log_e1 + m.f2 * m.log_e2) == test::relative(ipot, 1e-12));
         for (double T : {0.01, 0.1, 1.0, 10.0, 1000.0}) {
             Kinematics const k = electron(T);
             for (double mean : {1.0e-4, 1.0e-2, 1.0}) {
                 UrbanCollisions c;
                 REQUIRE(urban_collisions(m, mean, k.bg2, k.beta2, 0.3, c));
                 double const e_ion = ipot * 0.3 / (0.3 - ipot) * std::log(0.3 / ipot);
-                CHECK(c.a1 * m.e1 + c.a2 * m.e2 + c.a3 * e_ion == doctest::Approx(mean).epsilon(1e-12));
+                CHECK(c.a1 * m.e1 + c.a2 * m.e2 + c.a3 * e_ion == test::relative(mean, 1e-12));
             }
         }
     }
@@ -91,7 +92,7 @@ TEST_CASE("Urban fluctuations: sampled mean and variance against the model's ana
         MESSAGE("T " << c.T << " mean " << c.mean << ": sampled " << s.mean << " var " << s.variance
                      << " (model " << var << ")");
         CHECK(std::fabs(s.mean - c.mean) < 4.0 * std::sqrt(var / c.n));
-        CHECK(s.variance == doctest::Approx(var).epsilon(0.10));
+        CHECK(s.variance == test::relative(var, 0.10));
     }
 }
 
@@ -131,5 +132,5 @@ TEST_CASE("Urban fluctuations: thick layers approach the restricted Bohr varianc
                         (1 - k.beta2 * cut / (2 * t_max));
     double const urban = urban_variance(m, mean, k.bg2, k.beta2, cut);
     MESSAGE("mean loss " << mean << " MeV: Urban variance " << urban << ", restricted Bohr " << bohr);
-    CHECK(urban / bohr == doctest::Approx(1.0).epsilon(0.15));
+    CHECK(urban / bohr == test::relative(1.0, 0.15));
 }

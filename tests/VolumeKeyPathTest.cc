@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "Relative.hh"
 #include "TextTestSupport.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
@@ -57,9 +58,9 @@ TEST_CASE("--set and --unset reach a volume by its name")
     overrides.push_back("geometry.volume.absorber.half_size=[\"1.5 mm\", \"10 cm\", \"10 cm\"]");
     overrides.push_back("geometry.volume.gap.material=silicon");
     DeckConfig cfg = read_deck(k_deck, overrides);
-    CHECK(volume(cfg, "absorber").half_size[0] == doctest::Approx(1.5e-3).epsilon(1e-15));
+    CHECK(volume(cfg, "absorber").half_size[0] == test::relative(1.5e-3, 1e-15));
     CHECK(volume(cfg, "gap").material == "silicon");
-    CHECK(volume(cfg, "layer").half_size[0] == doctest::Approx(5e-3).epsilon(1e-15));  // untouched
+    CHECK(volume(cfg, "layer").half_size[0] == test::relative(5e-3, 1e-15));  // untouched
 
     // A key the volume does not have yet is added; --unset takes a key or the whole volume out.
     overrides = no_scan;
@@ -115,7 +116,7 @@ TEST_CASE("[scan] names a volume's key: each point reads its own thickness, ever
     double const half[] = {0.5e-3, 1e-3, 2e-3};
     for (std::uint64_t i = 0; i < 3; ++i) {
         DeckConfig const cfg = read_deck(k_deck, {}, i);
-        CHECK(volume(cfg, "absorber").half_size[0] == doctest::Approx(half[i]).epsilon(1e-15));
+        CHECK(volume(cfg, "absorber").half_size[0] == test::relative(half[i], 1e-15));
         CHECK(cfg.output.file == "absorber_scan_" + std::to_string(i) + ".h5");
     }
 
