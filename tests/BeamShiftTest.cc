@@ -2,6 +2,8 @@
 // ELEGANT's offset_beam (src/do_tracking.c) written out here in ELEGANT's own coordinates.
 #include <doctest/doctest.h>
 
+#include "Relative.hh"
+
 #include <cmath>
 
 #include "ElementTestSupport.hh"
@@ -68,8 +70,8 @@ TEST_CASE("beam_shift: the hand-computed slope, path and momentum shifts of an o
         Particle p = on_axis;
         REQUIRE(BeamShift::make(0.0, 2e-3, 0.0, -1e-3, 0.0, 0.0, ref)(p));
         double const n = std::sqrt(1.0 + 2e-3 * 2e-3 + 1e-3 * 1e-3);
-        CHECK(p.px == doctest::Approx(2e-3 / n).epsilon(1e-15));
-        CHECK(p.py == doctest::Approx(-1e-3 / n).epsilon(1e-15));
+        CHECK(p.px == test::relative(2e-3 / n, 1e-15));
+        CHECK(p.py == test::relative(-1e-3 / n, 1e-15));
         CHECK(p.x == 0.0);
         CHECK(p.t == 0.0);
         CHECK(p.pt == 0.0);
@@ -80,8 +82,8 @@ TEST_CASE("beam_shift: the hand-computed slope, path and momentum shifts of an o
         double const xp = 0.01, dz = 0.25;
         Particle p{0.0, xp / std::sqrt(1.0 + xp * xp), 0.0, 0.0, 0.0, 0.0};
         REQUIRE(BeamShift::make(0.0, 0.0, 0.0, 0.0, dz, 0.0, ref)(p));
-        CHECK(p.x == doctest::Approx(dz * xp).epsilon(1e-14));
-        CHECK(p.t == doctest::Approx(dz * std::sqrt(1.0 + xp * xp) / ref.beta).epsilon(1e-14));
+        CHECK(p.x == test::relative(dz * xp, 1e-14));
+        CHECK(p.t == test::relative(dz * std::sqrt(1.0 + xp * xp) / ref.beta, 1e-14));
     }
     {
         // DP: delta = DP; pt = -(E - E_ref)/(p_ref c) = 1/beta - sqrt((1 + DP)^2 + 1/(beta gamma)^2).
@@ -89,7 +91,7 @@ TEST_CASE("beam_shift: the hand-computed slope, path and momentum shifts of an o
         Particle p = on_axis;
         REQUIRE(BeamShift::make(0.0, 0.0, 0.0, 0.0, 0.0, dp, ref)(p));
         double const e = std::sqrt((1 + dp) * (1 + dp) + 1.0 / (ref.beta_gamma * ref.beta_gamma));
-        CHECK(p.pt == doctest::Approx(1.0 / ref.beta - e).epsilon(1e-12));
+        CHECK(p.pt == test::relative(1.0 / ref.beta - e, 1e-12));
         CHECK(p.px == 0.0);
         CHECK(p.t == 0.0);  // at fixed time
     }
@@ -106,12 +108,12 @@ TEST_CASE("beam_shift: ELEGANT's offset_beam in its own coordinates, every shift
         Elegant const want = elegant_malign(to_elegant(p, ref), ref, dx, dxp, dy, dyp, dz, dp);
         REQUIRE(BeamShift::make(dx, dxp, dy, dyp, dz, dp, ref)(p));
         Elegant const got = to_elegant(p, ref);
-        CHECK(got.x == doctest::Approx(want.x).epsilon(1e-14));
-        CHECK(got.xp == doctest::Approx(want.xp).epsilon(1e-13));
-        CHECK(got.y == doctest::Approx(want.y).epsilon(1e-14));
-        CHECK(got.yp == doctest::Approx(want.yp).epsilon(1e-13));
-        CHECK(got.ct == doctest::Approx(want.ct).epsilon(1e-14));
-        CHECK(got.delta == doctest::Approx(want.delta).epsilon(1e-10));
+        CHECK(got.x == test::relative(want.x, 1e-14));
+        CHECK(got.xp == test::relative(want.xp, 1e-13));
+        CHECK(got.y == test::relative(want.y, 1e-14));
+        CHECK(got.yp == test::relative(want.yp, 1e-13));
+        CHECK(got.ct == test::relative(want.ct, 1e-14));
+        CHECK(got.delta == test::relative(want.delta, 1e-10));
     }
 }
 
