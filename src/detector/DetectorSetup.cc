@@ -13,11 +13,11 @@
 
 #include "deck/Materials.hh"
 #include "deck/Particles.hh"
-#include "kernels/physics/MoliereScattering.hh"
 #include "detector/ShowerSetup.hh"
 #include "detector/TabulatedField.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
+#include "kernels/physics/MoliereScattering.hh"
 
 namespace gt {
 
@@ -45,8 +45,9 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
         // Node counts are ints on the device, and their product must not wrap around to B's size.
         if (shape[a] > std::uint64_t(std::numeric_limits<int>::max()) ||
             __builtin_mul_overflow(nodes, shape[a], &nodes))
-            throw std::invalid_argument(fmt::format("field map '{}': shape [{}] has more nodes than a map can hold",
-                                                    cfg.file, fmt::join(shape, ", ")));
+            throw std::invalid_argument(
+                fmt::format("field map '{}': shape [{}] has more nodes than a map can hold", cfg.file,
+                            fmt::join(shape, ", ")));
     }
     std::size_t expected = 0;
     if (__builtin_mul_overflow(nodes, dims, &expected) || values.size() != expected)
@@ -125,10 +126,8 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
         t.field.solenoid =
             SolenoidField{f.b0, f.radius, f.half_length, {f.center[0], f.center[1], f.center[2]}};
         if (f.tabulate > 0) {
-            VolumeConfig const& w = d.world;
-            double const half[3] = {w.shape == "box" ? w.half_size[0] : w.rmax,
-                                    w.shape == "box" ? w.half_size[1] : w.rmax,
-                                    w.shape == "box" ? w.half_size[2] : (w.shape == "tube" ? w.half_z : w.rmax)};
+            Vec3 const h = make_shape(d.world).half_extent();
+            double const half[3] = {h.x, h.y, h.z};
             t.field.type = FieldType::rz_map;
             t.field.rz = tabulate_solenoid(t.field.solenoid, half, f.tabulate, t.field_map);
         }
