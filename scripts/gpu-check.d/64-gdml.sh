@@ -4,7 +4,7 @@
 # target: the GDML deck within 20% of the TOML deck's track-steps/s (the tables are the same volumes,
 # shapes and materials; only the placements' rounding differs). Then (issue 44, solids) `gtrack validate`
 # of showers in tests/data/gdml/forward-solids.gdml (cone, trd, eltube: CPU = GPU bit for bit), started
-# uniformly in a box around them in every direction, in a 1 T field across them, so that tracks cross
+# uniformly in a box over the vessel and up to the absorber in every direction, in a 1 T field across them, so that tracks cross
 # every face (cone surfaces from both sides and parallel to the axis, phi edges, slanted trd faces).
 # Sourced by scripts/gpu-check.sh ($build, $out, note, status).
 gdml_log="$out/gdml"
@@ -29,9 +29,9 @@ B = [0.6, 0, 0.8]
 
 [gun]
 particle = "e-"
-energy = "300 MeV"
+energy = "1 GeV"
 events = 12
-position = { type = "box", center = [0, 0, 0], half_size = ["35 cm", "25 cm", "60 cm"] }
+position = { type = "box", center = [0, 0, "-15 cm"], half_size = ["25 cm", "15 cm", "35 cm"] }
 direction = { type = "isotropic" }
 
 [physics]
