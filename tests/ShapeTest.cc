@@ -99,7 +99,14 @@ TEST_CASE("every shape's distances match a brute-force march along random rays")
             CAPTURE(p.y);
             CAPTURE(p.z);
             if (brute == HUGE_VAL) {
-                CHECK(exact == HUGE_VAL);
+                // the march steps over a chord thinner than dt (a ray clipping an edge, as at a
+                // cone's acute rim): a finite exact distance must then be such a chord, its far
+                // side within dt of a point just past the crossing
+                if (exact != HUGE_VAL) {
+                    Vec3 const q = axpy(exact + 1e-12, d, p);
+                    CHECK(s.inside(q) != in);
+                    CHECK((in ? s.distance_to_in(q, d) : s.distance_to_out(q, d)) < dt);
+                }
             } else {
                 // bisection resolves the crossing to ~1e-13; a ray grazing a surface can cross it
                 // twice within one march step and be missed, which the shapes above make rare
