@@ -105,10 +105,10 @@ struct DetectorPhysicsConfig {
     bool energy_loss = true;
     bool fluctuations = true;
     bool multiple_scattering = true;
-    double energy_cut = 0.1;            //!< [MeV]
-    double max_step = 0;                //!< [m]; 0: none
-    double range_fraction = 0.2;        //!< [1]
-    double final_range = 1.0e-3;        //!< [m]
+    double energy_cut = 0.1;      //!< [MeV]
+    double max_step = 0;          //!< [m]; 0: none
+    double range_fraction = 0.2;  //!< [1]
+    double final_range = 1.0e-3;  //!< [m]
     std::string msc_model = "moliere";  //!< "moliere" or "highland" (kernels/physics/MoliereScattering.hh)
     bool charged_crossing_hits = true;  //!< showers: a charged crossing of a sensitive volume is a hit
     // electromagnetic showers (src/deck/ShowerKeys.hh, docs/decks.md)

@@ -13,11 +13,11 @@
 
 #include "deck/Materials.hh"
 #include "deck/Particles.hh"
+#include "kernels/physics/MoliereScattering.hh"
 #include "detector/ShowerSetup.hh"
 #include "detector/TabulatedField.hh"
 #include "io/H5Access.hh"
 #include "io/H5Handle.hh"
-#include "kernels/physics/MoliereScattering.hh"
 
 namespace gt {
 
@@ -45,9 +45,8 @@ void read_field_map(FieldConfig const& cfg, MagneticField& field, std::vector<do
         // Node counts are ints on the device, and their product must not wrap around to B's size.
         if (shape[a] > std::uint64_t(std::numeric_limits<int>::max()) ||
             __builtin_mul_overflow(nodes, shape[a], &nodes))
-            throw std::invalid_argument(
-                fmt::format("field map '{}': shape [{}] has more nodes than a map can hold", cfg.file,
-                            fmt::join(shape, ", ")));
+            throw std::invalid_argument(fmt::format("field map '{}': shape [{}] has more nodes than a map can hold",
+                                                    cfg.file, fmt::join(shape, ", ")));
     }
     std::size_t expected = 0;
     if (__builtin_mul_overflow(nodes, dims, &expected) || values.size() != expected)
