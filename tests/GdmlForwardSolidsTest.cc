@@ -1,10 +1,11 @@
 // A GDML geometry of the solids <cone>, <trd> and <eltube> (tests/data/gdml/forward-solids.gdml,
 // nested and side by side) read, checked and navigated: straight tracks cross the boundaries the
-// dimensions give by hand, `gtrack check` finds no problem and counts the solids, and the mass of
-// each volume (its material's density times the navigator's hit-or-miss volume, daughters
-// excluded) equals the published density times the closed-form volume. Bad dimensions and the
-// solids still unsupported are refused with file, line and element.
+// dimensions give by hand, `gtrack check` finds no problem, counts the solids and prints each
+// volume's mass, and the mass of each volume (its material's density times the navigator's
+// hit-or-miss volume, daughters excluded) equals the published density times the closed-form volume. Bad
+// dimensions and the solids still unsupported are refused with file, line and element.
 #include <random>
+#include <sstream>
 
 #include "GdmlTestSupport.hh"
 #include "deck/Materials.hh"
@@ -77,6 +78,17 @@ TEST_CASE("GDML cone, trd and eltube: gtrack check, and each volume's mass again
     CHECK(text.find("solids by type: box 1, cone 2, eltube 1, trd 1") != std::string::npos);
     CHECK(text.find("      Vessel (eltube, ") != std::string::npos);
     CHECK(text.find("        Crystal (trd, ") != std::string::npos);
+    // the masses it prints (closed forms in GdmlSummary.cc) against the hand values below
+    auto printed_mass = [&](std::string const& volume) {
+        std::size_t const at = text.rfind("\n    " + volume + " ");  // the last section
+        REQUIRE(at != std::string::npos);
+        std::istringstream line(text.substr(at + 1, text.find('\n', at + 1) - at - 1));
+        std::string name, cm3, kg;
+        double volume_cm3 = 0, mass = 0;
+        line >> name >> volume_cm3 >> cm3 >> mass >> kg;
+        CHECK(kg == "kg");
+        return mass;
+    };
 
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
     DetectorConfig d;
@@ -108,6 +120,11 @@ TEST_CASE("GDML cone, trd and eltube: gtrack check, and each volume's mass again
                                             {"Pipe", 2.699e3 * pipe * 1e-9},
                                             {"Vessel", 1.396e3 * vessel * 1e-9},
                                             {"Absorber", 7.874e3 * absorber * 1e-9}};
+    for (Expected const& e : expected) {
+        INFO(e.volume);
+        // printed to 6 digits
+        CHECK(printed_mass(e.volume) == test::relative(e.mass, 1e-5));
+    }
     Navigator const nav(g.view());
     std::mt19937_64 gen(11);
     std::uniform_real_distribution<double> u(0.0, 1.0);
