@@ -1,4 +1,4 @@
-// A GDML geometry of the solids <cone>, <trd> and <eltube> (tests/data/gdml/forward-solids.gdml,
+// A GDML geometry of the solids <cone>, <trd>, <eltube> and <para> (tests/data/gdml/forward-solids.gdml,
 // nested and side by side) read, checked and navigated: straight tracks cross the boundaries the
 // dimensions give by hand, `gtrack check` finds no problem, counts the solids and prints each
 // volume's mass, and the mass of each volume (its material's density times the navigator's
@@ -37,7 +37,7 @@ void check_trace(GeometryTables const& g, Vec3 p, Vec3 d, std::vector<std::strin
 
 }  // namespace
 
-TEST_CASE("GDML cone, trd and eltube: straight tracks cross the boundaries the dimensions give")
+TEST_CASE("GDML cone, trd, eltube and para: straight tracks cross the boundaries the dimensions give")
 {
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
     DetectorConfig d;
@@ -65,9 +65,20 @@ TEST_CASE("GDML cone, trd and eltube: straight tracks cross the boundaries the d
     double const x_in = std::sqrt(175.0 * 175.0 - 100.0 * 100.0) * 1e-3;
     check_trace(g, {-0.999, 0.1, 0.4}, {1, 0, 0}, {"World", "Absorber", "World"},
                 {0.999 - x_in, x_in + 0.1, 0.9});
+    // along x at z = 480 mm (the absorber's z = 80 mm: radii 55 + 80/30 and 175 + 80/6 mm; the ray
+    // at y = 0, x > 0 runs through the absorber's missing 90 deg) and the block's z = 80 mm, where
+    // G4Para's definition, x' = x - y' tan(alpha) - z tan(theta) cos(phi) with
+    // y' = y - z tan(theta) sin(phi), puts its faces |x'| = 50 mm at x = 500 +- 50 + s mm
+    double const deg = k_pi / 180;
+    double const tt = std::tan(15 * deg);
+    double const s = 80 * (tt * std::cos(30 * deg) - std::tan(10 * deg) * tt * std::sin(30 * deg));
+    double const r_out = (175 + 80.0 / 6) * 1e-3, r_in = (55 + 80.0 / 30) * 1e-3;
+    double const block_in = (450 + s) * 1e-3;
+    check_trace(g, {-0.999, 0, 0.48}, {1, 0, 0}, {"World", "Absorber", "World", "Block", "World"},
+                {0.999 - r_out, r_out - r_in, r_in + block_in, 0.1, 1 - block_in - 0.1});
 }
 
-TEST_CASE("GDML cone, trd and eltube: gtrack check, and each volume's mass against density x volume")
+TEST_CASE("GDML cone, trd, eltube and para: gtrack check, and each volume's mass against density x volume")
 {
     std::string const deck = test::write_temp_file("forward-solids.toml", test::gdml_deck(k_file));
     DeckConfig const cfg = read_deck(deck, {});
@@ -75,7 +86,7 @@ TEST_CASE("GDML cone, trd and eltube: gtrack check, and each volume's mass again
     std::string const text = describe_geometry(cfg, &problems);
     INFO(text);
     CHECK(problems == 0);  // every daughter inside its mother, no overlap found by the sampling check
-    CHECK(text.find("solids by type: box 1, cone 2, eltube 1, trd 1") != std::string::npos);
+    CHECK(text.find("solids by type: box 1, cone 2, eltube 1, para 1, trd 1") != std::string::npos);
     CHECK(text.find("      Vessel (eltube, ") != std::string::npos);
     CHECK(text.find("        Crystal (trd, ") != std::string::npos);
     // the masses it prints (closed forms in GdmlSummary.cc) against the hand values below
@@ -109,9 +120,11 @@ TEST_CASE("GDML cone, trd and eltube: gtrack check, and each volume's mass again
     double const crystal = 230.0 / 6 * (22 * 22 + 26 * 26 + 4 * 24 * 24);
     double const pipe = k_pi * 400 / 3 * ((25 * 25 + 25 * 45 + 45 * 45) - (20 * 20 + 20 * 40 + 40 * 40));
     double const vessel = k_pi * 300 * 200 * 600 - crystal - pipe;
+    double const block = 100.0 * 100 * 200;  // a para: a sheared box keeps the box's volume
     double const absorber =
         0.75 * k_pi * 300 / 3 * ((150 * 150 + 150 * 200 + 200 * 200) - (50 * 50 + 50 * 60 + 60 * 60));
-    // Geant4's NIST densities [g/cm3] (G4NistMaterialBuilder): PbWO4 8.28, Al 2.699, lAr 1.396, Fe 7.874
+    // Geant4's NIST densities [g/cm3] (G4NistMaterialBuilder): PbWO4 8.28, Al 2.699, lAr 1.396, Fe 7.874,
+    // Cu 8.96
     struct Expected {
         char const* volume;
         double mass;  //!< [kg]
@@ -119,7 +132,8 @@ TEST_CASE("GDML cone, trd and eltube: gtrack check, and each volume's mass again
     std::vector<Expected> const expected = {{"Crystal", 8.28e3 * crystal * 1e-9},
                                             {"Pipe", 2.699e3 * pipe * 1e-9},
                                             {"Vessel", 1.396e3 * vessel * 1e-9},
-                                            {"Absorber", 7.874e3 * absorber * 1e-9}};
+                                            {"Absorber", 7.874e3 * absorber * 1e-9},
+                                            {"Block", 8.96e3 * block * 1e-9}};
     for (Expected const& e : expected) {
         INFO(e.volume);
         // printed to 6 digits
@@ -152,7 +166,7 @@ TEST_CASE("GDML cone, trd and eltube: gtrack check, and each volume's mass again
     }
 }
 
-TEST_CASE("GDML cone, trd and eltube: bad dimensions and still-unsupported solids refused by line")
+TEST_CASE("GDML cone, trd, eltube and para: bad dimensions and still-unsupported solids refused by line")
 {
     auto error_of = [](std::string const& solid) {
         std::string const text = test::gdml_text(
@@ -177,9 +191,9 @@ TEST_CASE("GDML cone, trd and eltube: bad dimensions and still-unsupported solid
     CHECK(e.find("x1, x2, y1, y2 must be at least 0") != std::string::npos);
     e = error_of(R"(<eltube name="e" dx="0" dy="2" dz="3"/>)");
     CHECK(e.find("dx must be positive") != std::string::npos);
-    for (char const* tag : {"torus", "polycone", "polyhedra", "para", "trap", "union"}) {
+    for (char const* tag : {"torus", "polycone", "polyhedra", "trap", "union"}) {
         e = error_of(fmt::format(R"(<{} name="s" lunit="mm"/>)", tag));
         CHECK(e.find(fmt::format("of type <{}> is not supported", tag)) != std::string::npos);
-        CHECK(e.find("supported: box, tube, cone, trd, eltube, orb, sphere") != std::string::npos);
+        CHECK(e.find("supported: box, tube, cone, trd, eltube, para, orb, sphere") != std::string::npos);
     }
 }

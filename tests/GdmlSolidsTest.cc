@@ -43,6 +43,9 @@ TEST_CASE("GDML solids: volumes against closed forms, safeties below the distanc
          4.0 / 6 * (18 + 10 + 4 * 4 * 4) * 1e-6},
         // dx, dy semi-axes and dz the half-length: pi dx dy 2 dz
         {R"(<eltube name="S" dx="3" dy="1.5" dz="2" lunit="cm"/>)", k_pi * 3 * 1.5 * 4 * 1e-6},
+        // a sheared box: x y z (full lengths), whatever the angles
+        {R"(<para name="S" x="4" y="3" z="2" alpha="20" theta="25" phi="60" aunit="deg" lunit="cm"/>)",
+         24e-6},
     };
     std::mt19937_64 gen(42);
     std::uniform_real_distribution<double> u(-1.0, 1.0);

@@ -1,4 +1,4 @@
-// Box, Tube (with and without a phi segment), Sphere, Cons, Trd and EllipticalTube: inside/outside
+// Box, Tube (with and without a phi segment), Sphere, Cons, Trd, EllipticalTube and Para: inside/outside
 // and exact distances against a brute-force march along random rays, and safeties against the
 // distances they must not exceed.
 #include <doctest/doctest.h>
@@ -75,6 +75,7 @@ std::vector<Shape> test_shapes()
     shapes.push_back(Shape(make_trd(0.6, 0.2, 0.3, 0.5, 0.6)));
     shapes.push_back(Shape(make_trd(0.7, 0.25, 0.7, 0.25, 0.5)));
     shapes.push_back(Shape(make_elliptical_tube(0.7, 0.3, 0.6)));
+    shapes.push_back(Shape(make_para(0.5, 0.4, 0.6, 0.3, 0.35, 1.1)));
     return shapes;
 }
 

@@ -1,4 +1,4 @@
-// Cons, Trd and EllipticalTube against values worked out by hand: inside tests on and off the
+// Cons, Trd, EllipticalTube and Para against values worked out by hand: inside tests on and off the
 // surface, distances along rays from inside and outside (including rays parallel to a cone's axis,
 // whose quadratic has a negative leading coefficient), tangent and grazing rays, and safeties where
 // the exact distance to the surface is known.
@@ -139,6 +139,45 @@ TEST_CASE("an elliptical tube: inside, distances, tangent ray, safety bounds")
     CHECK(e.safety_to_out({0, 0.2, 0}) == doctest::Approx(0.3).epsilon(k_eps));
     CHECK(e.safety_to_in({0, 1.5, 0}) == doctest::Approx(1.0).epsilon(k_eps));
     CHECK(e.safety_to_in({3, 0, 0}) <= 2.0);
+}
+
+TEST_CASE("a para: sheared in x along y (alpha), tilted along x (theta), along y (phi)")
+{
+    double const quarter = 0.25 * 3.14159265358979323846;
+    // alpha = 45 deg: |x - y| <= 1, |y| <= 0.5, |z| <= 1
+    Shape const a(make_para(1.0, 0.5, 1.0, quarter, 0, 0));
+    CHECK(a.inside({1.4, 0.5, 0}));         // x' = 0.9
+    CHECK_FALSE(a.inside({-0.6, 0.5, 0}));  // x' = -1.1
+    CHECK(a.distance_to_out({0, 0, 0}, {1, 0, 0}) == doctest::Approx(1.0).epsilon(k_eps));
+    CHECK(a.distance_to_out({0, 0, 0}, {0, 1, 0}) == doctest::Approx(0.5).epsilon(k_eps));
+    // along (1, 1)/sqrt 2 x' stays 0: out through y = 0.5
+    CHECK(a.distance_to_out({0, 0, 0}, unit(1, 1, 0)) ==
+          doctest::Approx(0.5 * std::sqrt(2.0)).epsilon(k_eps));
+    CHECK(a.distance_to_in({3, 0, 0}, {-1, 0, 0}) == doctest::Approx(2.0).epsilon(k_eps));
+    CHECK(a.distance_to_in({0, 2, 0}, {0, -1, 0}) == doctest::Approx(1.5).epsilon(k_eps));
+    // from (-1.2, 2) along -y: x' = -1.2 - y reaches -1 at y = -0.2, through the slanted face
+    CHECK(a.distance_to_in({-1.2, 2, 0}, {0, -1, 0}) == doctest::Approx(2.2).epsilon(k_eps));
+    CHECK(a.distance_to_in({-2, 2, 0}, {0, -1, 0}) == k_no_hit);  // x' = -2 - y < -1 for |y| <= 0.5
+    // the slanted face x - y = 1 is 0.5 / sqrt 2 from (0.5, 0) (its foot (0.75, -0.25) on the face)
+    CHECK(a.safety_to_out({0.5, 0, 0}) == doctest::Approx(0.5 / std::sqrt(2.0)).epsilon(k_eps));
+    CHECK(a.safety_to_out({0, 0, 0}) == doctest::Approx(0.5).epsilon(k_eps));
+    CHECK(a.safety_to_in({0, 1.5, 0}) == doctest::Approx(1.0).epsilon(k_eps));
+    // theta = 45 deg, phi = 0: the z faces' centres at x = z; |x - z| <= 1, |y| <= 0.5, |z| <= 0.8
+    Shape const t(make_para(1.0, 0.5, 0.8, 0, quarter, 0));
+    CHECK(t.inside({0.9, 0, 0.5}));
+    CHECK_FALSE(t.inside({-0.6, 0, 0.5}));
+    CHECK(t.distance_to_out({0, 0, 0}, {0, 0, 1}) == doctest::Approx(0.8).epsilon(k_eps));
+    CHECK(t.distance_to_out({0, 0, 0}, {-1, 0, 0}) == doctest::Approx(1.0).epsilon(k_eps));
+    CHECK(t.distance_to_in({0, 0, -2}, {0, 0, 1}) == doctest::Approx(1.2).epsilon(k_eps));
+    // phi = 90 deg: the tilt is along y, |y - z| <= 0.5
+    Shape const p(make_para(1.0, 0.5, 0.8, 0, quarter, 2 * quarter));
+    CHECK(p.inside({0, 0.7, 0.5}));
+    CHECK_FALSE(p.inside({0, -0.2, 0.5}));
+    // the bounding box holds the vertices: x = x' + y' tan(alpha) + z tan(theta) cos(phi)
+    Vec3 const b = Shape(make_para(1.0, 0.5, 0.8, quarter, quarter, 0)).half_extent();
+    CHECK(b.x == doctest::Approx(2.3).epsilon(k_eps));
+    CHECK(b.y == doctest::Approx(0.5).epsilon(k_eps));
+    CHECK(b.z == 0.8);
 }
 
 TEST_CASE("the tagged parameter block: one shape's storage, the bounding half-extents")

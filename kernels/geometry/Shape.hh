@@ -2,7 +2,8 @@
 //
 // The parameter blocks share their storage (a tagged union): a placed volume holds the largest
 // (the cone, 104 bytes) rather than all of them side by side. sizeof(Shape) is 112 bytes, what box,
-// tube and sphere side by side took before the cone, trapezoid and elliptical tube were added.
+// tube and sphere side by side took before the cone, trapezoid, elliptical tube and parallelepiped
+// were added.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +12,22 @@
 #include "kernels/geometry/Box.hh"
 #include "kernels/geometry/Cons.hh"
 #include "kernels/geometry/EllipticalTube.hh"
+#include "kernels/geometry/Para.hh"
 #include "kernels/geometry/Sphere.hh"
 #include "kernels/geometry/Trd.hh"
 #include "kernels/geometry/Tube.hh"
 
 namespace gt {
 
-enum class ShapeType : std::int32_t { box = 0, tube = 1, sphere = 2, cons = 3, trd = 4, eltube = 5 };
+enum class ShapeType : std::int32_t {
+    box = 0,
+    tube = 1,
+    sphere = 2,
+    cons = 3,
+    trd = 4,
+    eltube = 5,
+    para = 6
+};
 
 struct Shape {
     ShapeType type = ShapeType::box;
@@ -29,6 +39,7 @@ struct Shape {
         Cons cons;
         Trd trd;
         EllipticalTube eltube;
+        Para para;
     };
 
     GT_HOST_DEVICE Shape() : box{} {}
@@ -38,6 +49,7 @@ struct Shape {
     GT_HOST_DEVICE explicit Shape(Cons c) : type(ShapeType::cons), cons(c) {}
     GT_HOST_DEVICE explicit Shape(Trd t) : type(ShapeType::trd), trd(t) {}
     GT_HOST_DEVICE explicit Shape(EllipticalTube e) : type(ShapeType::eltube), eltube(e) {}
+    GT_HOST_DEVICE explicit Shape(Para p) : type(ShapeType::para), para(p) {}
 
     GT_HOST_DEVICE bool inside(Vec3 p) const
     {
@@ -52,6 +64,8 @@ struct Shape {
                 return trd.inside(p);
             case ShapeType::eltube:
                 return eltube.inside(p);
+            case ShapeType::para:
+                return para.inside(p);
             default:
                 return sphere.inside(p);
         }
@@ -69,6 +83,8 @@ struct Shape {
                 return trd.distance_to_out(p, d);
             case ShapeType::eltube:
                 return eltube.distance_to_out(p, d);
+            case ShapeType::para:
+                return para.distance_to_out(p, d);
             default:
                 return sphere.distance_to_out(p, d);
         }
@@ -86,6 +102,8 @@ struct Shape {
                 return trd.distance_to_in(p, d);
             case ShapeType::eltube:
                 return eltube.distance_to_in(p, d);
+            case ShapeType::para:
+                return para.distance_to_in(p, d);
             default:
                 return sphere.distance_to_in(p, d);
         }
@@ -103,6 +121,8 @@ struct Shape {
                 return trd.safety_to_out(p);
             case ShapeType::eltube:
                 return eltube.safety_to_out(p);
+            case ShapeType::para:
+                return para.safety_to_out(p);
             default:
                 return sphere.safety_to_out(p);
         }
@@ -120,6 +140,8 @@ struct Shape {
                 return trd.safety_to_in(p);
             case ShapeType::eltube:
                 return eltube.safety_to_in(p);
+            case ShapeType::para:
+                return para.safety_to_in(p);
             default:
                 return sphere.safety_to_in(p);
         }
@@ -138,6 +160,8 @@ struct Shape {
                 return {trd.hx, trd.hy, trd.hz};
             case ShapeType::eltube:
                 return {eltube.dx, eltube.dy, eltube.hz};
+            case ShapeType::para:
+                return para.bound;
             default:
                 return {sphere.rmax, sphere.rmax, sphere.rmax};
         }

@@ -3,9 +3,9 @@
 # calorimeter written in TOML (inputs/testem3.toml), 2000 electrons of 1 GeV each on the same card. The
 # target: the GDML deck within 20% of the TOML deck's track-steps/s (the tables are the same volumes,
 # shapes and materials; only the placements' rounding differs). Then (issue 44, solids) `gtrack validate`
-# of showers in tests/data/gdml/forward-solids.gdml (cone, trd, eltube: CPU = GPU bit for bit), started
+# of showers in tests/data/gdml/forward-solids.gdml (cone, trd, eltube, para: CPU = GPU bit for bit), started
 # uniformly in a box over the vessel and up to the absorber in every direction, in a 1 T field across them, so that tracks cross
-# every face (cone surfaces from both sides and parallel to the axis, phi edges, slanted trd faces).
+# every face (cone surfaces from both sides and parallel to the axis, phi edges, slanted trd and para faces).
 # Sourced by scripts/gpu-check.sh ($build, $out, note, status).
 gdml_log="$out/gdml"
 mkdir -p "$gdml_log"
@@ -39,8 +39,8 @@ showers = true
 range_cut = "1 mm"
 energy_cut = "0.1 MeV"
 DECK
-validate_deck 180 "$gdml_log/validate-solids.log" "gdml cone/trd/eltube validate" \
-    "gdml cone/trd/eltube validate" "$gdml_log/forward-solids.toml"
+validate_deck 180 "$gdml_log/validate-solids.log" "gdml cone/trd/eltube/para validate" \
+    "gdml cone/trd/eltube/para validate" "$gdml_log/forward-solids.toml"
 # shellcheck source=scripts/gpu-check.d/loop-figures.bash
 source scripts/gpu-check.d/loop-figures.bash
 gdml_rate() {  # gdml_rate DECK: prints track-steps/s of 2000 electrons, or nothing on failure

@@ -29,6 +29,9 @@ Shape make_shape(VolumeConfig const& v, int copy)
             make_trd(v.half_size[0], v.half_size2[0], v.half_size[1], v.half_size2[1], v.half_size[2]));
     if (v.shape == "eltube")
         return Shape(make_elliptical_tube(v.half_size[0], v.half_size[1], v.half_size[2]));
+    if (v.shape == "para")
+        return Shape(make_para(v.half_size[0], v.half_size[1], v.half_size[2], v.para_angles[0],
+                               v.para_angles[1], v.para_angles[2]));
     return Shape(Sphere{v.rmin + dr, v.rmax + dr});
 }
 

@@ -75,4 +75,21 @@ inline EllipticalTube make_elliptical_tube(double dx, double dy, double hz)
     return e;
 }
 
+//! G4Para's half-lengths dx, dy, dz [m] and angles alpha, theta, phi [rad].
+inline Para make_para(double dx, double dy, double dz, double alpha, double theta, double phi)
+{
+    Para p;
+    p.box.half = {dx, dy, dz};
+    double const tt = std::tan(theta);
+    p.ta = std::tan(alpha);
+    p.ty = tt * std::sin(phi);
+    double const tx = tt * std::cos(phi);
+    p.cxz = tx - p.ta * p.ty;
+    p.ix = 1.0 / std::sqrt(1.0 + p.ta * p.ta + p.cxz * p.cxz);
+    p.iy = 1.0 / std::sqrt(1.0 + p.ty * p.ty);
+    // x = x' + ta y' + tx z, y = y' + ty z: the vertices' extent
+    p.bound = {dx + std::fabs(p.ta) * dy + std::fabs(tx) * dz, dy + std::fabs(p.ty) * dz, dz};
+    return p;
+}
+
 }  // namespace gt

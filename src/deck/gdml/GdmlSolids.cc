@@ -88,6 +88,18 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
         v.half_size = {positive(src, n, "dx", src.number(n, "dx") * lunit),
                        positive(src, n, "dy", src.number(n, "dy") * lunit),
                        positive(src, n, "dz", src.number(n, "dz") * lunit)};
+    } else if (tag == "para") {
+        // G4Para: x, y, z full lengths; alpha the y faces' shear, theta and phi the z axis' tilt
+        v.shape = "para";
+        v.half_size = {0.5 * positive(src, n, "x", src.number(n, "x") * lunit),
+                       0.5 * positive(src, n, "y", src.number(n, "y") * lunit),
+                       0.5 * positive(src, n, "z", src.number(n, "z") * lunit)};
+        v.para_angles = {src.number(n, "alpha", 0.0) * aunit, src.number(n, "theta", 0.0) * aunit,
+                         src.number(n, "phi", 0.0) * aunit};
+        double const quarter = 0.25 * k_two_pi;
+        if (!(std::fabs(v.para_angles[0]) < quarter) || !(std::fabs(v.para_angles[1]) < quarter))
+            src.fail(n, fmt::format("alpha and theta must lie within (-90, 90) deg, got {} and {} rad",
+                                    v.para_angles[0], v.para_angles[1]));
     } else if (tag == "orb") {
         v.shape = "sphere";
         v.rmax = positive(src, n, "r", src.number(n, "r") * lunit);
@@ -107,10 +119,11 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
                      "a sphere with a phi or theta segment is not supported (only the full shell: "
                      "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
     } else {
-        src.fail(n, fmt::format(
-                        "solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
-                        "box, tube, cone, trd, eltube, orb, sphere); it is refused rather than approximated",
-                        src.optional_text(n, "name").value_or("?"), tag));
+        src.fail(
+            n, fmt::format(
+                   "solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
+                   "box, tube, cone, trd, eltube, para, orb, sphere); it is refused rather than approximated",
+                   src.optional_text(n, "name").value_or("?"), tag));
     }
     return v;
 }

@@ -69,6 +69,7 @@ double solid_volume(VolumeConfig const& v)
         return 2 * v.half_size[2] / 6 * (4 * x1 * y1 + 4 * x2 * y2 + 4 * (x1 + x2) * (y1 + y2));
     }
     if (v.shape == "eltube") return pi * v.half_size[0] * v.half_size[1] * 2 * v.half_size[2];
+    if (v.shape == "para") return 8 * v.half_size[0] * v.half_size[1] * v.half_size[2];  // a shear keeps it
     return 0;
 }
 
