@@ -125,8 +125,7 @@ TEST_CASE("crossing points of a helix with cylinders match the analytic intersec
     std::vector<double> radii = {0.10, 0.25, 0.40, 0.55};
     for (double r : radii) {
         PlacedVolume pv;
-        pv.shape.type = ShapeType::tube;
-        pv.shape.tube = Tube{r, r + 0.01, 5.0};
+        pv.shape = Shape(Tube{r, r + 0.01, 5.0, {}});
         pv.mother = 0;
         pv.logical = 1;
         pv.lo = {-(r + 0.01), -(r + 0.01), -5.0};

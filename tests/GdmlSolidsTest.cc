@@ -33,6 +33,19 @@ TEST_CASE("GDML solids: volumes against closed forms, safeties below the distanc
         {R"(<orb name="S" r="2.5" lunit="cm"/>)", 4.0 / 3.0 * k_pi * std::pow(2.5e-2, 3)},
         {R"(<sphere name="S" rmin="1" rmax="2.5" deltaphi="360" deltatheta="180" aunit="deg" lunit="cm"/>)",
          4.0 / 3.0 * k_pi * (std::pow(2.5e-2, 3) - 1e-6)},
+        // frustum: pi h / 3 (R1^2 + R1 R2 + R2^2), outer minus inner, times the segment's share
+        {R"(<cone name="S" rmin1="1" rmax1="2" rmin2="0.5" rmax2="3" z="4" startphi="20" deltaphi="250" aunit="deg" lunit="cm"/>)",
+         (250.0 / 360.0) * k_pi * 4e-2 / 3 * ((4 + 6 + 9) - (1 + 0.5 + 0.25)) * 1e-4},
+        {R"(<cone name="S" rmax1="2" rmax2="0" z="3" deltaphi="360" aunit="deg" lunit="cm"/>)",
+         k_pi * 3e-2 / 3 * 4e-4},
+        // prismatoid: h / 6 (A1 + A2 + 4 A_mid) with full lengths, exact for a cross-section quadratic in z
+        {R"(<trd name="S" x1="6" x2="2" y1="3" y2="5" z="4" lunit="cm"/>)",
+         4.0 / 6 * (18 + 10 + 4 * 4 * 4) * 1e-6},
+        // dx, dy semi-axes and dz the half-length: pi dx dy 2 dz
+        {R"(<eltube name="S" dx="3" dy="1.5" dz="2" lunit="cm"/>)", k_pi * 3 * 1.5 * 4 * 1e-6},
+        // a sheared box: x y z (full lengths), whatever the angles
+        {R"(<para name="S" x="4" y="3" z="2" alpha="20" theta="25" phi="60" aunit="deg" lunit="cm"/>)",
+         24e-6},
     };
     std::mt19937_64 gen(42);
     std::uniform_real_distribution<double> u(-1.0, 1.0);

@@ -1,21 +1,55 @@
 // One solid of any supported kind, as a type tag and its parameter block (no virtual calls).
+//
+// The parameter blocks share their storage (a tagged union): a placed volume holds the largest
+// (the cone, 104 bytes) rather than all of them side by side. sizeof(Shape) is 112 bytes, what box,
+// tube and sphere side by side took before the cone, trapezoid, elliptical tube and parallelepiped
+// were added.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/geometry/Box.hh"
+#include "kernels/geometry/Cons.hh"
+#include "kernels/geometry/EllipticalTube.hh"
+#include "kernels/geometry/Para.hh"
 #include "kernels/geometry/Sphere.hh"
+#include "kernels/geometry/Trd.hh"
 #include "kernels/geometry/Tube.hh"
 
 namespace gt {
 
-enum class ShapeType : std::int32_t { box = 0, tube = 1, sphere = 2 };
+enum class ShapeType : std::int32_t {
+    box = 0,
+    tube = 1,
+    sphere = 2,
+    cons = 3,
+    trd = 4,
+    eltube = 5,
+    para = 6
+};
 
 struct Shape {
     ShapeType type = ShapeType::box;
-    Box box;
-    Tube tube;
-    Sphere sphere;
+    //! The block `type` names is the active member; set a shape whole through a constructor.
+    union {
+        Box box;
+        Tube tube;
+        Sphere sphere;
+        Cons cons;
+        Trd trd;
+        EllipticalTube eltube;
+        Para para;
+    };
+
+    GT_HOST_DEVICE Shape() : box{} {}
+    GT_HOST_DEVICE explicit Shape(Box b) : type(ShapeType::box), box(b) {}
+    GT_HOST_DEVICE explicit Shape(Tube t) : type(ShapeType::tube), tube(t) {}
+    GT_HOST_DEVICE explicit Shape(Sphere s) : type(ShapeType::sphere), sphere(s) {}
+    GT_HOST_DEVICE explicit Shape(Cons c) : type(ShapeType::cons), cons(c) {}
+    GT_HOST_DEVICE explicit Shape(Trd t) : type(ShapeType::trd), trd(t) {}
+    GT_HOST_DEVICE explicit Shape(EllipticalTube e) : type(ShapeType::eltube), eltube(e) {}
+    GT_HOST_DEVICE explicit Shape(Para p) : type(ShapeType::para), para(p) {}
 
     GT_HOST_DEVICE bool inside(Vec3 p) const
     {
@@ -24,6 +58,14 @@ struct Shape {
                 return box.inside(p);
             case ShapeType::tube:
                 return tube.inside(p);
+            case ShapeType::cons:
+                return cons.inside(p);
+            case ShapeType::trd:
+                return trd.inside(p);
+            case ShapeType::eltube:
+                return eltube.inside(p);
+            case ShapeType::para:
+                return para.inside(p);
             default:
                 return sphere.inside(p);
         }
@@ -35,6 +77,14 @@ struct Shape {
                 return box.distance_to_out(p, d);
             case ShapeType::tube:
                 return tube.distance_to_out(p, d);
+            case ShapeType::cons:
+                return cons.distance_to_out(p, d);
+            case ShapeType::trd:
+                return trd.distance_to_out(p, d);
+            case ShapeType::eltube:
+                return eltube.distance_to_out(p, d);
+            case ShapeType::para:
+                return para.distance_to_out(p, d);
             default:
                 return sphere.distance_to_out(p, d);
         }
@@ -46,6 +96,14 @@ struct Shape {
                 return box.distance_to_in(p, d);
             case ShapeType::tube:
                 return tube.distance_to_in(p, d);
+            case ShapeType::cons:
+                return cons.distance_to_in(p, d);
+            case ShapeType::trd:
+                return trd.distance_to_in(p, d);
+            case ShapeType::eltube:
+                return eltube.distance_to_in(p, d);
+            case ShapeType::para:
+                return para.distance_to_in(p, d);
             default:
                 return sphere.distance_to_in(p, d);
         }
@@ -57,6 +115,14 @@ struct Shape {
                 return box.safety_to_out(p);
             case ShapeType::tube:
                 return tube.safety_to_out(p);
+            case ShapeType::cons:
+                return cons.safety_to_out(p);
+            case ShapeType::trd:
+                return trd.safety_to_out(p);
+            case ShapeType::eltube:
+                return eltube.safety_to_out(p);
+            case ShapeType::para:
+                return para.safety_to_out(p);
             default:
                 return sphere.safety_to_out(p);
         }
@@ -68,6 +134,14 @@ struct Shape {
                 return box.safety_to_in(p);
             case ShapeType::tube:
                 return tube.safety_to_in(p);
+            case ShapeType::cons:
+                return cons.safety_to_in(p);
+            case ShapeType::trd:
+                return trd.safety_to_in(p);
+            case ShapeType::eltube:
+                return eltube.safety_to_in(p);
+            case ShapeType::para:
+                return para.safety_to_in(p);
             default:
                 return sphere.safety_to_in(p);
         }
@@ -80,10 +154,22 @@ struct Shape {
                 return box.half;
             case ShapeType::tube:
                 return {tube.rmax, tube.rmax, tube.hz};
+            case ShapeType::cons:
+                return {cons.rmax, cons.rmax, cons.hz};
+            case ShapeType::trd:
+                return {trd.hx, trd.hy, trd.hz};
+            case ShapeType::eltube:
+                return {eltube.dx, eltube.dy, eltube.hz};
+            case ShapeType::para:
+                return para.bound;
             default:
                 return {sphere.rmax, sphere.rmax, sphere.rmax};
         }
     }
 };
+
+// Placed volumes are copied to the device as bytes; the size is what the header comment says.
+static_assert(std::is_trivially_copyable_v<Shape>, "shapes are copied to the device as bytes");
+static_assert(sizeof(Shape) == 112, "the largest parameter block (Cons) plus the tag");
 
 }  // namespace gt

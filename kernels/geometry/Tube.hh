@@ -5,7 +5,7 @@
 // counts only where it lies on the face of the solid.
 #pragma once
 
-#include "kernels/geometry/Box.hh"
+#include "kernels/geometry/PhiSegment.hh"
 
 namespace gt {
 
@@ -13,26 +13,12 @@ struct Tube {
     double rmin = 0;  //!< inner radius [m], 0 for a full cylinder
     double rmax = 0;  //!< outer radius [m]
     double hz = 0;    //!< half-length [m]
-    //! phi segment: has_phi false for the full 2 pi; else the edges' unit vectors in the xy plane
-    //! (start at phi0, end at phi0 + dphi) and whether dphi > pi (the wedge is then not convex).
-    bool has_phi = false;
-    bool wide = false;
-    double sx = 1, sy = 0;  //!< (cos phi0, sin phi0)
-    double ex = 1, ey = 0;  //!< (cos(phi0 + dphi), sin(phi0 + dphi))
-
-    GT_HOST_DEVICE bool in_wedge(double x, double y) const
-    {
-        if (!has_phi) return true;
-        double const after_start = sx * y - sy * x;  // cross(s, p)
-        double const before_end = x * ey - y * ex;   // cross(p, e)
-        if (!wide) return after_start >= 0 && before_end >= 0;
-        return after_start >= 0 || before_end >= 0;
-    }
+    PhiSegment phi;   //!< the full turn unless phi.has_phi
 
     GT_HOST_DEVICE bool inside(Vec3 p) const
     {
         double const r2 = p.x * p.x + p.y * p.y;
-        return fabs(p.z) <= hz && r2 <= rmax * rmax && r2 >= rmin * rmin && in_wedge(p.x, p.y);
+        return fabs(p.z) <= hz && r2 <= rmax * rmax && r2 >= rmin * rmin && phi.in_wedge(p.x, p.y);
     }
 
     //! Roots of a t^2 + 2 b t + c = 0 (a > 0): the smaller and larger, stable. False if none.
@@ -60,20 +46,7 @@ struct Tube {
         double t1, t2;
         if (a > 0 && roots(a, b, r2 - rmax * rmax, t1, t2) && t2 < t) t = t2;
         if (rmin > 0 && a > 0 && b < 0 && roots(a, b, r2 - rmin * rmin, t1, t2) && t1 < t) t = t1;
-        if (has_phi) {
-            // leaving through the start edge: moving against its inward normal n_s = (-sy, sx)
-            double const dns = -sy * d.x + sx * d.y;
-            if (dns < 0) {
-                double const ts = -(-sy * p.x + sx * p.y) / dns;
-                if (ts >= 0 && ts < t && sx * (p.x + ts * d.x) + sy * (p.y + ts * d.y) >= 0) t = ts;
-            }
-            // the end edge's inward normal is (ey, -ex)
-            double const dne = ey * d.x - ex * d.y;
-            if (dne < 0) {
-                double const te = -(ey * p.x - ex * p.y) / dne;
-                if (te >= 0 && te < t && ex * (p.x + te * d.x) + ey * (p.y + te * d.y) >= 0) t = te;
-            }
-        }
+        t = phi.distance_to_out(p, d, t);
         return t > 0 ? t : 0.0;
     }
 
@@ -84,11 +57,11 @@ struct Tube {
         auto on_face_r = [&](double t) {
             double const x = p.x + t * d.x, y = p.y + t * d.y;
             double const r2 = x * x + y * y;
-            return r2 >= rmin2 && r2 <= rmax2 && in_wedge(x, y);
+            return r2 >= rmin2 && r2 <= rmax2 && phi.in_wedge(x, y);
         };
         auto on_face_z = [&](double t) {
             double const x = p.x + t * d.x, y = p.y + t * d.y, z = p.z + t * d.z;
-            return fabs(z) <= hz && in_wedge(x, y);
+            return fabs(z) <= hz && phi.in_wedge(x, y);
         };
         // z planes, entered from beyond them
         if (p.z >= hz && d.z < 0) {
@@ -108,23 +81,10 @@ struct Tube {
         // inner cylinder, entered from the hole at the larger root
         if (rmin > 0 && a > 0 && roots(a, b, r2 - rmin2, t1, t2) && t2 >= 0 && t2 < best && on_face_z(t2))
             best = t2;
-        if (has_phi) {
-            auto on_plane = [&](double t, double ux, double uy) {
-                double const x = p.x + t * d.x, y = p.y + t * d.y, z = p.z + t * d.z;
-                double const rr = x * x + y * y;
-                return ux * x + uy * y >= 0 && rr >= rmin2 && rr <= rmax2 && fabs(z) <= hz;
-            };
-            double const dns = -sy * d.x + sx * d.y;
-            if (dns > 0) {
-                double const ts = -(-sy * p.x + sx * p.y) / dns;
-                if (ts >= 0 && ts < best && on_plane(ts, sx, sy)) best = ts;
-            }
-            double const dne = ey * d.x - ex * d.y;
-            if (dne > 0) {
-                double const te = -(ey * p.x - ex * p.y) / dne;
-                if (te >= 0 && te < best && on_plane(te, ex, ey)) best = te;
-            }
-        }
+        best = phi.distance_to_in(p, d, best, [&](double x, double y, double z) {
+            double const rr = x * x + y * y;
+            return rr >= rmin2 && rr <= rmax2 && fabs(z) <= hz;
+        });
         return best;
     }
 
@@ -134,12 +94,7 @@ struct Tube {
         double s = hz - fabs(p.z);
         s = rmax - r < s ? rmax - r : s;
         if (rmin > 0) s = r - rmin < s ? r - rmin : s;
-        if (has_phi) {
-            // distance to each edge's full plane is a lower bound of the distance to the half-plane
-            double const ds = fabs(-sy * p.x + sx * p.y), de = fabs(ey * p.x - ex * p.y);
-            s = ds < s ? ds : s;
-            s = de < s ? de : s;
-        }
+        s = phi.safety_to_out(p, s);
         return s > 0 ? s : 0.0;
     }
 

@@ -2,14 +2,45 @@
 # inputs/testem3.gdml: CPU = GPU bit for bit), then the GPU rate of TestEm3 from GDML against the same
 # calorimeter written in TOML (inputs/testem3.toml), 2000 electrons of 1 GeV each on the same card. The
 # target: the GDML deck within 20% of the TOML deck's track-steps/s (the tables are the same volumes,
-# shapes and materials; only the placements' rounding differs). Sourced by scripts/gpu-check.sh
-# ($build, $out, note, status).
+# shapes and materials; only the placements' rounding differs). Then (issue 44, solids) `gtrack validate`
+# of showers in tests/data/gdml/forward-solids.gdml (cone, trd, eltube, para: CPU = GPU bit for bit), started
+# uniformly in a box over the vessel and up to the absorber in every direction, in a 1 T field across them, so that tracks cross
+# every face (cone surfaces from both sides and parallel to the axis, phi edges, slanted trd and para faces).
+# Sourced by scripts/gpu-check.sh ($build, $out, note, status).
 gdml_log="$out/gdml"
 mkdir -p "$gdml_log"
 # shellcheck source=scripts/gpu-check.d/validate-deck.bash
 source scripts/gpu-check.d/validate-deck.bash
 validate_deck 120 "$gdml_log/validate.log" "gdml testem3 validate" "gdml testem3 validate" \
     inputs/testem3_gdml.toml --set gun.events=5
+cat >"$gdml_log/forward-solids.toml" <<DECK
+[run]
+kind = "detector"
+name = "forward_solids"
+seed = 11
+track_slots = 4096
+
+[geometry]
+gdml = "$PWD/tests/data/gdml/forward-solids.gdml"
+
+[field]
+type = "uniform"
+B = [0.6, 0, 0.8]
+
+[gun]
+particle = "e-"
+energy = "1 GeV"
+events = 12
+position = { type = "box", center = [0, 0, "-15 cm"], half_size = ["25 cm", "15 cm", "35 cm"] }
+direction = { type = "isotropic" }
+
+[physics]
+showers = true
+range_cut = "1 mm"
+energy_cut = "0.1 MeV"
+DECK
+validate_deck 180 "$gdml_log/validate-solids.log" "gdml cone/trd/eltube/para validate" \
+    "gdml cone/trd/eltube/para validate" "$gdml_log/forward-solids.toml"
 # shellcheck source=scripts/gpu-check.d/loop-figures.bash
 source scripts/gpu-check.d/loop-figures.bash
 gdml_rate() {  # gdml_rate DECK: prints track-steps/s of 2000 electrons, or nothing on failure

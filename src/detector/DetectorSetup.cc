@@ -125,10 +125,8 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
         t.field.solenoid =
             SolenoidField{f.b0, f.radius, f.half_length, {f.center[0], f.center[1], f.center[2]}};
         if (f.tabulate > 0) {
-            VolumeConfig const& w = d.world;
-            double const half[3] = {w.shape == "box" ? w.half_size[0] : w.rmax,
-                                    w.shape == "box" ? w.half_size[1] : w.rmax,
-                                    w.shape == "box" ? w.half_size[2] : (w.shape == "tube" ? w.half_z : w.rmax)};
+            Vec3 const h = make_shape(d.world).half_extent();
+            double const half[3] = {h.x, h.y, h.z};
             t.field.type = FieldType::rz_map;
             t.field.rz = tabulate_solenoid(t.field.solenoid, half, f.tabulate, t.field_map);
         }

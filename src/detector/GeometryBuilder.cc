@@ -10,39 +10,32 @@
 
 #include <fmt/format.h>
 
+#include "detector/ShapeParameters.hh"
 #include "kernels/geometry/Navigator.hh"
 
 namespace gt {
 
-namespace {
-
 Shape make_shape(VolumeConfig const& v, int copy)
 {
-    Shape s;
     double const dr = v.replica_axis == ReplicaAxis::r ? copy * v.replica_step : 0.0;
-    if (v.shape == "box") {
-        s.type = ShapeType::box;
-        s.box.half = {v.half_size[0], v.half_size[1], v.half_size[2]};
-    } else if (v.shape == "tube") {
-        s.type = ShapeType::tube;
-        s.tube.rmin = v.rmin + dr;
-        s.tube.rmax = v.rmax + dr;
-        s.tube.hz = v.half_z;
-        if (v.phi_delta > 0) {
-            s.tube.has_phi = true;
-            s.tube.wide = v.phi_delta > 3.14159265358979323846;
-            s.tube.sx = std::cos(v.phi_start);
-            s.tube.sy = std::sin(v.phi_start);
-            s.tube.ex = std::cos(v.phi_start + v.phi_delta);
-            s.tube.ey = std::sin(v.phi_start + v.phi_delta);
-        }
-    } else {
-        s.type = ShapeType::sphere;
-        s.sphere.rmin = v.rmin + dr;
-        s.sphere.rmax = v.rmax + dr;
-    }
-    return s;
+    if (v.shape == "box") return Shape(Box{{v.half_size[0], v.half_size[1], v.half_size[2]}});
+    if (v.shape == "tube")
+        return Shape(Tube{v.rmin + dr, v.rmax + dr, v.half_z, make_phi_segment(v.phi_start, v.phi_delta)});
+    // the solids below come from GDML only, which has no replicas
+    if (v.shape == "cone")
+        return Shape(make_cons(v.rmin, v.rmax, v.rmin2, v.rmax2, v.half_z, v.phi_start, v.phi_delta));
+    if (v.shape == "trd")
+        return Shape(
+            make_trd(v.half_size[0], v.half_size2[0], v.half_size[1], v.half_size2[1], v.half_size[2]));
+    if (v.shape == "eltube")
+        return Shape(make_elliptical_tube(v.half_size[0], v.half_size[1], v.half_size[2]));
+    if (v.shape == "para")
+        return Shape(make_para(v.half_size[0], v.half_size[1], v.half_size[2], v.para_angles[0],
+                               v.para_angles[1], v.para_angles[2]));
+    return Shape(Sphere{v.rmin + dr, v.rmax + dr});
 }
+
+namespace {
 
 void set_bounds(PlacedVolume& pv)
 {

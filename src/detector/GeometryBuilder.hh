@@ -28,6 +28,9 @@ struct GeometryTables {
 
 //! Builds the tables; material_index maps material names to indices in the material table.
 //! Throws std::invalid_argument naming the volume when a parameter is impossible.
+//! A volume's solid as the kernels navigate it (replica copy `copy` of a radial replica set).
+Shape make_shape(VolumeConfig const& v, int copy = 0);
+
 GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, int> const& material_index);
 
 struct GeometryProblem {

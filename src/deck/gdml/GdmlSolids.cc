@@ -39,7 +39,9 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
     std::string const tag = n.name();
     VolumeConfig v;
     double const lunit = src.unit(n, "lunit", UnitKind::length, "mm");
-    double const aunit = tag == "box" || tag == "orb" ? 1.0 : src.unit(n, "aunit", UnitKind::angle, "rad");
+    double const aunit = tag == "box" || tag == "orb" || tag == "trd" || tag == "eltube"
+                             ? 1.0
+                             : src.unit(n, "aunit", UnitKind::angle, "rad");
     if (tag == "box") {
         // GDML gives full lengths
         v.shape = "box";
@@ -55,6 +57,49 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
             src.fail(n,
                      fmt::format("rmin ({} m) must be at least 0 and less than rmax ({} m)", v.rmin, v.rmax));
         read_phi(src, n, aunit, v);
+    } else if (tag == "cone") {
+        // G4Cons (GDML's <cone>): radii at -z/2 (rmin1, rmax1) and +z/2 (rmin2, rmax2), z the full length
+        v.shape = "cone";
+        v.rmin = src.number(n, "rmin1", 0.0) * lunit;
+        v.rmax = src.number(n, "rmax1") * lunit;
+        v.rmin2 = src.number(n, "rmin2", 0.0) * lunit;
+        v.rmax2 = src.number(n, "rmax2") * lunit;
+        v.half_z = 0.5 * positive(src, n, "z", src.number(n, "z") * lunit);
+        if (v.rmin < 0 || v.rmin2 < 0 || v.rmax < v.rmin || v.rmax2 < v.rmin2 ||
+            !(v.rmax > v.rmin || v.rmax2 > v.rmin2))
+            src.fail(n,
+                     fmt::format("the radii must satisfy 0 <= rmin1 <= rmax1 and 0 <= rmin2 <= rmax2 with "
+                                 "rmin < rmax at one end at least, got rmin1 {} rmax1 {} rmin2 {} rmax2 {} m",
+                                 v.rmin, v.rmax, v.rmin2, v.rmax2));
+        read_phi(src, n, aunit, v);
+    } else if (tag == "trd") {
+        // G4Trd: x1, y1 at -z/2 and x2, y2 at +z/2, all full lengths
+        v.shape = "trd";
+        double const x1 = src.number(n, "x1") * lunit, x2 = src.number(n, "x2") * lunit;
+        double const y1 = src.number(n, "y1") * lunit, y2 = src.number(n, "y2") * lunit;
+        if (x1 < 0 || x2 < 0 || y1 < 0 || y2 < 0 || !(x1 + x2 > 0) || !(y1 + y2 > 0))
+            src.fail(n, fmt::format("x1, x2, y1, y2 must be at least 0 and not both 0, got {} {} {} {} m", x1,
+                                    x2, y1, y2));
+        v.half_size = {0.5 * x1, 0.5 * y1, 0.5 * positive(src, n, "z", src.number(n, "z") * lunit)};
+        v.half_size2 = {0.5 * x2, 0.5 * y2};
+    } else if (tag == "eltube") {
+        // G4EllipticalTube: semi-axes dx, dy and half-length dz (not full lengths, unlike box and tube)
+        v.shape = "eltube";
+        v.half_size = {positive(src, n, "dx", src.number(n, "dx") * lunit),
+                       positive(src, n, "dy", src.number(n, "dy") * lunit),
+                       positive(src, n, "dz", src.number(n, "dz") * lunit)};
+    } else if (tag == "para") {
+        // G4Para: x, y, z full lengths; alpha the y faces' shear, theta and phi the z axis' tilt
+        v.shape = "para";
+        v.half_size = {0.5 * positive(src, n, "x", src.number(n, "x") * lunit),
+                       0.5 * positive(src, n, "y", src.number(n, "y") * lunit),
+                       0.5 * positive(src, n, "z", src.number(n, "z") * lunit)};
+        v.para_angles = {src.number(n, "alpha", 0.0) * aunit, src.number(n, "theta", 0.0) * aunit,
+                         src.number(n, "phi", 0.0) * aunit};
+        double const quarter = 0.25 * k_two_pi;
+        if (!(std::fabs(v.para_angles[0]) < quarter) || !(std::fabs(v.para_angles[1]) < quarter))
+            src.fail(n, fmt::format("alpha and theta must lie within (-90, 90) deg, got {} and {} rad",
+                                    v.para_angles[0], v.para_angles[1]));
     } else if (tag == "orb") {
         v.shape = "sphere";
         v.rmax = positive(src, n, "r", src.number(n, "r") * lunit);
@@ -74,9 +119,11 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
                      "a sphere with a phi or theta segment is not supported (only the full shell: "
                      "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
     } else {
-        src.fail(n, fmt::format("solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
-                                "box, tube, orb, sphere); it is refused rather than approximated",
-                                src.optional_text(n, "name").value_or("?"), tag));
+        src.fail(
+            n, fmt::format(
+                   "solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
+                   "box, tube, cone, trd, eltube, para, orb, sphere); it is refused rather than approximated",
+                   src.optional_text(n, "name").value_or("?"), tag));
     }
     return v;
 }

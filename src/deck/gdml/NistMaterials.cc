@@ -1,10 +1,22 @@
 // Geant4's NIST materials as gtrack knows them.
 //
-// Densities, mean excitation energies and mass fractions: NIST's "Composition of Materials" tables
-// of ESTAR/PSTAR (https://physics.nist.gov/cgi-bin/Star/compos.pl), which Geant4's
-// G4NistMaterialBuilder carries. G4_PbWO4 and G4_STAINLESS-STEEL are not NIST materials: Geant4
-// defines them by atom counts (PbWO4: 8.28 g/cm3; steel: Fe 74, Cr 18, Ni 8 atoms at 8.00 g/cm3)
-// without an I, which it then takes from Bragg additivity, as gtrack does here.
+// Densities, mean excitation energies and compositions: NIST's "Composition of Materials" tables
+// of ESTAR/PSTAR (https://physics.nist.gov/cgi-bin/Star/compos.pl) as Geant4's
+// G4NistMaterialBuilder carries them (source/materials/src/G4NistMaterialBuilder.cc, methods
+// NistSimpleMaterials, NistCompoundMaterials, HepAndNuclearMaterials). Every entry below was
+// checked against that file (Geant4 10.x and later; 2026-12-07): density [g/cm3], I [eV] and
+// composition agree, with two corrections made then:
+// - G4_PLASTIC_SC_VINYLTOLUENE: Geant4 defines it by atom counts, C9 H10 (polyvinyltoluene), since
+//   M. Trocme and S. Seltzer found NIST's older mass fractions (H 0.085, C 0.915, kept here before)
+//   to be "an unknown mixture"; H is 0.0853 by mass from the counts.
+// - G4_AIR: N 0.755267 by mass as in Geant4 (0.755268 before; the four fractions then sum to 1 -
+//   1e-6 and are normalized, as Geant4 does).
+// Compounds NIST tabulates by mass fraction keep NIST's fractions; Geant4 builds several of them
+// (water, Kapton, Mylar, ...) from atom counts instead, which differs by < 1e-5 relative with
+// today's atomic weights. G4_PbWO4 and G4_STAINLESS-STEEL are not NIST materials: Geant4 defines
+// them by atom counts (PbWO4: 8.28 g/cm3; steel: Fe 74, Cr 18, Ni 8 atoms at 8.00 g/cm3) without an
+// I, which it then takes from Bragg additivity, as gtrack does here. G4_Galactic is Geant4's
+// universe_mean_density (1e-25 g/cm3) of hydrogen with I = 21.8 eV.
 //
 // Where gtrack has a built-in material with the same density and I (PDG's table with its
 // Sternheimer density-effect parameters), the name maps to it. G4_Si maps to "silicon" (PDG 2.329
@@ -25,7 +37,7 @@ std::vector<NistMaterial> const& table()
          1.20479e-3,
          85.7,
          false,
-         {{6, 0.000124}, {7, 0.755268}, {8, 0.231781}, {18, 0.012827}}},
+         {{6, 0.000124}, {7, 0.755267}, {8, 0.231781}, {18, 0.012827}}},
         {"G4_Al", "aluminium", 2.699, 166.0, false, {{13, 1.0}}},
         {"G4_Si", "silicon", 2.33, 173.0, false, {{14, 1.0}}},
         {"G4_Fe", "iron", 7.874, 286.0, false, {{26, 1.0}}},
@@ -63,7 +75,7 @@ std::vector<NistMaterial> const& table()
         {"G4_SILICON_DIOXIDE", nullptr, 2.32, 139.2, false, {{8, 0.532565}, {14, 0.467435}}},
         {"G4_SODIUM_IODIDE", nullptr, 3.667, 452.0, false, {{11, 0.153373}, {53, 0.846627}}},
         {"G4_BGO", nullptr, 7.13, 534.1, false, {{8, 0.154126}, {32, 0.17482}, {83, 0.671054}}},
-        {"G4_PLASTIC_SC_VINYLTOLUENE", nullptr, 1.032, 64.7, false, {{1, 0.085}, {6, 0.915}}},
+        {"G4_PLASTIC_SC_VINYLTOLUENE", nullptr, 1.032, 64.7, true, {{6, 9}, {1, 10}}},
         {"G4_CONCRETE",
          nullptr,
          2.3,

@@ -2,6 +2,7 @@
 #include "detector/gdml/GdmlSummary.hh"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -48,6 +49,39 @@ struct Tree {
     }
 };
 
+//! The solid's closed-form volume [m^3] (GDML volumes have no replicas).
+double solid_volume(VolumeConfig const& v)
+{
+    constexpr double pi = 3.14159265358979323846;
+    double const turn = v.phi_delta > 0 ? v.phi_delta / (2 * pi) : 1.0;  // a phi segment's share
+    double const h = 2 * v.half_z;
+    if (v.shape == "box") return 8 * v.half_size[0] * v.half_size[1] * v.half_size[2];
+    if (v.shape == "tube") return turn * pi * (v.rmax * v.rmax - v.rmin * v.rmin) * h;
+    if (v.shape == "sphere") return 4.0 / 3.0 * pi * (std::pow(v.rmax, 3) - std::pow(v.rmin, 3));
+    if (v.shape == "cone") {
+        // frustum: pi h / 3 (R1^2 + R1 R2 + R2^2), outer less inner
+        auto frustum = [&](double r1, double r2) { return pi * h / 3 * (r1 * r1 + r1 * r2 + r2 * r2); };
+        return turn * (frustum(v.rmax, v.rmax2) - frustum(v.rmin, v.rmin2));
+    }
+    if (v.shape == "trd") {
+        // prismatoid: H / 6 (A1 + A2 + 4 A_mid), exact for a cross-section quadratic in z
+        double const x1 = v.half_size[0], y1 = v.half_size[1], x2 = v.half_size2[0], y2 = v.half_size2[1];
+        return 2 * v.half_size[2] / 6 * (4 * x1 * y1 + 4 * x2 * y2 + 4 * (x1 + x2) * (y1 + y2));
+    }
+    if (v.shape == "eltube") return pi * v.half_size[0] * v.half_size[1] * 2 * v.half_size[2];
+    if (v.shape == "para") return 8 * v.half_size[0] * v.half_size[1] * v.half_size[2];  // a shear keeps it
+    return 0;
+}
+
+//! Density [kg/m^3] of a material by name: gtrack's built-in, else the deck's.
+double density_of(DetectorConfig const& d, std::string const& name)
+{
+    if (std::optional<MaterialParams> m = builtin_material(name)) return m->density;
+    for (MaterialConfig const& c : d.materials)
+        if (c.name == name) return c.density;
+    return 0;
+}
+
 }  // namespace
 
 std::string describe_gdml_geometry(DetectorConfig const& d, GeometryTables const& g, int max_depth)
@@ -82,6 +116,24 @@ std::string describe_gdml_geometry(DetectorConfig const& d, GeometryTables const
     std::vector<std::string> parts;
     for (auto const& [shape, n] : shapes) parts.push_back(fmt::format("{} {}", shape, n));
     text += fmt::format("  solids by type: {}\n", fmt::join(parts, ", "));
+    // each volume's own material: its solid less its daughters' (placed in it), times the density
+    std::map<std::string, double> daughters;  // logical name -> volume of the solids placed in it
+    for (VolumeConfig const& v : d.volumes)
+        for (VolumePlacement const& p : v.placements) daughters[p.mother] += solid_volume(v);
+    std::vector<std::size_t> placed(d.volumes.size() + 1, 0);
+    for (PlacedVolume const& pv : g.volumes) ++placed[static_cast<std::size_t>(pv.logical)];
+    text += "  masses (density x closed-form volume less daughters'):\n";
+    for (std::size_t l = 1; l <= d.volumes.size(); ++l) {
+        VolumeConfig const& v = d.volumes[l - 1];
+        double const full = solid_volume(v);
+        double own = full - daughters[v.name];
+        // daughters that fill their mother leave round-off (a negative value beyond it would mean
+        // overlapping daughters, which the overlap check reports)
+        if (std::fabs(own) < 1e-9 * full) own = 0;
+        text += fmt::format("    {:<24} {:>12.6g} cm3 {:>12.6g} kg{}\n", v.name, own * 1e6,
+                            own * density_of(d, v.material),
+                            placed[l] > 1 ? fmt::format(" each, {} placed", placed[l]) : "");
+    }
     return text;
 }
 

@@ -1,6 +1,6 @@
 // What `gtrack check` prints of a geometry read from GDML: the volume tree (depth-limited, repeated
-// placements of one volume on one line), the materials with density and radiation length, and the
-// solids by type.
+// placements of one volume on one line), the materials with density and radiation length, the
+// solids by type, and each volume's mass (density x closed-form volume less its daughters').
 #pragma once
 
 #include <string>
