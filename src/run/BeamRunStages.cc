@@ -18,35 +18,6 @@
 namespace gt {
 namespace {
 
-//! /lattice: the flattened table (index, position, deck element) and the entry names, so that the
-//! element indices in /stats and /lost can be read without the deck.
-void write_lattice(OutputFile& out, Lattice const& lattice)
-{
-    std::vector<std::int64_t> index, deck_index;
-    std::vector<double> s_begin, s_end;
-    std::vector<std::string> names, types;
-    for (std::size_t i = 0; i < lattice.info.size(); ++i) {
-        ElementInfo const& info = lattice.info[i];
-        index.push_back(std::int64_t(i));
-        deck_index.push_back(info.deck_index);
-        s_begin.push_back(info.s_begin);
-        s_end.push_back(info.s_end);
-        names.push_back(info.name);
-        types.push_back(kind_name(lattice.elements[i].kind));
-    }
-    Table t;
-    t.add_column("index", "1", std::move(index));
-    t.add_column("s_begin", "m", std::move(s_begin));
-    t.add_column("s_end", "m", std::move(s_end));
-    t.add_column("deck_index", "1", std::move(deck_index));
-    write_table(out, "lattice", t);
-    out.set_attribute("lattice", "names", std::span<std::string const>(names));
-    out.set_attribute("lattice", "kinds", std::span<std::string const>(types));
-    out.set_attribute("lattice", "length", lattice.length);
-    if (lattice.compacted_from > 0)  // `[lattice] merge_drifts`: the full table's length
-        out.set_attribute("lattice", "compacted_from", std::int64_t(lattice.compacted_from));
-}
-
 //! /errors: the drawn [errors], one row per occurrence of an element they touch (LatticeErrors.hh), so a
 //! user sees which errors each magnet got and their values; the element names as an attribute.
 void write_errors(OutputFile& out, LatticeErrors const& errors)
@@ -94,6 +65,33 @@ void write_errors(OutputFile& out, LatticeErrors const& errors)
 std::string format_si(double v, char const* unit) { return fmt::format("{:.4g} {}", v, unit); }
 
 }  // namespace
+
+void write_lattice(OutputFile& out, Lattice const& lattice)
+{
+    std::vector<std::int64_t> index, deck_index;
+    std::vector<double> s_begin, s_end;
+    std::vector<std::string> names, types;
+    for (std::size_t i = 0; i < lattice.info.size(); ++i) {
+        ElementInfo const& info = lattice.info[i];
+        index.push_back(std::int64_t(i));
+        deck_index.push_back(info.deck_index);
+        s_begin.push_back(info.s_begin);
+        s_end.push_back(info.s_end);
+        names.push_back(info.name);
+        types.push_back(kind_name(lattice.elements[i].kind));
+    }
+    Table t;
+    t.add_column("index", "1", std::move(index));
+    t.add_column("s_begin", "m", std::move(s_begin));
+    t.add_column("s_end", "m", std::move(s_end));
+    t.add_column("deck_index", "1", std::move(deck_index));
+    write_table(out, "lattice", t);
+    out.set_attribute("lattice", "names", std::span<std::string const>(names));
+    out.set_attribute("lattice", "kinds", std::span<std::string const>(types));
+    out.set_attribute("lattice", "length", lattice.length);
+    if (lattice.compacted_from > 0)  // `[lattice] merge_drifts`: the full table's length
+        out.set_attribute("lattice", "compacted_from", std::int64_t(lattice.compacted_from));
+}
 
 BeamRunTotals write_beamline_output(DeckConfig const& deck, RunOptions const& options, BeamKernels& kernels,
                                     ParticleView particles, Lattice const& lattice,

@@ -20,6 +20,10 @@ namespace gt {
 
 class OutputFile;
 
+//! /lattice: the flattened table (index, position, deck element) and the entry names, so that the
+//! element indices in /stats and /lost (and a study's loss records) can be read without the deck.
+void write_lattice(OutputFile& out, Lattice const& lattice);
+
 //! The tables a beamline run fills while it tracks (null: that effect is off).
 struct BeamRunTables {
     Table const& stats;

@@ -1,18 +1,13 @@
 // `gtrack run` of a deck with [dynamic_aperture]: the study on the chosen backend, /dynamic_aperture and
 // /frequency_map in the output file, and a short summary (docs/output.md, docs/studies.md).
-#include <chrono>
 #include <cstdio>
 
 #include <fmt/format.h>
 
-#include "io/H5Access.hh"
 #include "io/OutputFile.hh"
-#include "io/Provenance.hh"
 #include "io/TableWriter.hh"
-#include "kernels/cpu/Executor.hh"
-#include "parallel/Communicator.hh"
-#include "run/RunProvenance.hh"
 #include "study/DynamicAperture.hh"
+#include "study/StudyRun.hh"
 
 namespace gt::study {
 
@@ -75,29 +70,18 @@ void write_study(OutputFile& out, DeckConfig const& deck, DynamicApertureResult 
 
 int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options)
 {
-    if (parallel::Communicator::world().size() > 1)
-        throw std::runtime_error(
-            "[dynamic_aperture] runs on one rank (MPI for studies is not built yet, docs/studies.md)");
-    auto const wall_start = std::chrono::steady_clock::now();
-    h5::set_output_checksums(deck.output.checksums);
-    cpu::set_thread_count(options.threads);
-    std::string const path = options.output.empty() ? deck.output.file : options.output;
-    std::unique_ptr<BeamKernels> kernels = select_beam_backend(deck, options);
-    OutputFile out(path);  // before tracking: a bad path fails early
-    Provenance prov = run_provenance(deck, options.command_line);
-    prov.start_time = iso8601_utc_now();
-    DynamicApertureResult const r = track_dynamic_aperture(deck, *kernels);
-    write_study(out, deck, r);
-    prov.end_time = iso8601_utc_now();
-    write_provenance(out, prov);
-    out.commit();
-    double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    if (!options.quiet) {
+    auto const study = [&deck](BeamKernels& kernels, OutputFile& out) {
+        DynamicApertureResult r = track_dynamic_aperture(deck, kernels);
+        write_study(out, deck, r);
+        return r;
+    };
+    auto const summary = [&deck](DynamicApertureResult const& r, BeamKernels const& kernels, double wall,
+                                 std::string const& path) {
         std::size_t alive = 0;
         for (auto s : r.survived) alive += s == r.turns ? 1 : 0;
         std::printf("gtrack run %s: dynamic aperture of %zu particles x %lld turns on %s: %zu survived\n",
                     deck.path.c_str(), r.survived.size(), static_cast<long long>(r.turns),
-                    kernels->description().c_str(), alive);
+                    kernels.description().c_str(), alive);
         std::string const unit = deck.dynamic_aperture.in_sigmas ? "sigma" : "mm";
         double const scale = deck.dynamic_aperture.in_sigmas ? 1.0 : 1e3;
         for (std::size_t k = 0; k < r.da_min.size(); ++k)
@@ -105,8 +89,8 @@ int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options)
                         r.da_min[k] * scale, unit.c_str(), r.da_mean[k] * scale, unit.c_str());
         std::printf("  %.3g particle-turns/s (wall %.3g s); wrote %s\n",
                     double(r.survived.size()) * double(r.turns) / wall, wall, path.c_str());
-    }
-    return 0;
+    };
+    return run_study("[dynamic_aperture]", deck, options, study, summary);
 }
 
 }  // namespace gt::study
