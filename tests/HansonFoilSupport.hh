@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "CoreFit.hh"
 #include "deck/DeckReader.hh"
 #include "run/DetectorRun.hh"
 
@@ -103,23 +104,7 @@ inline double theta_1e(std::vector<double> const& theta)
     std::vector<double> sorted = v;
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
     double const w0sq = sorted[sorted.size() / 2] / std::log(2.0);
-    int const nbins = 12;
-    std::vector<double> counts(nbins, 0.0);
-    for (double x : v) {
-        int const k = static_cast<int>(x / w0sq * nbins);
-        if (k >= 0 && k < nbins) counts[k] += 1;
-    }
-    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int k = 0; k < nbins; ++k) {
-        if (counts[k] <= 0) continue;
-        double const x = (k + 0.5) * w0sq / nbins, y = std::log(counts[k]), w = counts[k];
-        sw += w;
-        sx += w * x;
-        sy += w * y;
-        sxx += w * x * x;
-        sxy += w * x * y;
-    }
-    double const slope = (sw * sxy - sx * sy) / (sw * sxx - sx * sx);
+    double const slope = core_log_slope(v, w0sq, false);
     return slope < 0 ? std::sqrt(-1.0 / slope) : 0.0;
 }
 

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "CoreFit.hh"
 #include "deck/DeckReader.hh"
 #include "run/DetectorRun.hh"
 
@@ -133,24 +134,7 @@ inline double projected_theta0(SlabOutcome const& o)
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
     double const w0 = sorted[sorted.size() / 2] / 0.67449;  // median |x| of a Gaussian = 0.67449 sigma
     double const top = w0 * std::sqrt(2.0 * std::log(4.0));
-    int const nbins = 12;
-    std::vector<double> counts(nbins, 0.0);
-    for (double x : a) {
-        int const k = static_cast<int>(x / top * nbins);
-        if (k >= 0 && k < nbins) counts[k] += 1;
-    }
-    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int k = 0; k < nbins; ++k) {
-        if (counts[k] <= 0) continue;
-        double const c = (k + 0.5) * top / nbins;
-        double const x = c * c, y = std::log(counts[k]), w = counts[k];
-        sw += w;
-        sx += w * x;
-        sy += w * y;
-        sxx += w * x * x;
-        sxy += w * x * y;
-    }
-    double const slope = (sw * sxy - sx * sy) / (sw * sxx - sx * sx);
+    double const slope = core_log_slope(a, top, true);
     return slope < 0 ? std::sqrt(-0.5 / slope) : 0.0;
 }
 
