@@ -78,6 +78,23 @@ def names_in_line(body):
     return [n.strip().strip('"') for n in text.replace("\n", "").split(",") if n.strip()]
 
 
+def track_wide(body):
+    """Runs an imported deck with a beam wide enough that most of it is lost (beta 400 m, emittance 1 um),
+    with snapshots at the line's first marker `m` and the end: (the run, the first beam, the last beam)."""
+    for a, b in (("beta_x = 1.0", "beta_x = 400.0"), ("beta_y = 1.0", "beta_y = 400.0"),
+                 ("emittance_x = 1e-09", "emittance_x = 1e-06"), ("emittance_y = 1e-09", "emittance_y = 1e-06"),
+                 ('phase_space = ["end"]', 'phase_space = ["m", "end"]')):
+        body = body.replace(a, b)
+    with open(os.path.join(tmp, "t.toml"), "w") as f:
+        f.write(body)
+    r = subprocess.run([gtrack, "run", "t.toml", "--quiet"], cwd=tmp, capture_output=True, text=True)
+    with h5py.File(os.path.join(tmp, "l1.h5"), "r") as f:
+        beams = [f["data"][it]["particles"]["beam"] for it in sorted(f["data"], key=int)]
+        first = {k: beams[0][k][:] for k in ("id", "position/x", "position/y")}
+        last = {k: beams[-1][k][:] for k in ("id", "position/x", "position/y")}
+    return r, first, last
+
+
 # Quoted names with colons: two quadrupoles, each with its own strength.
 status, body, err = run('"S1A:Q1": KQUAD, L=0.5, K1=0.4\n"S1B:Q1": KQUAD, L=0.5, K1=-0.4\nD: DRIF, L=1\n'
                         'RING: LINE=("S1A:Q1", D, S1B:Q1, D)\n')
@@ -201,18 +218,9 @@ check("  a drift between them: two one-sided limits, each an aperture open on it
 status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nB: SCRAPER, POSITION=0.012, '
                         'INSERT_FROM="+X"\nT: SCRAPER, POSITION=0.01, INSERT_FROM="y", DY=0.002\n'
                         'R: RCOL, X_MAX=0.015\nM: MARK\nL1: LINE=(M, A, B, T, R)\n')
-deck = os.path.join(tmp, "t.toml")
-for a, b in (("beta_x = 1.0", "beta_x = 400.0"), ("beta_y = 1.0", "beta_y = 400.0"),
-             ("emittance_x = 1e-09", "emittance_x = 1e-06"), ("emittance_y = 1e-09", "emittance_y = 1e-06"),
-             ('phase_space = ["end"]', 'phase_space = ["m", "end"]')):
-    body = body.replace(a, b)
-with open(deck, "w") as f:
-    f.write(body)
-r = subprocess.run([gtrack, "run", "t.toml", "--quiet"], cwd=tmp, capture_output=True, text=True)
-with h5py.File(os.path.join(tmp, "l1.h5"), "r") as f:
-    beams = [f["data"][it]["particles"]["beam"] for it in sorted(f["data"], key=int)]
-    ids, x, y = beams[0]["id"][:], beams[0]["position/x"][:], beams[0]["position/y"][:]
-    kept = set(beams[-1]["id"][:])
+r, first, last = track_wide(body)
+ids, x, y = first["id"], first["position/x"], first["position/y"]
+kept = set(last["id"])
 rule = (x >= -0.018) & (x <= 0.012) & (np.abs(y - 0.002) <= 0.01) & (np.abs(x) <= 0.015)
 check("tracked: the scrapers and the open RCOL keep what ELEGANT's rules keep",
       r.returncode == 0 and 100 < rule.sum() < 900 and set(ids[rule]) == kept,
@@ -226,18 +234,9 @@ status, body, err = run('A: MAXAMP, X_MAX=0.02, Y_MAX=0.01, ELLIPTICAL=1, OPEN_S
                         'U: SCRAPER, POSITION=-0.004, INSERT_FROM="-Y", DY=0.001\n'
                         'S: SCRAPER, POSITION=0.004, INSERT_FROM="-X", DX=-0.001\nZ: MAXAMP\n'
                         'W: MALIGN, DX=0.001, DY=-0.0005\nM: MARK\nL1: LINE=(M, A, U, S, Z, W)\n')
-deck = os.path.join(tmp, "t.toml")
-for a, b in (("beta_x = 1.0", "beta_x = 400.0"), ("beta_y = 1.0", "beta_y = 400.0"),
-             ("emittance_x = 1e-09", "emittance_x = 1e-06"), ("emittance_y = 1e-09", "emittance_y = 1e-06"),
-             ('phase_space = ["end"]', 'phase_space = ["m", "end"]')):
-    body = body.replace(a, b)
-with open(deck, "w") as f:
-    f.write(body)
-r = subprocess.run([gtrack, "run", "t.toml", "--quiet"], cwd=tmp, capture_output=True, text=True)
-with h5py.File(os.path.join(tmp, "l1.h5"), "r") as f:
-    beams = [f["data"][it]["particles"]["beam"] for it in sorted(f["data"], key=int)]
-    ids, x, y = beams[0]["id"][:], beams[0]["position/x"][:], beams[0]["position/y"][:]
-    end_ids, end_x, end_y = beams[-1]["id"][:], beams[-1]["position/x"][:], beams[-1]["position/y"][:]
+r, first, last = track_wide(body)
+ids, x, y = first["id"], first["position/x"], first["position/y"]
+end_ids, end_x, end_y = last["id"], last["position/x"], last["position/y"]
 inside = (x / 0.02) ** 2 + (y / 0.01) ** 2 <= 1
 rule = (inside | ((x > 0) & (np.abs(y) < 0.01))) & (y - 0.001 >= -0.004) & (x + 0.001 >= 0.004)
 open_side_kept = rule & ~inside
