@@ -21,6 +21,17 @@ constexpr double k_pi = 3.14159265358979323846;
 
 std::string const k_file = std::string(GTRACK_SOURCE_DIR) + "/tests/data/gdml/forward-solids.gdml";
 
+//! The geometry tables of a GDML file's volumes, each material numbered in order of first use.
+GeometryTables tables_of(gdml::GdmlGeometry const& gg)
+{
+    DetectorConfig d;
+    d.world = gg.world;
+    d.volumes = gg.volumes;
+    std::map<std::string, int> materials = {{d.world.material, 0}};
+    for (VolumeConfig const& v : d.volumes) materials.emplace(v.material, static_cast<int>(materials.size()));
+    return build_geometry(d, materials);
+}
+
 void check_trace(GeometryTables const& g, Vec3 p, Vec3 d, std::vector<std::string> const& volumes,
                  std::vector<double> const& distances)
 {
@@ -40,12 +51,7 @@ void check_trace(GeometryTables const& g, Vec3 p, Vec3 d, std::vector<std::strin
 TEST_CASE("GDML cone, trd, eltube and para: straight tracks cross the boundaries the dimensions give")
 {
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    DetectorConfig d;
-    d.world = gg.world;
-    d.volumes = gg.volumes;
-    std::map<std::string, int> materials = {{d.world.material, 0}};
-    for (VolumeConfig const& v : d.volumes) materials.emplace(v.material, static_cast<int>(materials.size()));
-    GeometryTables const g = build_geometry(d, materials);
+    GeometryTables const g = tables_of(gg);
     // along z at x = -162 mm: the vessel (eltube, z -550..50 mm), the pipe's wall 42 mm from its
     // axis (x = -120 mm) where 35 + z/20 >= 42 (pipe z >= 140 mm: global -110 mm) up to its top
     // face (global -50 mm), then the absorber (hollow cone, phi 45..315 deg, r = 162 mm at phi 180
@@ -102,12 +108,7 @@ TEST_CASE("GDML cone, trd, eltube and para: gtrack check, and each volume's mass
     };
 
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    DetectorConfig d;
-    d.world = gg.world;
-    d.volumes = gg.volumes;
-    std::map<std::string, int> materials = {{d.world.material, 0}};
-    for (VolumeConfig const& v : d.volumes) materials.emplace(v.material, static_cast<int>(materials.size()));
-    GeometryTables const g = build_geometry(d, materials);
+    GeometryTables const g = tables_of(gg);
     auto density = [&](std::string const& name) {  // [kg/m^3] as gtrack reads the material
         if (auto m = builtin_material(name)) return m->density;
         for (MaterialConfig const& m : gg.materials)
