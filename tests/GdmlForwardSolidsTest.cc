@@ -160,7 +160,7 @@ TEST_CASE("GDML cone, trd, eltube and para: gtrack check, and each volume's mass
         }
         double const box = (pv.hi.x - pv.lo.x) * (pv.hi.y - pv.lo.y) * (pv.hi.z - pv.lo.z);
         double const f = static_cast<double>(hits) / n;
-        double const mass = density(d.volumes[static_cast<std::size_t>(pv.logical - 1)].material) * f * box;
+        double const mass = density(gg.volumes[static_cast<std::size_t>(pv.logical - 1)].material) * f * box;
         // binomial standard error of the hit fraction: 4 sigma (a 1e-4 chance of a false alarm)
         double const sigma = std::sqrt(f * (1 - f) / n);
         CHECK(std::fabs(mass - e.mass) < 4 * sigma / f * e.mass);
