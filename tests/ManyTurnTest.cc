@@ -54,9 +54,9 @@ TEST_CASE("many-turn executor: the bits of one segment per turn, losses included
     Result const old_path = run(dir, true, 1);
     // "auto" (all 40 turns in a call) on 1 and 2 threads, and 7 turns a call (40 = 5 x 7 + 5: a short last call)
     // (no structured binding: doctest's INFO captures it in a lambda, which C++20 compilers differ on)
-    for (auto const& c : {std::pair<int, std::string>{1, "\"auto\""}, {2, "\"auto\""}, {1, "7"}}) {
-        int const threads = c.first;
-        std::string const& turns_per_call = c.second;
+    for (auto const& setting : {std::pair<int, std::string>{1, "\"auto\""}, {2, "\"auto\""}, {1, "7"}}) {
+        int const threads = setting.first;
+        std::string const& turns_per_call = setting.second;
         INFO("threads " << threads << ", turns_per_call " << turns_per_call);
         Result const many = run(dir, false, threads, turns_per_call);
         REQUIRE(old_path.lost.rows() > 0);      // the aperture takes some ...
