@@ -194,8 +194,11 @@ MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamK
         if (where[b] + 1 < entries) kernels.track(block(b), static_cast<size_type>(where[b] + 1), entries, 0);
     // Turns 1 ... N-1: every block together, whole turns a call of the many-turn executor, as [lattice]
     // turns_per_call says (run/TurnsPerCall.hh).
-    auto const chunk = static_cast<std::int32_t>(turns_per_call(
-        deck.lattice.turns_per_call, double(n) * double(entries), kernels.memory() == MemSpace::device));
+    // (bounded by the turns before the cast: the key may exceed an int32)
+    auto const chunk = static_cast<std::int32_t>(std::min<std::int64_t>(
+        turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
+                       kernels.memory() == MemSpace::device),
+        turns));
     for (std::int32_t turn = 1; turn < turns;) {
         std::int32_t const k = std::min(chunk, turns - turn);
         kernels.track_turns(all, entries, turn, k);
