@@ -17,6 +17,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -30,6 +31,7 @@
 #include "io/TableWriter.hh"
 #include "run/RunProvenance.hh"
 #include "run/ScanOutputs.hh"
+#include "study/StudyCollect.hh"
 
 namespace gt {
 
@@ -203,7 +205,7 @@ int collect_command(CommandOptions const& options)
         }
         row.file = f;
         try {
-            row.stats = final_statistics(f);
+            row.stats = study::is_study_output(f) ? study::study_statistics(f) : final_statistics(f);
             row.state = OutputState::complete;
             row.reason.clear();
         } catch (std::exception const& e) {
@@ -229,6 +231,26 @@ int collect_command(CommandOptions const& options)
     std::vector<std::uint64_t> incomplete;
     for (std::uint64_t p = 0; p < n; ++p)
         if (rows[p].state != OutputState::complete) incomplete.push_back(p);
+
+    // A scan of a dynamic-aperture study (over error seeds, typically): each angle's border over the
+    // points, when every complete point has the same polar grid.
+    std::optional<study::BorderOverPoints> da;
+    {
+        std::optional<study::BorderGrid> grid;
+        std::vector<std::vector<FinalStatistic> const*> da_stats;
+        bool same = true;
+        for (auto const& r : rows) {
+            if (r.state != OutputState::complete) continue;
+            auto const g = study::border_grid(r.file);
+            if (!g || (grid && *g != *grid)) {
+                same = false;
+                break;
+            }
+            grid = g;
+            da_stats.push_back(&r.stats);
+        }
+        if (same && grid) da = study::border_over_points(*grid, da_stats);
+    }
 
     if (!options.output.empty()) {
         Table t;
@@ -266,6 +288,7 @@ int collect_command(CommandOptions const& options)
         }
         OutputFile out(options.output);
         write_table(out, "summary", t);
+        if (da) study::write_border_over_points(out, "dynamic_aperture_over_points", *da);
         std::vector<std::string> file_names, states, reasons;
         for (auto const& r : rows) {
             file_names.push_back(r.file);
@@ -336,6 +359,11 @@ int collect_command(CommandOptions const& options)
                 std::string(scan.mode_name()).c_str(), deck.path.c_str());
     std::printf("%s%s%s%s\n", options.output.empty() ? "" : " -> ", options.output.c_str(),
                 options.csv.empty() ? "" : (options.output.empty() ? " -> " : ", "), options.csv.c_str());
+    if (da)
+        for (std::size_t i = 0; i < da->grid.deltas.size(); ++i)
+            std::printf("dynamic aperture at delta %g over %llu points: least border %.4g %s, mean border %.4g %s\n",
+                        da->grid.deltas[i], static_cast<unsigned long long>(n - incomplete.size()), da->min[i],
+                        da->grid.size_unit.c_str(), da->mean[i], da->grid.size_unit.c_str());
     if (!incomplete.empty()) {
         std::fprintf(stderr, "gtrack collect: %zu of %llu points missing or broken:\n", incomplete.size(),
                      static_cast<unsigned long long>(n));

@@ -41,9 +41,18 @@ OutputStatus scan_output_status(std::string const& path, ScanConfig const& scan,
     }
     try {
         status.provenance = read_provenance(path);
-        // a beamline run's /stats, or a detector run's /tallies (one row per volume, always written)
-        bool const detector = h5::exists(h5::open_file_readonly(path).get(), "detector");
-        char const* const table = detector ? "tallies" : "stats";
+        // a beamline run's /stats, a detector run's /tallies (one row per volume, always written), or a
+        // ring study's first table (docs/output.md, "Ring studies")
+        char const* table = "stats";
+        {
+            h5::File file = h5::open_file_readonly(path);
+            if (h5::exists(file.get(), "detector"))
+                table = "tallies";
+            else if (h5::exists(file.get(), "dynamic_aperture"))
+                table = "dynamic_aperture/particles";
+            else if (h5::exists(file.get(), "momentum_aperture"))
+                table = "momentum_aperture";
+        }
         Table const stats = read_table(path, table);
         if (stats.rows() == 0) throw IoError(fmt::format("'{}': /{} has no rows", path, table));
     } catch (std::exception const& e) {
