@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,13 @@ struct DynamicApertureResult {
     // One row per delta: min and mean of the border over the angles.
     std::vector<double> da_min, da_mean;
 };
+
+//! The study's tracking calls for `particles` over `turns` turns of the `entries`-entry table: without
+//! `after_turn`, whole turns in chunks of `chunk` turns a call of the many-turn executor; with it (a frequency
+//! map's samples), one track() of the table a turn, then `after_turn(turn)`. The same calls price the study's
+//! forecast (StudyForecast.hh) on a backend that only counts.
+void track_grid(BeamKernels& kernels, ParticleView particles, size_type entries, std::int64_t turns,
+                std::int64_t chunk, std::function<void(std::int64_t)> const& after_turn);
 
 //! Tracks the grid of deck.dynamic_aperture for lattice.turns turns on `kernels` and reads the result.
 DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels);

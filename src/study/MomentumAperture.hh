@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,14 @@ std::vector<std::size_t> momentum_aperture_locations(DeckConfig const& deck, Lat
 //! The deck the study tracks: with rf = false every cavity's voltage is set to 0 (4D), and
 //! lattice.turns is the study's turns.
 DeckConfig momentum_aperture_deck(DeckConfig const& deck);
+
+//! The search's tracking calls: `all` the candidates of this rank, `block(b)` its part of location b's block
+//! (size 0: none), `where[b]` the location's table entry. Each block from its location to the ring's end, all
+//! together for turns 1 ... turns-1 in calls of `chunk` turns of the many-turn executor, each block back
+//! through its location. The same calls price the study's forecast (StudyForecast.hh).
+void track_candidates(BeamKernels& kernels, ParticleView all, std::function<ParticleView(std::size_t)> const& block,
+                      std::vector<std::size_t> const& where, size_type entries, std::int32_t turns,
+                      std::int32_t chunk);
 
 //! The search on `kernels` (CPU or GPU: the same bits).
 MomentumApertureResult track_momentum_aperture(DeckConfig const& deck, BeamKernels& kernels);

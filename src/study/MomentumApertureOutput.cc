@@ -42,11 +42,12 @@ void write_study(OutputFile& out, MomentumApertureResult const& r)
 
 int run_momentum_aperture(DeckConfig const& deck, RunOptions const& options)
 {
-    auto const study = [&deck](BeamKernels& kernels, OutputFile& out) {
+    auto const study = [&deck](BeamKernels& kernels, OutputFile* out) {
         MomentumApertureResult r = track_momentum_aperture(deck, kernels);
+        if (!out) return r;  // not rank 0: its candidates' outcomes went there
         DeckConfig const tracked = momentum_aperture_deck(deck);
-        write_lattice(out, build_lattice(tracked, initial_reference(tracked)));
-        write_study(out, r);
+        write_lattice(*out, build_lattice(tracked, initial_reference(tracked)));
+        write_study(*out, r);
         return r;
     };
     auto const summary = [&deck](MomentumApertureResult const& r, BeamKernels const& kernels, double wall,
@@ -68,7 +69,7 @@ int run_momentum_aperture(DeckConfig const& deck, RunOptions const& options)
         std::printf("  %.3g particle-turns/s (wall %.3g s); wrote %s\n", double(r.pushes) / wall, wall,
                     path.c_str());
     };
-    return run_study("[momentum_aperture]", deck, options, study, summary);
+    return run_study(deck, options, study, summary);
 }
 
 }  // namespace gt::study

@@ -70,9 +70,9 @@ void write_study(OutputFile& out, DeckConfig const& deck, DynamicApertureResult 
 
 int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options)
 {
-    auto const study = [&deck](BeamKernels& kernels, OutputFile& out) {
+    auto const study = [&deck](BeamKernels& kernels, OutputFile* out) {
         DynamicApertureResult r = track_dynamic_aperture(deck, kernels);
-        write_study(out, deck, r);
+        if (out) write_study(*out, deck, r);  // rank 0, which holds every particle's row
         return r;
     };
     auto const summary = [&deck](DynamicApertureResult const& r, BeamKernels const& kernels, double wall,
@@ -90,7 +90,7 @@ int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options)
         std::printf("  %.3g particle-turns/s (wall %.3g s); wrote %s\n",
                     double(r.survived.size()) * double(r.turns) / wall, wall, path.c_str());
     };
-    return run_study("[dynamic_aperture]", deck, options, study, summary);
+    return run_study(deck, options, study, summary);
 }
 
 }  // namespace gt::study
