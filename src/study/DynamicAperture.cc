@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include "parallel/GatherToRoot.hh"
 #include "parallel/ParticleDecomposition.hh"
 #include "run/TurnsPerCall.hh"
+#include "study/StudyCheckpoint.hh"
 
 namespace gt::study {
 
@@ -208,28 +210,41 @@ void borders(DynamicApertureResult& r)
 
 }  // namespace
 
-void track_grid(BeamKernels& kernels, ParticleView particles, size_type entries, std::int64_t turns,
-                std::int64_t chunk, std::function<void(std::int64_t)> const& after_turn)
+std::int64_t track_grid(BeamKernels& kernels, ParticleView particles, size_type entries, std::int64_t turns,
+                        std::int64_t chunk, std::function<void(std::int64_t)> const& after_turn,
+                        GridStops const& stops)
 {
     if (!after_turn) {
         // Nothing is read between turns: whole turns in the many-turn executor (the particles kept in
-        // registers for many turns per launch; the same bits as one track() per turn, ManyTurnTest).
-        for (std::int64_t turn = 0; turn < turns;) {
-            std::int64_t const k = std::min(chunk, turns - turn);
-            kernels.track_turns(particles, entries, static_cast<std::int32_t>(turn), static_cast<std::int32_t>(k));
+        // registers for many turns per launch; the same bits as one track() per turn, ManyTurnTest). A rank
+        // without particles makes no call but takes part in the agreements between them.
+        for (std::int64_t turn = stops.first_turn; turn < turns;) {
+            std::int64_t k = std::min(chunk, turns - turn);
+            if (stops.at_once) k = std::min(k, stops.at_once(turn, k));
+            if (particles.size > 0)
+                kernels.track_turns(particles, entries, static_cast<std::int32_t>(turn), static_cast<std::int32_t>(k));
             turn += k;
+            if (turn < turns && stops.between && !stops.between(turn)) return turn;
         }
-        return;
+        return turns;
     }
     for (std::int64_t turn = 0; turn < turns; ++turn) {
-        kernels.track(particles, 0, entries, static_cast<std::int32_t>(turn));
+        if (particles.size > 0) kernels.track(particles, 0, entries, static_cast<std::int32_t>(turn));
         after_turn(turn);
     }
+    return turns;
 }
 
-DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels)
+DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels,
+                                             StudyControl const* control)
 {
     DynamicApertureConfig const& da = deck.dynamic_aperture;
+    // Checkpoints: the grid's particles between two calls; a frequency map's samples of every turn would be
+    // the bulk of one (docs/checkpoint.md): not built.
+    if (da.frequency_map) refuse_checkpoints(deck, control, "a dynamic aperture with frequency_map = true");
+    std::optional<StudyTurns> stops;
+    if (control && !da.frequency_map)
+        stops.emplace(deck, *control, kernels.memory() == MemSpace::device ? "gpu" : "cpu");
     // The set-up's failures (a deck error, an optics that finds no closed orbit) are agreed by all ranks.
     struct SetUp {
         ReferenceParticle ref;
@@ -261,8 +276,10 @@ DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels
     BeamSampler sampler{};
     sampler.kind = DistributionKind::grid;
     sampler.grid = r.grid;
-    ParticleState state(static_cast<size_type>(local), kernels.memory());
-    if (local > 0) kernels.generate(state.view(), sampler, share.first);
+    // A resumed study's particles are the checkpoint's (this rank's share, lost ones too).
+    ParticleState state = stops && stops->resumed() ? ParticleState(stops->resumed()->particles, kernels.memory())
+                                                    : ParticleState(static_cast<size_type>(local), kernels.memory());
+    if (!(stops && stops->resumed()) && local > 0) kernels.generate(state.view(), sampler, share.first);
 
     TurnSamples samples;
     if (da.frequency_map) {
@@ -296,7 +313,16 @@ DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels
                 sample_turn(samples, static_cast<std::size_t>(turn), copy.view(), r.grid, optics);
             }
         };
-    if (local > 0) track_grid(kernels, state.view(), entries, r.turns, chunk, sample);
+    GridStops grid_stops;
+    if (stops) {
+        grid_stops.first_turn = stops->first_turn();
+        grid_stops.at_once = [&](std::int64_t turn, std::int64_t k) { return stops->turns_at_once(turn, k); };
+        grid_stops.between = [&](std::int64_t turn) { return stops->between(turn, state); };
+    }
+    if (track_grid(kernels, state.view(), entries, r.turns, chunk, sample, grid_stops) < r.turns) {
+        r.stopped = true;  // the checkpoint is written and said
+        return r;
+    }
 
     // This rank's particles: survival, loss, and with a frequency map their tunes.
     DynamicApertureResult mine;

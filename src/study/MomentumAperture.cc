@@ -22,6 +22,7 @@
 #include "parallel/ParticleDecomposition.hh"
 #include "run/TurnsPerCall.hh"
 #include "study/DynamicAperture.hh"
+#include "study/StudyCheckpoint.hh"
 
 namespace gt::study {
 
@@ -148,8 +149,11 @@ void track_candidates(BeamKernels& kernels, ParticleView all, std::function<Part
             kernels.track(v, 0, static_cast<size_type>(where[b] + 1), turns);
 }
 
-MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamKernels& kernels)
+MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamKernels& kernels,
+                                               StudyControl const* control)
 {
+    // Its blocks start and end at their locations, inside a turn: no checkpoint between whole turns is built.
+    refuse_checkpoints(original, control, "the momentum aperture");
     DeckConfig const deck = momentum_aperture_deck(original);
     MomentumApertureConfig const& m = deck.momentum_aperture;
     ReferenceParticle const ref = initial_reference(deck);

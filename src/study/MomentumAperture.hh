@@ -14,6 +14,7 @@
 #include "deck/Config.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "run/BeamRun.hh"
+#include "study/StudyCheckpoint.hh"
 
 namespace gt::study {
 
@@ -58,7 +59,10 @@ void track_candidates(BeamKernels& kernels, ParticleView all, std::function<Part
                       std::int32_t chunk);
 
 //! The search on `kernels` (CPU or GPU: the same bits).
-MomentumApertureResult track_momentum_aperture(DeckConfig const& deck, BeamKernels& kernels);
+//! Under MPI every rank tracks its share of the candidates and the result is whole on rank 0 only. `control`
+//! (a `gtrack run`): checkpoints are refused (StudyCheckpoint.hh).
+MomentumApertureResult track_momentum_aperture(DeckConfig const& deck, BeamKernels& kernels,
+                                               StudyControl const* control = nullptr);
 
 //! `gtrack run` of a deck with [momentum_aperture]: the study, its file and a summary; the exit status.
 int run_momentum_aperture(DeckConfig const& deck, RunOptions const& options);

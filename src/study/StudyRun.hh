@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,16 +24,22 @@
 #include "run/BeamRun.hh"
 #include "perf/Profile.hh"
 #include "run/RunProfile.hh"
+#include "run/CheckpointHeader.hh"
 #include "run/RunProvenance.hh"
+#include "run/StopRequest.hh"
+#include "study/StudyCheckpoint.hh"
 #include "study/StudyForecast.hh"
 
 namespace gt::study {
 
-//! `study(kernels, out)` tracks on every rank and writes its tables into `out` (rank 0's file; null on the
-//! other ranks), returning its result (whole on rank 0); `summary(result, kernels, wall_seconds, path)`
-//! prints it on rank 0 (not with --quiet).
+//! `study(kernels, out, control)` tracks on every rank and writes its tables into `out` (rank 0's file; null on
+//! the other ranks), returning its result (whole on rank 0), or nullopt where it stopped at a signal (its
+//! checkpoint written: the run ends with k_exit_stopped, no output). `stoppable`: the study polls
+//! `control.stop` (else no handler is installed, and a signal ends the run as it would any program).
+//! `summary(result, kernels, wall_seconds, path)` prints it on rank 0 (not with --quiet).
 template <class Study, class Summary>
-int run_study(DeckConfig const& deck, RunOptions const& run_options, Study&& study, Summary&& summary)
+int run_study(DeckConfig const& deck, RunOptions const& run_options, bool stoppable, Study&& study,
+              Summary&& summary)
 {
     parallel::Communicator const& world = parallel::Communicator::world();
     RunOptions options = run_options;
@@ -41,6 +48,10 @@ int run_study(DeckConfig const& deck, RunOptions const& run_options, Study&& stu
     h5::set_output_checksums(deck.output.checksums);
     cpu::set_thread_count(options.threads);
     std::string const path = options.output.empty() ? deck.output.file : options.output;
+    // Before the output file, whose cleanup handler then offers us the first signal. Under several ranks
+    // SIGUSR1 alone asks to stop (SIGTERM is a launcher ending the job), as in a beam run.
+    std::optional<StopRequest> stop;
+    if (stoppable) stop.emplace(world.size() > 1);
     struct Frame {
         std::unique_ptr<BeamKernels> kernels;
         std::unique_ptr<OutputFile> out;  // before tracking: a bad path fails early
@@ -53,7 +64,16 @@ int run_study(DeckConfig const& deck, RunOptions const& run_options, Study&& stu
     });
     Provenance prov = run_provenance(deck, options.command_line);
     prov.start_time = iso8601_utc_now();
-    auto const result = study(*frame.kernels, frame.out.get());
+    StudyControl const control{path,
+                               checkpoint_path_for(path),
+                               options.resume,
+                               &prov.start_time,
+                               frame.out.get(),
+                               stop ? &*stop : nullptr,
+                               options.quiet};
+    auto const outcome = study(*frame.kernels, frame.out.get(), control);
+    if (!outcome) return k_exit_stopped;
+    auto const& result = *outcome;
     if (!world.is_root()) return 0;
     bool const on_gpu = frame.kernels->memory() == MemSpace::device;
     prov.backend = on_gpu ? "gpu" : "cpu";
@@ -68,6 +88,8 @@ int run_study(DeckConfig const& deck, RunOptions const& run_options, Study&& stu
                                  [&deck](Ceilings const& c) { return forecast_study(deck, c); });
     if (profile) write_profile(*frame.out, *profile);
     frame.out->commit();
+    std::error_code ignored;  // the output is complete: its checkpoint would only resume what is done
+    std::filesystem::remove(control.checkpoint_path, ignored);
     double const wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     if (!options.quiet) summary(result, *frame.kernels, wall, path);
     if (profile && !options.quiet) std::printf("%s", format_profile(*profile).c_str());
