@@ -227,19 +227,20 @@ TEST_CASE("a wrong [dynamic_aperture] is a deck error naming the key")
     CHECK(problems(ring("radius_max = 1e-3")).empty());
 }
 
-// Checkpoints (src/study/StudyCheckpoint.hh): a study stopped by a signal at a turn (the test hook raises a real
-// SIGTERM there) writes its checkpoint, no output, and exits 75; resumed, it ends with the bits of the run that
-// was never stopped (the MPI form: tests/mpi/checkpoint.sh, mpi_checkpoint_dynamic_aperture).
+// Checkpoints (src/study/StudyCheckpoint.hh): a study stopped by a signal at a turn (the test hook raises a
+// real SIGTERM there) writes its checkpoint, no output, and exits 75; resumed, it ends with the bits of the
+// run that was never stopped (the MPI form: tests/mpi/checkpoint.sh, mpi_checkpoint_dynamic_aperture).
 TEST_CASE("a dynamic-aperture study stopped at a turn and resumed gives the uninterrupted run's bits")
 {
     test::TempDir dir;
     std::string const deck = std::string(GTRACK_SOURCE_DIR) + "/inputs/light_source_da.toml";
-    std::string const args = deck + " --set 'lattice.ring=[\"cell\"]' --set dynamic_aperture.radii=20" +
-                             " --set dynamic_aperture.frequency_map=false --set lattice.turns=12 -q --threads 1 -o ";
+    std::string const args =
+        deck + " --set 'lattice.ring=[\"cell\"]' --set dynamic_aperture.radii=20" +
+        " --set dynamic_aperture.frequency_map=false --set lattice.turns=12 -q --threads 1 -o ";
     std::string const whole = dir.file("whole.h5"), stopped = dir.file("stopped.h5");
     REQUIRE(test::run_gtrack("run " + args + whole).status == 0);
-    test::CommandResult const stop = test::run_shell("GTRACK_TEST_STOP_AT=5 " + std::string(GTRACK_BINARY) + " run " +
-                                                     args + stopped);
+    test::CommandResult const stop =
+        test::run_shell("GTRACK_TEST_STOP_AT=5 " + std::string(GTRACK_BINARY) + " run " + args + stopped);
     INFO(stop.output);
     CHECK(stop.status == 75);
     CHECK(stop.output.find("stopped by SIGTERM after 5 of 12 turns") != std::string::npos);
@@ -272,9 +273,9 @@ TEST_CASE("studies without checkpoints refuse output.checkpoint_every and --resu
         return std::string();
     };
     // A frequency map keeps every turn's samples: no checkpoint (docs/checkpoint.md, "Ring studies").
-    DeckConfig fma = deck_of(ring("radius_max = \"1 mm\"\nradii = 2\nangles = 2\nfrequency_map = true", "", "",
-                                  "1.5, -2.5", 64) +
-                             "[output]\ncheckpoint_every = 8\n");
+    DeckConfig fma = deck_of(
+        ring("radius_max = \"1 mm\"\nradii = 2\nangles = 2\nfrequency_map = true", "", "", "1.5, -2.5", 64) +
+        "[output]\ncheckpoint_every = 8\n");
     CHECK(refusal(fma, nullptr, false).find("output.checkpoint_every") != std::string::npos);
     fma.output.checkpoint_every = {};
     study::StudyControl control;
@@ -282,7 +283,8 @@ TEST_CASE("studies without checkpoints refuse output.checkpoint_every and --resu
     CHECK(refusal(fma, &control, false).find("--resume: a dynamic aperture with frequency_map = true") !=
           std::string::npos);
     // The momentum aperture likewise.
-    DeckConfig ma = read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/light_source_ma.toml", {}, std::nullopt);
+    DeckConfig ma =
+        read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/light_source_ma.toml", {}, std::nullopt);
     ma.output.checkpoint_every.steps = 8;
     CHECK(refusal(ma, nullptr, true).find("output.checkpoint_every") != std::string::npos);
 }

@@ -48,14 +48,16 @@ std::map<std::string, std::string> const k_small_runs = {
     {"linac_wake.toml", "--set beam.macroparticles=20000"},
     // Classical radiation in the bends and quadrupoles (lattice.radiation = "mean"), RF replacing it.
     {"light_source_ring.toml", "--set beam.macroparticles=5000 --set lattice.turns=10"},
-    // Ring studies (StudyForecast.hh): their forecast counts every particle through every turn (as a beam run's),
-    // so the small runs keep every particle inside the aperture: the DA grid to 20 sigma (990 particles, the
-    // many-turn path), the momentum aperture's 1920 candidates of 24 locations to +-0.2%, each block from and
-    // back to its location.
+    // Ring studies (StudyForecast.hh): their forecast counts every particle through every turn (as a beam
+    // run's), so the small runs keep every particle inside the aperture: the DA grid to 20 sigma (990
+    // particles, the many-turn path), the momentum aperture's 1920 candidates of 24 locations to +-0.2%, each
+    // block from and back to its location.
     {"light_source_da.toml",
-     "--set dynamic_aperture.radius_max=20 --set dynamic_aperture.frequency_map=false --set lattice.turns=30"},
-    {"light_source_ma.toml", "--set momentum_aperture.turns=16 --set momentum_aperture.delta_max=0.002 "
-                             "--set momentum_aperture.resolution=5e-5"},
+     "--set dynamic_aperture.radius_max=20 --set dynamic_aperture.frequency_map=false --set "
+     "lattice.turns=30"},
+    {"light_source_ma.toml",
+     "--set momentum_aperture.turns=16 --set momentum_aperture.delta_max=0.002 "
+     "--set momentum_aperture.resolution=5e-5"},
 };
 
 //! Each example detector deck, cut to ~0.05-0.5 s of one core in its stepping loop (the EM decks' set-up, the
@@ -76,7 +78,8 @@ std::map<std::string, std::string> const k_small_detector_runs = {
 //! elements, RK4 through a paraxial field, priced at a rate measured on other maps: forecast 1.2-1.45x
 //! measured) until calibrate measured the field-map family's own rate (docs/performance.md).
 std::map<std::string, std::string> const k_range_only = {
-    // The ring without radiation: its maps run slower than the calibration's mix prices them, in a beam run as
+    // The ring without radiation: its maps run slower than the calibration's mix prices them, in a beam run
+    // as
     // in the study (measured / forecast on the 2-core development machine: 1.31 for a Gaussian beam of 5000
     // through the same deck with the study section unset, 1.39-1.45 for the study).
     {"light_source_da.toml", "the non-radiating ring's maps priced low (1.3-1.45)"},
@@ -586,9 +589,11 @@ TEST_CASE("a ring study's forecast counts its particles x turns x entries")
     {
         DeckConfig const deck = read_deck(input("light_source_ma.toml"), {}, std::nullopt);
         RunForecast const study = study::forecast_study(deck, unpriced);
-        RunForecast const beam = forecast_run(beam_of(study::momentum_aperture_deck(deck), 24 * 160), unpriced);
+        RunForecast const beam =
+            forecast_run(beam_of(study::momentum_aperture_deck(deck), 24 * 160), unpriced);
         CHECK(study.kernels.at("track").flops == relative(beam.kernels.at("track").flops, 1e-12));
-        // Turn 0 and turn N of each location's block apart, the whole turns 1 ... 255 of all of them together.
+        // Turn 0 and turn N of each location's block apart, the whole turns 1 ... 255 of all of them
+        // together.
         CHECK(study.kernels.at("track").calls == 2 * 24 + 255);
         CHECK(study.kernels.count("generate") == 0);  // the candidates are made on the host
     }

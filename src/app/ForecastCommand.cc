@@ -120,8 +120,8 @@ int forecast_command(CommandOptions const& options)
             continue;
         }
         // A ring study prices its own calls (the grid's particles and turns, the blocks per location).
-        RunForecast const f = study::is_study(deck) ? study::forecast_study(deck, *ceilings)
-                                                    : forecast_run(deck, *ceilings);
+        RunForecast const f =
+            study::is_study(deck) ? study::forecast_study(deck, *ceilings) : forecast_run(deck, *ceilings);
         std::printf("\n%s (%d %s): %.4g s (best %.4g s, worst %.4g s)\n%s", side, ceilings->cores,
                     std::string(side) == "gpu" ? "SMs" : "threads", f.seconds, f.best, f.worst,
                     format_forecast(f).c_str());

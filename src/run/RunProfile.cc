@@ -46,9 +46,10 @@ Profile profile_of_run(DeckConfig const& deck, std::map<std::string, KernelRecor
                             if (deck.run.kind != "detector") return forecast_run(deck, c);
                             if (!counted) return std::nullopt;  // a detector deck without its counts
                             if (std::string const key = c.missing_detector_key(); !key.empty()) {
-                                note = fmt::format("; no forecast: the calibration has no {} (run 'gtrack "
-                                                   "calibrate')",
-                                                   key);
+                                note = fmt::format(
+                                    "; no forecast: the calibration has no {} (run 'gtrack "
+                                    "calibrate')",
+                                    key);
                                 return std::nullopt;
                             }
                             note = "; forecast: this run's own counts priced";
@@ -60,8 +61,9 @@ Profile profile_of_run(std::map<std::string, KernelRecord> const& records, bool 
                        std::string const& calibration_path,
                        std::function<RunForecast(Ceilings const&)> const& forecast)
 {
-    return profile_with(records, on_gpu, calibration_path,
-                        [&](Ceilings const& c, std::string&) -> std::optional<RunForecast> { return forecast(c); });
+    return profile_with(
+        records, on_gpu, calibration_path,
+        [&](Ceilings const& c, std::string&) -> std::optional<RunForecast> { return forecast(c); });
 }
 
 }  // namespace gt

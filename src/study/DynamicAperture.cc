@@ -222,7 +222,8 @@ std::int64_t track_grid(BeamKernels& kernels, ParticleView particles, size_type 
             std::int64_t k = std::min(chunk, turns - turn);
             if (stops.at_once) k = std::min(k, stops.at_once(turn, k));
             if (particles.size > 0)
-                kernels.track_turns(particles, entries, static_cast<std::int32_t>(turn), static_cast<std::int32_t>(k));
+                kernels.track_turns(particles, entries, static_cast<std::int32_t>(turn),
+                                    static_cast<std::int32_t>(k));
             turn += k;
             if (turn < turns && stops.between && !stops.between(turn)) return turn;
         }
@@ -277,8 +278,9 @@ DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels
     sampler.kind = DistributionKind::grid;
     sampler.grid = r.grid;
     // A resumed study's particles are the checkpoint's (this rank's share, lost ones too).
-    ParticleState state = stops && stops->resumed() ? ParticleState(stops->resumed()->particles, kernels.memory())
-                                                    : ParticleState(static_cast<size_type>(local), kernels.memory());
+    ParticleState state = stops && stops->resumed()
+                              ? ParticleState(stops->resumed()->particles, kernels.memory())
+                              : ParticleState(static_cast<size_type>(local), kernels.memory());
     if (!(stops && stops->resumed()) && local > 0) kernels.generate(state.view(), sampler, share.first);
 
     TurnSamples samples;

@@ -61,8 +61,9 @@ struct DynamicApertureResult {
 
 //! Where a grid's turns may stop (StudyCheckpoint.hh): none by default.
 struct GridStops {
-    std::int64_t first_turn = 0;                                     //!< turns done before (a resumed study)
-    std::function<std::int64_t(std::int64_t, std::int64_t)> at_once;  //!< (turn, chunk): the next call's turns
+    std::int64_t first_turn = 0;  //!< turns done before (a resumed study)
+    std::function<std::int64_t(std::int64_t, std::int64_t)>
+        at_once;                                //!< (turn, chunk): the next call's turns
     std::function<bool(std::int64_t)> between;  //!< (turns done): false to stop there
 };
 

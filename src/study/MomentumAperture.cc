@@ -129,7 +129,8 @@ std::vector<std::size_t> momentum_aperture_locations(DeckConfig const& deck, Lat
     return out;
 }
 
-void track_candidates(BeamKernels& kernels, ParticleView all, std::function<ParticleView(std::size_t)> const& block,
+void track_candidates(BeamKernels& kernels, ParticleView all,
+                      std::function<ParticleView(std::size_t)> const& block,
                       std::vector<std::size_t> const& where, size_type entries, std::int32_t turns,
                       std::int32_t chunk)
 {
@@ -239,10 +240,10 @@ MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamK
     };
     // The many-turn executor's chunk from the count of every rank's candidates (every rank makes the same
     // calls; bounded by the turns before the cast: the key may exceed an int32).
-    auto const chunk = static_cast<std::int32_t>(std::min<std::int64_t>(
-        turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
-                       kernels.memory() == MemSpace::device),
-        r.turns));
+    auto const chunk = static_cast<std::int32_t>(
+        std::min<std::int64_t>(turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
+                                              kernels.memory() == MemSpace::device),
+                               r.turns));
     if (local > 0)
         track_candidates(kernels, all, block, where, entries, static_cast<std::int32_t>(r.turns), chunk);
     r.pushes = static_cast<std::int64_t>(n) * r.turns;

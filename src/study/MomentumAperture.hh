@@ -54,7 +54,8 @@ DeckConfig momentum_aperture_deck(DeckConfig const& deck);
 //! (size 0: none), `where[b]` the location's table entry. Each block from its location to the ring's end, all
 //! together for turns 1 ... turns-1 in calls of `chunk` turns of the many-turn executor, each block back
 //! through its location. The same calls price the study's forecast (StudyForecast.hh).
-void track_candidates(BeamKernels& kernels, ParticleView all, std::function<ParticleView(std::size_t)> const& block,
+void track_candidates(BeamKernels& kernels, ParticleView all,
+                      std::function<ParticleView(std::size_t)> const& block,
                       std::vector<std::size_t> const& where, size_type entries, std::int32_t turns,
                       std::int32_t chunk);
 

@@ -18,19 +18,22 @@ void refuse_checkpoints(DeckConfig const& deck, StudyControl const* control, std
     parallel::all_or_none([&] {
         CheckpointEvery const& every = deck.output.checkpoint_every;
         if (every.steps > 0 || every.seconds > 0)
-            throw DeckError(deck.output.where, "output.checkpoint_every",
-                            what + " has no checkpoints (docs/checkpoint.md, \"Ring studies\"): remove the key");
+            throw DeckError(
+                deck.output.where, "output.checkpoint_every",
+                what + " has no checkpoints (docs/checkpoint.md, \"Ring studies\"): remove the key");
         if (control && !control->resume.empty() && control->resume != "auto")
-            throw std::runtime_error("--resume: " + what +
-                                     " has no checkpoints (docs/checkpoint.md, \"Ring studies\"): run it again "
-                                     "without --resume");
+            throw std::runtime_error(
+                "--resume: " + what +
+                " has no checkpoints (docs/checkpoint.md, \"Ring studies\"): run it again "
+                "without --resume");
     });
 }
 
 StudyTurns::StudyTurns(DeckConfig const& deck, StudyControl const& control, std::string const& backend)
     : deck_(deck), control_(control), identity_(checkpoint_identity(deck, backend))
 {
-    test_hooks_ = std::getenv(k_test_stop_variable) != nullptr || std::getenv(k_test_kill_variable) != nullptr;
+    test_hooks_ =
+        std::getenv(k_test_stop_variable) != nullptr || std::getenv(k_test_kill_variable) != nullptr;
     resumed_ = parallel::all_or_none([&] {
         return checkpoint_to_resume(control.resume, control.checkpoint_path, control.quiet,
                                     [&](std::string const& p) { return read_beam_checkpoint(p, identity_); });
@@ -55,10 +58,12 @@ bool StudyTurns::between(std::int64_t turn, ParticleState const& state)
     CheckpointEvery const& every = deck_.output.checkpoint_every;
     bool stopping = control_.stop != nullptr && control_.stop->stop_here(turn);
     if (world.size() > 1) stopping = !world.all(!stopping);
-    bool due = !stopping && (every.steps > 0 ? turn % every.steps == 0
-                                             : every.seconds > 0 && std::chrono::duration<double>(
-                                                                        std::chrono::steady_clock::now() - last_)
-                                                                            .count() >= every.seconds);
+    bool due = !stopping &&
+               (every.steps > 0
+                    ? turn % every.steps == 0
+                    : every.seconds > 0 &&
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >=
+                              every.seconds);
     if (world.size() > 1 && every.seconds > 0) due = !world.all(!due);  // clocks differ between ranks
     if (due) {
         try {
@@ -72,13 +77,14 @@ bool StudyTurns::between(std::int64_t turn, ParticleState const& state)
     if (!stopping) return true;
     write(turn, state);
     if (world.is_root())
-        std::fprintf(stderr,
-                     "gtrack: stopped by %s after %lld of %lld turns; %s was not written. Checkpoint: %s. Resume "
-                     "with the same command and --resume %s (exit status %d)\n",
-                     control_.stop->requested() ? control_.stop->signal_name().c_str() : "a signal to another rank",
-                     static_cast<long long>(turn), static_cast<long long>(deck_.lattice.turns),
-                     control_.output_path.c_str(), control_.checkpoint_path.c_str(),
-                     control_.checkpoint_path.c_str(), k_exit_stopped);
+        std::fprintf(
+            stderr,
+            "gtrack: stopped by %s after %lld of %lld turns; %s was not written. Checkpoint: %s. Resume "
+            "with the same command and --resume %s (exit status %d)\n",
+            control_.stop->requested() ? control_.stop->signal_name().c_str() : "a signal to another rank",
+            static_cast<long long>(turn), static_cast<long long>(deck_.lattice.turns),
+            control_.output_path.c_str(), control_.checkpoint_path.c_str(), control_.checkpoint_path.c_str(),
+            k_exit_stopped);
     return false;
 }
 

@@ -21,25 +21,25 @@ namespace gt::study {
 
 //! What `gtrack run` gives a study that can stop (StudyRun.hh).
 struct StudyControl {
-    std::string output_path;      //!< the output file (for the messages)
-    std::string checkpoint_path;  //!< <output>.ckpt: where checkpoints go
-    std::string resume;           //!< --resume: "" none, a path, or "auto"
+    std::string output_path;            //!< the output file (for the messages)
+    std::string checkpoint_path;        //!< <output>.ckpt: where checkpoints go
+    std::string resume;                 //!< --resume: "" none, a path, or "auto"
     std::string* start_time = nullptr;  //!< the provenance's: a resumed study's is its first run's
     OutputFile* out = nullptr;          //!< rank 0's output (null on the other ranks)
     StopRequest* stop = nullptr;        //!< the signals' handler (null: the study runs to its end)
     bool quiet = false;
 };
 
-//! A study that has no checkpoint (`what` names it): output.checkpoint_every is a deck error, and --resume with
-//! a checkpoint's path an error (--resume auto starts from the beginning, as with no checkpoint). Agreed by
-//! every rank.
+//! A study that has no checkpoint (`what` names it): output.checkpoint_every is a deck error, and --resume
+//! with a checkpoint's path an error (--resume auto starts from the beginning, as with no checkpoint). Agreed
+//! by every rank.
 void refuse_checkpoints(DeckConfig const& deck, StudyControl const* control, std::string const& what);
 
 //! The checkpoints of a study's turns: where to go on from, and what to do between two calls.
 class StudyTurns {
   public:
-    //! `backend`: "cpu" or "gpu" (part of the identity). Reads the checkpoint to resume (agreed by every rank;
-    //! one that does not fit is refused, as a beam run's).
+    //! `backend`: "cpu" or "gpu" (part of the identity). Reads the checkpoint to resume (agreed by every
+    //! rank; one that does not fit is refused, as a beam run's).
     StudyTurns(DeckConfig const& deck, StudyControl const& control, std::string const& backend);
 
     //! The checkpoint the study goes on from (its particles are this rank's share).

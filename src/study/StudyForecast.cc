@@ -37,8 +37,10 @@ RunForecast forecast_dynamic_aperture(DeckConfig const& deck, Ceilings const& ce
     return forecast_calls(ceilings, [&](BeamKernels& kernels) {
         kernels.set_elements(lattice.elements, *lattice.field_data);
         kernels.generate(sized(n), BeamSampler{}, 0);
-        // The CPU's chunk (a forecast prices one process on either side alike; the GPU's is one turn a call).
-        std::int64_t const chunk = turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries), false);
+        // The counting backend prices a many-turn call as its turns' calls (BeamKernels::track_turns), as it
+        // does a beam run's: the chunk changes no price.
+        std::int64_t const chunk =
+            turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries), false);
         std::function<void(std::int64_t)> const per_turn =
             da.frequency_map ? [](std::int64_t) {} : std::function<void(std::int64_t)>{};
         track_grid(kernels, sized(n), entries, deck.lattice.turns, chunk, per_turn);
@@ -58,19 +60,22 @@ RunForecast forecast_momentum_aperture(DeckConfig const& original, Ceilings cons
     auto const entries = static_cast<size_type>(lattice.elements.size());
     auto const turns = static_cast<std::int32_t>(deck.lattice.turns);
     double const n = double(per) * double(where.size());
-    auto const chunk = static_cast<std::int32_t>(
-        std::min<std::int64_t>(turns_per_call(deck.lattice.turns_per_call, n * double(entries), false), turns));
+    auto const chunk = static_cast<std::int32_t>(std::min<std::int64_t>(
+        turns_per_call(deck.lattice.turns_per_call, n * double(entries), false), turns));
     return forecast_calls(ceilings, [&](BeamKernels& kernels) {
         kernels.set_elements(lattice.elements, *lattice.field_data);
         track_candidates(
-            kernels, sized(per * where.size()), [&](std::size_t) { return sized(per); }, where, entries, turns,
-            chunk);
+            kernels, sized(per * where.size()), [&](std::size_t) { return sized(per); }, where, entries,
+            turns, chunk);
     });
 }
 
 }  // namespace
 
-bool is_study(DeckConfig const& deck) { return deck.dynamic_aperture.enabled || deck.momentum_aperture.enabled; }
+bool is_study(DeckConfig const& deck)
+{
+    return deck.dynamic_aperture.enabled || deck.momentum_aperture.enabled;
+}
 
 RunForecast forecast_study(DeckConfig const& deck, Ceilings const& ceilings)
 {

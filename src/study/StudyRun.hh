@@ -21,10 +21,10 @@
 #include "kernels/cpu/Executor.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"
-#include "run/BeamRun.hh"
 #include "perf/Profile.hh"
-#include "run/RunProfile.hh"
+#include "run/BeamRun.hh"
 #include "run/CheckpointHeader.hh"
+#include "run/RunProfile.hh"
 #include "run/RunProvenance.hh"
 #include "run/StopRequest.hh"
 #include "study/StudyCheckpoint.hh"
@@ -32,8 +32,8 @@
 
 namespace gt::study {
 
-//! `study(kernels, out, control)` tracks on every rank and writes its tables into `out` (rank 0's file; null on
-//! the other ranks), returning its result (whole on rank 0), or nullopt where it stopped at a signal (its
+//! `study(kernels, out, control)` tracks on every rank and writes its tables into `out` (rank 0's file; null
+//! on the other ranks), returning its result (whole on rank 0), or nullopt where it stopped at a signal (its
 //! checkpoint written: the run ends with k_exit_stopped, no output). `stoppable`: the study polls
 //! `control.stop` (else no handler is installed, and a signal ends the run as it would any program).
 //! `summary(result, kernels, wall_seconds, path)` prints it on rank 0 (not with --quiet).
