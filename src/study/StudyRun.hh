@@ -21,6 +21,7 @@
 #include "kernels/cpu/Executor.hh"
 #include "parallel/Agreement.hh"
 #include "parallel/Communicator.hh"
+#include "parallel/DeviceBinding.hh"
 #include "perf/Profile.hh"
 #include "run/BeamRun.hh"
 #include "run/CheckpointHeader.hh"
@@ -74,8 +75,10 @@ int run_study(DeckConfig const& deck, RunOptions const& run_options, bool stoppa
     auto const outcome = study(*frame.kernels, frame.out.get(), control);
     if (!outcome) return k_exit_stopped;
     auto const& result = *outcome;
-    if (!world.is_root()) return 0;
     bool const on_gpu = frame.kernels->memory() == MemSpace::device;
+    prov.rank_devices =  // collective: every rank's device, on rank 0
+        world.gather_to_root(parallel::describe_rank_device(on_gpu, frame.kernels->description()));
+    if (!world.is_root()) return 0;
     prov.backend = on_gpu ? "gpu" : "cpu";
     prov.device_name = frame.kernels->description();
     prov.ranks = world.size();
