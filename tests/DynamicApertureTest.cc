@@ -10,12 +10,15 @@
 
 #include <fmt/format.h>
 
+#include "CommandTestSupport.hh"
+#include "IoTestSupport.hh"
 #include "Relative.hh"
 #include "deck/DeckError.hh"
 #include "deck/DeckReader.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "optics/Optics.hh"
 #include "study/DynamicAperture.hh"
+#include "study/MomentumAperture.hh"
 
 using namespace gt;
 
@@ -222,4 +225,66 @@ TEST_CASE("a wrong [dynamic_aperture] is a deck error naming the key")
     CHECK(problems(ring("radius_max = 1e-3\nradii_max = 3")).find("unknown key 'radii_max'") !=
           std::string::npos);
     CHECK(problems(ring("radius_max = 1e-3")).empty());
+}
+
+// Checkpoints (src/study/StudyCheckpoint.hh): a study stopped by a signal at a turn (the test hook raises a
+// real SIGTERM there) writes its checkpoint, no output, and exits 75; resumed, it ends with the bits of the
+// run that was never stopped (the MPI form: tests/mpi/checkpoint.sh, mpi_checkpoint_dynamic_aperture).
+TEST_CASE("a dynamic-aperture study stopped at a turn and resumed gives the uninterrupted run's bits")
+{
+    test::TempDir dir;
+    std::string const deck = std::string(GTRACK_SOURCE_DIR) + "/inputs/light_source_da.toml";
+    std::string const args =
+        deck + " --set 'lattice.ring=[\"cell\"]' --set dynamic_aperture.radii=20" +
+        " --set dynamic_aperture.frequency_map=false --set lattice.turns=12 -q --threads 1 -o ";
+    std::string const whole = dir.file("whole.h5"), stopped = dir.file("stopped.h5");
+    REQUIRE(test::run_gtrack("run " + args + whole).status == 0);
+    test::CommandResult const stop =
+        test::run_shell("GTRACK_TEST_STOP_AT=5 " + std::string(GTRACK_BINARY) + " run " + args + stopped);
+    INFO(stop.output);
+    CHECK(stop.status == 75);
+    CHECK(stop.output.find("stopped by SIGTERM after 5 of 12 turns") != std::string::npos);
+    CHECK(!std::filesystem::exists(stopped));
+    REQUIRE(std::filesystem::exists(stopped + ".ckpt"));
+    test::CommandResult const resumed = test::run_gtrack("run " + args + stopped + " --resume auto");
+    INFO(resumed.output);
+    REQUIRE(resumed.status == 0);
+    CHECK(!std::filesystem::exists(stopped + ".ckpt"));  // the output is whole: its checkpoint is removed
+    test::CommandResult const same = test::run_gtrack("compare " + whole + " " + stopped);
+    INFO(same.output);
+    CHECK(same.status == 0);
+    CHECK(same.output.find(" 0 differ") != std::string::npos);
+}
+
+TEST_CASE("studies without checkpoints refuse output.checkpoint_every and --resume with a path")
+{
+    auto refusal = [](DeckConfig const& deck, study::StudyControl const* control, bool momentum) {
+        try {
+            auto kernels = make_cpu_beam_kernels();
+            if (momentum)
+                study::track_momentum_aperture(deck, *kernels, control);
+            else
+                study::track_dynamic_aperture(deck, *kernels, control);
+        } catch (DeckError const& e) {
+            return e.diagnostics().front().format();
+        } catch (std::runtime_error const& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    // A frequency map keeps every turn's samples: no checkpoint (docs/checkpoint.md, "Ring studies").
+    DeckConfig fma = deck_of(
+        ring("radius_max = \"1 mm\"\nradii = 2\nangles = 2\nfrequency_map = true", "", "", "1.5, -2.5", 64) +
+        "[output]\ncheckpoint_every = 8\n");
+    CHECK(refusal(fma, nullptr, false).find("output.checkpoint_every") != std::string::npos);
+    fma.output.checkpoint_every = {};
+    study::StudyControl control;
+    control.resume = "some.h5.ckpt";
+    CHECK(refusal(fma, &control, false).find("--resume: a dynamic aperture with frequency_map = true") !=
+          std::string::npos);
+    // The momentum aperture likewise.
+    DeckConfig ma =
+        read_deck(std::string(GTRACK_SOURCE_DIR) + "/inputs/light_source_ma.toml", {}, std::nullopt);
+    ma.output.checkpoint_every.steps = 8;
+    CHECK(refusal(ma, nullptr, true).find("output.checkpoint_every") != std::string::npos);
 }

@@ -13,6 +13,7 @@
 #include "deck/Scan.hh"
 #include "run/DetectorForecast.hh"
 #include "run/Forecast.hh"
+#include "study/StudyForecast.hh"
 
 namespace gt {
 
@@ -118,10 +119,18 @@ int forecast_command(CommandOptions const& options)
             std::printf("\n%s: not calibrated\n", side);
             continue;
         }
-        RunForecast const f = forecast_run(deck, *ceilings);
+        // A ring study prices its own calls (the grid's particles and turns, the blocks per location).
+        RunForecast const f =
+            study::is_study(deck) ? study::forecast_study(deck, *ceilings) : forecast_run(deck, *ceilings);
         std::printf("\n%s (%d %s): %.4g s (best %.4g s, worst %.4g s)\n%s", side, ceilings->cores,
                     std::string(side) == "gpu" ? "SMs" : "threads", f.seconds, f.best, f.worst,
                     format_forecast(f).c_str());
+        if (study::is_study(deck))
+            std::printf(
+                "note: a study's forecast counts every particle through every turn (%s); particles lost "
+                "early shorten the run by their share of the turns\n",
+                deck.dynamic_aperture.enabled ? "the grid's particles x turns x table entries"
+                                              : "the candidates of every location x turns x table entries");
         if (ceilings->stale_map_model())
             std::printf(
                 "note: this %s calibration predates the map rates by family and the costs per push of a "

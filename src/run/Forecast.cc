@@ -355,4 +355,13 @@ RunForecast forecast_run(DeckConfig const& deck, Ceilings const& ceilings)
     return out.finish();
 }
 
+RunForecast forecast_calls(Ceilings const& ceilings, std::function<void(BeamKernels&)> const& calls)
+{
+    ForecastBuilder out(ceilings);
+    CountingBeamKernels kernels(out);
+    calls(kernels);
+    out.add_once("warm-up", ceilings.warmup_seconds);
+    return out.finish();
+}
+
 }  // namespace gt

@@ -3,10 +3,12 @@
 // of the run's own counts (its pilot is the run: the costs alone are compared).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 
 #include "deck/Config.hh"
+#include "perf/Forecast.hh"
 #include "perf/Profile.hh"
 #include "run/DetectorForecast.hh"
 
@@ -17,5 +19,10 @@ namespace gt {
 Profile profile_of_run(DeckConfig const& deck, std::map<std::string, KernelRecord> const& records,
                        bool on_gpu, std::string const& calibration_path,
                        DetectorWork const* counted = nullptr);
+
+//! A run whose work `forecast` prices with the backend's ceilings (a ring study's own schedule, src/study/).
+Profile profile_of_run(std::map<std::string, KernelRecord> const& records, bool on_gpu,
+                       std::string const& calibration_path,
+                       std::function<RunForecast(Ceilings const&)> const& forecast);
 
 }  // namespace gt

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -13,7 +15,12 @@
 #include "kernels/cpu/Executor.hh"
 #include "kernels/study/Naff.hh"
 #include "optics/Optics.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/GatherToRoot.hh"
+#include "parallel/ParticleDecomposition.hh"
 #include "run/TurnsPerCall.hh"
+#include "study/StudyCheckpoint.hh"
 
 namespace gt::study {
 
@@ -203,94 +210,170 @@ void borders(DynamicApertureResult& r)
 
 }  // namespace
 
-DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels)
+std::int64_t track_grid(BeamKernels& kernels, ParticleView particles, size_type entries, std::int64_t turns,
+                        std::int64_t chunk, std::function<void(std::int64_t)> const& after_turn,
+                        GridStops const& stops)
+{
+    if (!after_turn) {
+        // Nothing is read between turns: whole turns in the many-turn executor (the particles kept in
+        // registers for many turns per launch; the same bits as one track() per turn, ManyTurnTest). A rank
+        // without particles makes no call but takes part in the agreements between them.
+        for (std::int64_t turn = stops.first_turn; turn < turns;) {
+            std::int64_t k = std::min(chunk, turns - turn);
+            if (stops.at_once) k = std::min(k, stops.at_once(turn, k));
+            if (particles.size > 0)
+                kernels.track_turns(particles, entries, static_cast<std::int32_t>(turn),
+                                    static_cast<std::int32_t>(k));
+            turn += k;
+            if (turn < turns && stops.between && !stops.between(turn)) return turn;
+        }
+        return turns;
+    }
+    for (std::int64_t turn = 0; turn < turns; ++turn) {
+        if (particles.size > 0) kernels.track(particles, 0, entries, static_cast<std::int32_t>(turn));
+        after_turn(turn);
+    }
+    return turns;
+}
+
+DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels,
+                                             StudyControl const* control)
 {
     DynamicApertureConfig const& da = deck.dynamic_aperture;
-    ReferenceParticle const ref = initial_reference(deck);
-    StudyOptics const optics = study_optics(deck);
-    if (da.in_sigmas && (!(optics.sigma_x > 0) || !(optics.sigma_y > 0)))
-        throw DeckError(da.where, "dynamic_aperture.in_sigmas",
-                        "radii in beam sigmas need [beam.twiss] emittance_x and emittance_y > 0");
-    Lattice const lattice = build_lattice(deck, ref);
+    // Checkpoints: the grid's particles between two calls; a frequency map's samples of every turn would be
+    // the bulk of one (docs/checkpoint.md): not built.
+    if (da.frequency_map) refuse_checkpoints(deck, control, "a dynamic aperture with frequency_map = true");
+    std::optional<StudyTurns> stops;
+    if (control && !da.frequency_map)
+        stops.emplace(deck, *control, kernels.memory() == MemSpace::device ? "gpu" : "cpu");
+    // The set-up's failures (a deck error, an optics that finds no closed orbit) are agreed by all ranks.
+    struct SetUp {
+        ReferenceParticle ref;
+        StudyOptics optics;
+        Lattice lattice;
+    };
+    SetUp const set_up = parallel::all_or_none([&] {
+        SetUp u{initial_reference(deck), study_optics(deck), {}};
+        if (da.in_sigmas && (!(u.optics.sigma_x > 0) || !(u.optics.sigma_y > 0)))
+            throw DeckError(da.where, "dynamic_aperture.in_sigmas",
+                            "radii in beam sigmas need [beam.twiss] emittance_x and emittance_y > 0");
+        u.lattice = build_lattice(deck, u.ref);
+        return u;
+    });
+    StudyOptics const& optics = set_up.optics;
+    Lattice const& lattice = set_up.lattice;
     kernels.set_elements(lattice.elements, *lattice.field_data);
 
     DynamicApertureResult r;
-    r.grid = make_study_grid(da, optics, ref);
+    r.grid = make_study_grid(da, optics, set_up.ref);
     r.turns = deck.lattice.turns;
     r.frequency_map = da.frequency_map;
     std::size_t const n = r.grid.size();
+    // Under MPI each rank tracks its share of the grid's ids, as a beam run its beam's (the particles are
+    // independent: each one's bits do not depend on the share it is in).
+    parallel::ParticleShare const share = parallel::my_particle_share(static_cast<std::uint64_t>(n));
+    auto const local = static_cast<std::size_t>(share.count);
     // The grid goes through the beam's generation like any beam (BeamSampler, kind grid).
     BeamSampler sampler{};
     sampler.kind = DistributionKind::grid;
     sampler.grid = r.grid;
-    ParticleState state(static_cast<size_type>(n), kernels.memory());
-    kernels.generate(state.view(), sampler, 0);
+    // A resumed study's particles are the checkpoint's (this rank's share, lost ones too).
+    ParticleState state = stops && stops->resumed()
+                              ? ParticleState(stops->resumed()->particles, kernels.memory())
+                              : ParticleState(static_cast<size_type>(local), kernels.memory());
+    if (!(stops && stops->resumed()) && local > 0) kernels.generate(state.view(), sampler, share.first);
 
     TurnSamples samples;
     if (da.frequency_map) {
-        double const bytes = 4.0 * 8.0 * double(n) * double(r.turns);
-        if (bytes > 16e9)
-            throw DeckError(da.where, "dynamic_aperture.frequency_map",
-                            fmt::format("the frequency map keeps {} particles x {} turns x 4 coordinates "
-                                        "({:.3g} GB) on the host: fewer particles or turns",
-                                        n, r.turns, bytes / 1e9));
-        samples.n = n;
-        std::size_t const all = n * static_cast<std::size_t>(r.turns);
+        parallel::all_or_none([&] {
+            double const bytes = 4.0 * 8.0 * double(local) * double(r.turns);
+            if (bytes > 16e9)
+                throw DeckError(da.where, "dynamic_aperture.frequency_map",
+                                fmt::format("the frequency map keeps {} particles x {} turns x 4 coordinates "
+                                            "({:.3g} GB) on the host of a rank: fewer particles or turns, or "
+                                            "more ranks",
+                                            local, r.turns, bytes / 1e9));
+        });
+        samples.n = local;
+        std::size_t const all = local * static_cast<std::size_t>(r.turns);
         samples.xn.resize(all);
         samples.pxn.resize(all);
         samples.yn.resize(all);
         samples.pyn.resize(all);
     }
     auto const entries = static_cast<size_type>(lattice.elements.size());
-    if (!da.frequency_map) {
-        // Nothing is read between turns: whole turns in the many-turn executor (the particles kept in
-        // registers for many turns per launch; the same bits as one track() per turn, ManyTurnTest), as
-        // [lattice] turns_per_call says (run/TurnsPerCall.hh).
-        std::int64_t const chunk = turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
-                                                  kernels.memory() == MemSpace::device);
-        for (std::int64_t turn = 0; turn < r.turns;) {
-            std::int64_t const k = std::min(chunk, r.turns - turn);
-            kernels.track_turns(state.view(), entries, static_cast<std::int32_t>(turn),
-                                static_cast<std::int32_t>(k));
-            turn += k;
-        }
+    // The many-turn executor's chunk from the whole grid's count (every rank makes the same calls).
+    std::int64_t const chunk = turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
+                                              kernels.memory() == MemSpace::device);
+    std::function<void(std::int64_t)> sample;
+    if (da.frequency_map)
+        sample = [&](std::int64_t turn) {
+            if (kernels.memory() == MemSpace::host) {
+                sample_turn(samples, static_cast<std::size_t>(turn), state.view(), r.grid, optics);
+            } else {
+                ParticleState copy(state, MemSpace::host);
+                sample_turn(samples, static_cast<std::size_t>(turn), copy.view(), r.grid, optics);
+            }
+        };
+    GridStops grid_stops;
+    if (stops) {
+        grid_stops.first_turn = stops->first_turn();
+        grid_stops.at_once = [&](std::int64_t turn, std::int64_t k) { return stops->turns_at_once(turn, k); };
+        grid_stops.between = [&](std::int64_t turn) { return stops->between(turn, state); };
     }
-    for (std::int64_t turn = 0; da.frequency_map && turn < r.turns; ++turn) {
-        kernels.track(state.view(), 0, entries, static_cast<std::int32_t>(turn));
-        if (kernels.memory() == MemSpace::host) {
-            sample_turn(samples, static_cast<std::size_t>(turn), state.view(), r.grid, optics);
-        } else {
-            ParticleState host(state, MemSpace::host);
-            sample_turn(samples, static_cast<std::size_t>(turn), host.view(), r.grid, optics);
-        }
+    if (track_grid(kernels, state.view(), entries, r.turns, chunk, sample, grid_stops) < r.turns) {
+        r.stopped = true;  // the checkpoint is written and said
+        return r;
     }
 
+    // This rank's particles: survival, loss, and with a frequency map their tunes.
+    DynamicApertureResult mine;
+    mine.turns = r.turns;
     ParticleState host(state, MemSpace::host);
     ParticleView const v = host.view();
+    std::vector<std::int64_t> ids(local);
+    mine.survived.resize(local);
+    mine.lost_element.resize(local);
+    mine.lost_s.resize(local);
+    for (std::size_t i = 0; i < local; ++i) {
+        ids[i] = static_cast<std::int64_t>(v.id[i]);
+        bool const lost = v.lost_element[i] >= 0;
+        mine.survived[i] = lost ? v.lost_turn[i] : r.turns;
+        mine.lost_element[i] = lost ? v.lost_element[i] : -1;
+        mine.lost_s[i] = lost ? lattice.info[static_cast<std::size_t>(v.lost_element[i])].s_end : k_nan;
+    }
+    if (da.frequency_map) frequency_map(mine, samples, static_cast<int>(da.naff_window));
+
+    // Joined on rank 0 in rank order: the rows of a run without MPI.
+    std::vector<std::int64_t> const id = parallel::gather_to_root(ids);
+    r.survived = parallel::gather_to_root(mine.survived);
+    r.lost_element = parallel::gather_to_root(mine.lost_element);
+    r.lost_s = parallel::gather_to_root(mine.lost_s);
+    if (da.frequency_map) {
+        r.qx1 = parallel::gather_to_root(mine.qx1);
+        r.qy1 = parallel::gather_to_root(mine.qy1);
+        r.qx2 = parallel::gather_to_root(mine.qx2);
+        r.qy2 = parallel::gather_to_root(mine.qy2);
+        r.diffusion = parallel::gather_to_root(mine.diffusion);
+    }
+    if (!parallel::Communicator::world().is_root()) return r;
+
     std::size_t const per_delta = static_cast<std::size_t>(r.grid.n_a) * static_cast<std::size_t>(r.grid.n_b);
     r.delta.resize(n);
     r.a.resize(n);
     r.b.resize(n);
     r.x0.resize(n);
     r.y0.resize(n);
-    r.survived.resize(n);
-    r.lost_element.resize(n);
-    r.lost_s.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        std::uint64_t const id = v.id[i];
-        std::size_t const d = id / per_delta;
+        auto const k = static_cast<std::uint64_t>(id[i]);
+        std::size_t const d = k / per_delta;
         r.delta[i] = da.deltas[d];
-        r.a[i] = r.grid.a_at(static_cast<std::int64_t>((id / r.grid.n_b) % r.grid.n_a));
-        r.b[i] = r.grid.b_at(static_cast<std::int64_t>(id % r.grid.n_b));
-        Particle const p0 = r.grid.particle(id);
+        r.a[i] = r.grid.a_at(static_cast<std::int64_t>((k / r.grid.n_b) % r.grid.n_a));
+        r.b[i] = r.grid.b_at(static_cast<std::int64_t>(k % r.grid.n_b));
+        Particle const p0 = r.grid.particle(k);
         r.x0[i] = p0.x;
         r.y0[i] = p0.y;
-        bool const lost = v.lost_element[i] >= 0;
-        r.survived[i] = lost ? v.lost_turn[i] : r.turns;
-        r.lost_element[i] = lost ? v.lost_element[i] : -1;
-        r.lost_s[i] = lost ? lattice.info[static_cast<std::size_t>(v.lost_element[i])].s_end : k_nan;
     }
-    if (da.frequency_map) frequency_map(r, samples, static_cast<int>(da.naff_window));
     borders(r);
     return r;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "kernels/beam/BeamKernels.hh"
 #include "kernels/study/StudyGrid.hh"
 #include "run/BeamRun.hh"
+#include "study/StudyCheckpoint.hh"
 
 namespace gt::study {
 
@@ -54,10 +56,32 @@ struct DynamicApertureResult {
     std::vector<double> first_loss;  //!< smallest radius lost (NaN: none lost)
     // One row per delta: min and mean of the border over the angles.
     std::vector<double> da_min, da_mean;
+    bool stopped = false;  //!< stopped by a signal before the last turn (its checkpoint written)
 };
 
-//! Tracks the grid of deck.dynamic_aperture for lattice.turns turns on `kernels` and reads the result.
-DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels);
+//! Where a grid's turns may stop (StudyCheckpoint.hh): none by default.
+struct GridStops {
+    std::int64_t first_turn = 0;  //!< turns done before (a resumed study)
+    std::function<std::int64_t(std::int64_t, std::int64_t)>
+        at_once;                                //!< (turn, chunk): the next call's turns
+    std::function<bool(std::int64_t)> between;  //!< (turns done): false to stop there
+};
+
+//! The study's tracking calls for `particles` over `turns` turns of the `entries`-entry table: without
+//! `after_turn`, whole turns in chunks of `chunk` turns a call of the many-turn executor, `stops` consulted
+//! between calls; with it (a frequency map's samples), one track() of the table a turn, then
+//! `after_turn(turn)`. The same calls price the study's forecast (StudyForecast.hh) on a backend that only
+//! counts. Returns the turns done (fewer than `turns`: stopped).
+std::int64_t track_grid(BeamKernels& kernels, ParticleView particles, size_type entries, std::int64_t turns,
+                        std::int64_t chunk, std::function<void(std::int64_t)> const& after_turn,
+                        GridStops const& stops = {});
+
+//! Tracks the grid of deck.dynamic_aperture for lattice.turns turns on `kernels` and reads the result. Under
+//! MPI every rank tracks its share of the grid and the result is whole on rank 0 only. With `control` (a
+//! `gtrack run`) it resumes, checkpoints and stops as a beam run does (StudyCheckpoint.hh); `stopped` then
+//! says it stopped.
+DynamicApertureResult track_dynamic_aperture(DeckConfig const& deck, BeamKernels& kernels,
+                                             StudyControl const* control = nullptr);
 
 //! `gtrack run` of a deck with [dynamic_aperture]: the study, its file and a summary; the exit status.
 int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -15,8 +16,13 @@
 #include "kernels/core/Types.hh"
 #include "optics/Optics.hh"
 #include "optics/OpticsModel.hh"
+#include "parallel/Agreement.hh"
+#include "parallel/Communicator.hh"
+#include "parallel/GatherToRoot.hh"
+#include "parallel/ParticleDecomposition.hh"
 #include "run/TurnsPerCall.hh"
 #include "study/DynamicAperture.hh"
+#include "study/StudyCheckpoint.hh"
 
 namespace gt::study {
 
@@ -123,20 +129,56 @@ std::vector<std::size_t> momentum_aperture_locations(DeckConfig const& deck, Lat
     return out;
 }
 
-MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamKernels& kernels)
+void track_candidates(BeamKernels& kernels, ParticleView all,
+                      std::function<ParticleView(std::size_t)> const& block,
+                      std::vector<std::size_t> const& where, size_type entries, std::int32_t turns,
+                      std::int32_t chunk)
 {
+    // Turn 0: each block from its location to the ring's end.
+    for (std::size_t b = 0; b < where.size(); ++b)
+        if (ParticleView const v = block(b); v.size > 0 && where[b] + 1 < entries)
+            kernels.track(v, static_cast<size_type>(where[b] + 1), entries, 0);
+    // Turns 1 ... N-1: every block together, whole turns a call of the many-turn executor.
+    for (std::int32_t turn = 1; turn < turns;) {
+        std::int32_t const k = std::min(chunk, turns - turn);
+        kernels.track_turns(all, entries, turn, k);
+        turn += k;
+    }
+    // Turn N: each block from the ring's start back through its location: N whole revolutions since the kick.
+    for (std::size_t b = 0; b < where.size(); ++b)
+        if (ParticleView const v = block(b); v.size > 0)
+            kernels.track(v, 0, static_cast<size_type>(where[b] + 1), turns);
+}
+
+MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamKernels& kernels,
+                                               StudyControl const* control)
+{
+    // Its blocks start and end at their locations, inside a turn: no checkpoint between whole turns is built.
+    refuse_checkpoints(original, control, "the momentum aperture");
     DeckConfig const deck = momentum_aperture_deck(original);
     MomentumApertureConfig const& m = deck.momentum_aperture;
     ReferenceParticle const ref = initial_reference(deck);
-    Lattice const lattice = build_lattice(deck, ref);
-    std::vector<std::size_t> const where = momentum_aperture_locations(deck, lattice);
-
-    // The closed orbit at every occurrence's exit, from `optics` (the deck's model: 6D with RF, with the
-    // radiation's energy loss when the deck radiates; else 4D), the same maps as the tracking.
-    optics::OpticsModel const model = optics::optics_model(deck, ref, "", true);
-    optics::OpticsOptions options;
-    model.apply(options);
-    optics::OpticsResult const opt = optics::compute_optics(deck, model.lattice, options);
+    // The set-up's failures (no location, no closed orbit) are agreed by all ranks.
+    struct SetUp {
+        Lattice lattice;
+        std::vector<std::size_t> where;
+        optics::OpticsResult opt;
+    };
+    SetUp const set_up = parallel::all_or_none([&] {
+        SetUp u;
+        u.lattice = build_lattice(deck, ref);
+        u.where = momentum_aperture_locations(deck, u.lattice);
+        // The closed orbit at every occurrence's exit, from `optics` (the deck's model: 6D with RF, with the
+        // radiation's energy loss when the deck radiates; else 4D), the same maps as the tracking.
+        optics::OpticsModel const model = optics::optics_model(deck, ref, "", true);
+        optics::OpticsOptions options;
+        model.apply(options);
+        u.opt = optics::compute_optics(deck, model.lattice, options);
+        return u;
+    });
+    Lattice const& lattice = set_up.lattice;
+    std::vector<std::size_t> const& where = set_up.where;
+    optics::OpticsResult const& opt = set_up.opt;
     std::vector<std::size_t> const exits = occurrence_exits(lattice);
     if (opt.rows.size() != exits.size() + 1)
         throw std::logic_error("momentum aperture: the optics' rows do not match the table's occurrences");
@@ -156,68 +198,81 @@ MomentumApertureResult track_momentum_aperture(DeckConfig const& original, BeamK
     r.bucket_half_length = r.rf ? 0.5 * constants::c_light / f_rf : 0.0;
 
     // One block of 2K candidates per location: k = 0 ... K-1 is delta = +(k+1) step, K ... 2K-1 is -(k-K+1).
+    // Under MPI each rank holds a share of the candidates' ids (as a beam run its beam's), which may cut
+    // blocks: a rank tracks the part of each block it holds.
     auto const per = static_cast<std::size_t>(2 * r.candidates);
     std::size_t const n = per * where.size();
-    ParticleState host(static_cast<size_type>(n), MemSpace::host);
+    parallel::ParticleShare const share = parallel::my_particle_share(static_cast<std::uint64_t>(n));
+    auto const first = static_cast<std::size_t>(share.first), local = static_cast<std::size_t>(share.count);
+    ParticleState host(static_cast<size_type>(local), MemSpace::host);
     {
         ParticleView v = host.view();
-        for (std::size_t b = 0; b < where.size(); ++b) {
+        for (std::size_t j = 0; j < local; ++j) {
+            std::size_t const i = first + j, b = i / per, k = i % per;
             optics::Vec6 const& co = row_of(where[b]).orbit;
             double const delta_co = delta_of_pt(co[5], ref);
-            for (std::size_t k = 0; k < per; ++k) {
-                std::size_t const i = b * per + k;
-                auto const K = static_cast<std::size_t>(r.candidates);
-                double const delta = k < K ? double(k + 1) * m.resolution : -double(k - K + 1) * m.resolution;
-                v.store(static_cast<size_type>(i),
-                        Particle{co[0], co[1], co[2], co[3], co[4], pt_of_delta(delta_co + delta, ref)});
-                v.id[i] = i;
-                v.lost_element[i] = -1;
-                v.lost_turn[i] = 0;
-            }
+            auto const K = static_cast<std::size_t>(r.candidates);
+            double const delta = k < K ? double(k + 1) * m.resolution : -double(k - K + 1) * m.resolution;
+            v.store(static_cast<size_type>(j),
+                    Particle{co[0], co[1], co[2], co[3], co[4], pt_of_delta(delta_co + delta, ref)});
+            v.id[j] = i;
+            v.lost_element[j] = -1;
+            v.lost_turn[j] = 0;
         }
     }
     ParticleState state(host, kernels.memory());
     kernels.set_elements(lattice.elements, *lattice.field_data);
     auto const entries = static_cast<size_type>(lattice.elements.size());
     ParticleView const all = state.view();
+    // This rank's part of block b (empty: none of it).
     auto block = [&](std::size_t b) {
+        std::size_t const lo = std::max(b * per, first), hi = std::min((b + 1) * per, first + local);
         ParticleView v = all;
-        std::size_t const o = b * per;
+        if (hi <= lo) {
+            v.size = 0;
+            return v;
+        }
+        std::size_t const o = lo - first;
         v.x += o, v.px += o, v.y += o, v.py += o, v.t += o, v.pt += o;
         v.id += o, v.lost_element += o, v.lost_turn += o;
-        v.size = static_cast<size_type>(per);
+        v.size = static_cast<size_type>(hi - lo);
         return v;
     };
-    auto const turns = static_cast<std::int32_t>(r.turns);
-    // Turn 0: each block from its location to the ring's end.
-    for (std::size_t b = 0; b < where.size(); ++b)
-        if (where[b] + 1 < entries) kernels.track(block(b), static_cast<size_type>(where[b] + 1), entries, 0);
-    // Turns 1 ... N-1: every block together, whole turns a call of the many-turn executor, as [lattice]
-    // turns_per_call says (run/TurnsPerCall.hh).
-    // (bounded by the turns before the cast: the key may exceed an int32)
-    auto const chunk = static_cast<std::int32_t>(std::min<std::int64_t>(
-        turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
-                       kernels.memory() == MemSpace::device),
-        turns));
-    for (std::int32_t turn = 1; turn < turns;) {
-        std::int32_t const k = std::min(chunk, turns - turn);
-        kernels.track_turns(all, entries, turn, k);
-        turn += k;
-    }
-    // Turn N: each block from the ring's start back to its location: N whole revolutions since the kick.
-    for (std::size_t b = 0; b < where.size(); ++b)
-        kernels.track(block(b), 0, static_cast<size_type>(where[b] + 1), turns);
+    // The many-turn executor's chunk from the count of every rank's candidates (every rank makes the same
+    // calls; bounded by the turns before the cast: the key may exceed an int32).
+    auto const chunk = static_cast<std::int32_t>(
+        std::min<std::int64_t>(turns_per_call(deck.lattice.turns_per_call, double(n) * double(entries),
+                                              kernels.memory() == MemSpace::device),
+                               r.turns));
+    if (local > 0)
+        track_candidates(kernels, all, block, where, entries, static_cast<std::int32_t>(r.turns), chunk);
     r.pushes = static_cast<std::int64_t>(n) * r.turns;
 
+    // Every rank's candidates, joined on rank 0 in id order: their loss records and arrival times.
     ParticleState back(state, MemSpace::host);
-    ParticleView const v = back.view();
+    std::vector<std::int64_t> lost_element_mine(local), lost_turn_mine(local);
+    std::vector<double> t_mine(local);
+    for (std::size_t j = 0; j < local; ++j) {
+        lost_element_mine[j] = back.view().lost_element[j];
+        lost_turn_mine[j] = back.view().lost_turn[j];
+        t_mine[j] = back.view().t[j];
+    }
+    std::vector<std::int64_t> const lost_element_all = parallel::gather_to_root(lost_element_mine);
+    std::vector<std::int64_t> const lost_turn_all = parallel::gather_to_root(lost_turn_mine);
+    std::vector<double> const t_all = parallel::gather_to_root(t_mine);
+    if (!parallel::Communicator::world().is_root()) return r;
+    struct Outcomes {
+        std::int64_t const* lost_element;
+        std::int64_t const* lost_turn;
+        double const* t;
+    } const v{lost_element_all.data(), lost_turn_all.data(), t_all.data()};
     for (std::size_t b = 0; b < where.size(); ++b) {
         std::size_t const j = where[b];
         optics::Vec6 const& co = row_of(j).orbit;
         // A candidate's outcome: lost at an entry (its revolution since the kick: turn 0 and the entries
         // after the location are the first), outside the RF bucket at the end, or alive.
         auto outcome = [&](std::size_t i, SideResult& side) {
-            std::int32_t const e = v.lost_element[i];
+            std::int64_t const e = v.lost_element[i];
             if (e >= 0) {
                 side.lost_element = e;
                 side.lost_s = lattice.info[static_cast<std::size_t>(e)].s_end;

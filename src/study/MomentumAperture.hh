@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "deck/Config.hh"
 #include "kernels/beam/BeamKernels.hh"
 #include "run/BeamRun.hh"
+#include "study/StudyCheckpoint.hh"
 
 namespace gt::study {
 
@@ -48,8 +50,20 @@ std::vector<std::size_t> momentum_aperture_locations(DeckConfig const& deck, Lat
 //! lattice.turns is the study's turns.
 DeckConfig momentum_aperture_deck(DeckConfig const& deck);
 
+//! The search's tracking calls: `all` the candidates of this rank, `block(b)` its part of location b's block
+//! (size 0: none), `where[b]` the location's table entry. Each block from its location to the ring's end, all
+//! together for turns 1 ... turns-1 in calls of `chunk` turns of the many-turn executor, each block back
+//! through its location. The same calls price the study's forecast (StudyForecast.hh).
+void track_candidates(BeamKernels& kernels, ParticleView all,
+                      std::function<ParticleView(std::size_t)> const& block,
+                      std::vector<std::size_t> const& where, size_type entries, std::int32_t turns,
+                      std::int32_t chunk);
+
 //! The search on `kernels` (CPU or GPU: the same bits).
-MomentumApertureResult track_momentum_aperture(DeckConfig const& deck, BeamKernels& kernels);
+//! Under MPI every rank tracks its share of the candidates and the result is whole on rank 0 only. `control`
+//! (a `gtrack run`): checkpoints are refused (StudyCheckpoint.hh).
+MomentumApertureResult track_momentum_aperture(DeckConfig const& deck, BeamKernels& kernels,
+                                               StudyControl const* control = nullptr);
 
 //! `gtrack run` of a deck with [momentum_aperture]: the study, its file and a summary; the exit status.
 int run_momentum_aperture(DeckConfig const& deck, RunOptions const& options);

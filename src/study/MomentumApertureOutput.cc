@@ -2,6 +2,7 @@
 // /lattice in the output file, and a short summary (docs/output.md, docs/studies.md).
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -42,11 +43,13 @@ void write_study(OutputFile& out, MomentumApertureResult const& r)
 
 int run_momentum_aperture(DeckConfig const& deck, RunOptions const& options)
 {
-    auto const study = [&deck](BeamKernels& kernels, OutputFile& out) {
-        MomentumApertureResult r = track_momentum_aperture(deck, kernels);
+    auto const study = [&deck](BeamKernels& kernels, OutputFile* out,
+                               StudyControl const& control) -> std::optional<MomentumApertureResult> {
+        MomentumApertureResult r = track_momentum_aperture(deck, kernels, &control);
+        if (!out) return r;  // not rank 0: its candidates' outcomes went there
         DeckConfig const tracked = momentum_aperture_deck(deck);
-        write_lattice(out, build_lattice(tracked, initial_reference(tracked)));
-        write_study(out, r);
+        write_lattice(*out, build_lattice(tracked, initial_reference(tracked)));
+        write_study(*out, r);
         return r;
     };
     auto const summary = [&deck](MomentumApertureResult const& r, BeamKernels const& kernels, double wall,
@@ -68,7 +71,7 @@ int run_momentum_aperture(DeckConfig const& deck, RunOptions const& options)
         std::printf("  %.3g particle-turns/s (wall %.3g s); wrote %s\n", double(r.pushes) / wall, wall,
                     path.c_str());
     };
-    return run_study("[momentum_aperture]", deck, options, study, summary);
+    return run_study(deck, options, false, study, summary);
 }
 
 }  // namespace gt::study

@@ -1,6 +1,7 @@
 // `gtrack run` of a deck with [dynamic_aperture]: the study on the chosen backend, /dynamic_aperture and
 // /frequency_map in the output file, and a short summary (docs/output.md, docs/studies.md).
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -70,9 +71,11 @@ void write_study(OutputFile& out, DeckConfig const& deck, DynamicApertureResult 
 
 int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options)
 {
-    auto const study = [&deck](BeamKernels& kernels, OutputFile& out) {
-        DynamicApertureResult r = track_dynamic_aperture(deck, kernels);
-        write_study(out, deck, r);
+    auto const study = [&deck](BeamKernels& kernels, OutputFile* out,
+                               StudyControl const& control) -> std::optional<DynamicApertureResult> {
+        DynamicApertureResult r = track_dynamic_aperture(deck, kernels, &control);
+        if (r.stopped) return std::nullopt;
+        if (out) write_study(*out, deck, r);  // rank 0, which holds every particle's row
         return r;
     };
     auto const summary = [&deck](DynamicApertureResult const& r, BeamKernels const& kernels, double wall,
@@ -90,7 +93,8 @@ int run_dynamic_aperture(DeckConfig const& deck, RunOptions const& options)
         std::printf("  %.3g particle-turns/s (wall %.3g s); wrote %s\n",
                     double(r.survived.size()) * double(r.turns) / wall, wall, path.c_str());
     };
-    return run_study("[dynamic_aperture]", deck, options, study, summary);
+    // Checkpoints between whole turns without a frequency map (StudyCheckpoint.hh).
+    return run_study(deck, options, !deck.dynamic_aperture.frequency_map, study, summary);
 }
 
 }  // namespace gt::study
