@@ -127,11 +127,13 @@ TEST_CASE("beam_shift: a particle moving backwards or with a NaN is lost")
     CHECK_FALSE(s(nan));
 }
 
-TEST_CASE("beam_shift: ELEGANT's DT and DE (offset_beam: t += DT, gamma += DE gamma at fixed time and slopes)")
+TEST_CASE(
+    "beam_shift: ELEGANT's DT and DE (offset_beam: t += DT, gamma += DE gamma at fixed time and slopes)")
 {
-    // ELEGANT's statements in its coordinates: the arrival time t = s/(beta c) + DT, then gamma *= 1 + DE, pc =
-    // sqrt(gamma^2 - 1) (units of m c), delta = (pc - P0)/P0, s = t beta c with the new beta: the time is kept.
-    // gtrack's t is c (t - t_ref): + c DT. Tolerances as in the case above (delta read back from pt: 1e-10).
+    // ELEGANT's statements in its coordinates: the arrival time t = s/(beta c) + DT, then gamma *= 1 + DE, pc
+    // = sqrt(gamma^2 - 1) (units of m c), delta = (pc - P0)/P0, s = t beta c with the new beta: the time is
+    // kept. gtrack's t is c (t - t_ref): + c DT. Tolerances as in the case above (delta read back from pt:
+    // 1e-10).
     for (double kinetic : {800.0, 5.0}) {
         ReferenceParticle const ref = proton(kinetic);
         double const dt = 2e-12, de = -1.5e-3;
