@@ -227,12 +227,12 @@ check("a SCRAPER with a length: its limit at both ends of a drift", status == 0
 status, body, err = run('S: SCRAPER, L=0.5, POSITION=0.01, INSERT_FROM="+X", XO=0.0035\nL1: LINE=(S)\n')
 check("  with material (XO > 0: scattering in the block): refused by name", status == 1 and "XO" in err
       and not body, err)
-# Tracked through a long one (50 m: the divergence moves particles across the edge on the way): gtrack keeps
+# Tracked through a long one (200 m: the divergence moves particles across the edge on the way): gtrack keeps
 # exactly those ELEGANT's rule keeps, x <= 0.01 at the entrance and x + L x' <= 0.01 at the exit (x' = px/pz).
-status, body, err = run('S: SCRAPER, L=50, POSITION=0.01, INSERT_FROM="+X"\nM: MARK\nL1: LINE=(M, S)\n')
+status, body, err = run('S: SCRAPER, L=200, POSITION=0.01, INSERT_FROM="+X"\nM: MARK\nL1: LINE=(M, S)\n')
 r, first, last = track_wide(body)
 x, slope = first["position/x"], first["momentum/x"] / first["momentum/z"]
-rule = (x <= 0.01) & (x + 50 * slope <= 0.01)
+rule = (x <= 0.01) & (x + 200 * slope <= 0.01)
 check("tracked: a SCRAPER with a length keeps what ELEGANT's rule keeps, some lost only at its exit",
       r.returncode == 0 and 100 < rule.sum() < 900 and (x <= 0.01).sum() - rule.sum() > 20
       and set(first["id"][rule]) == set(last["id"]),
