@@ -150,14 +150,15 @@ TEST_CASE("thin bend (multipole with angle): the thin-lens kick of a sector-bend
     CHECK(p.pt == pt);
 
     // Its linear map equals MAD-X's TWISS of `multipole, knl={0.01}, lrad=0.5` at 250 MeV (cpymad 1.20, MAD-X
-    // 5.09; the rmatrix around the multipole, /tmp probe in the notes): R21 = -2.0e-4, R26 = 0.0162970383,
-    // R51 = -0.0162970383 in MAD-X's (T, PT) = (-t, -pt); every other entry of the identity.
+    // 5.09, TWISS's rmatrix at the multipole, printed with repr): R21 = -0.0002, R26 = 0.016297038331742637
+    // (= knl0/beta), R51 = -R26 in MAD-X's (T, PT) = (-t, -pt); every other entry of the identity. The
+    // differences (h = 1e-4, Richardson) are exact to ~1e-14 here (the map is linear in x; the pt column's
+    // h^4 terms ~1e-17): bound 1e-10 relative.
     Multipole const madx = make({0.01}, {}).bending(0.01, 0.5, ref);
-    Mat6 const r = jacobian([&](Particle& q) { return madx(q); }, Vec6{}, 1e-6);
-    CHECK(r[1][0] == test::relative(-2.0e-4, 1e-9));  // linear in x: differences exact to round-off
-    // MAD-X printed 10 digits; the pt derivative by central differences is exact to ~1e-12 (h = 1e-6).
-    CHECK(-r[1][5] == test::relative(0.0162970383, 1e-9));
-    CHECK(r[4][0] == test::relative(0.0162970383, 1e-9));
+    Mat6 const r = jacobian([&](Particle& q) { return madx(q); }, Vec6{}, 1e-4);
+    CHECK(r[1][0] == test::relative(-0.0002, 1e-10));
+    CHECK(-r[1][5] == test::relative(0.016297038331742637, 1e-10));
+    CHECK(r[4][0] == test::relative(0.016297038331742637, 1e-10));
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j < 6; ++j)
             if (!((i == 1 && (j == 0 || j == 5)) || (i == 4 && j == 0)))
