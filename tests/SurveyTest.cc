@@ -147,8 +147,9 @@ B = { type = "multipole", knl = [1.5707963267948966], angle = "90 deg", lrad = 1
     CHECK(distance(corner.position, Vec3{-1.5, 0.0, 1.5}) < 1e-15);
     CHECK(distance(corner.axes[2], Vec3{-1, 0, 0}) < 1e-15);
 
-    // A thin bend of 0.1 rad rolled by 90 degrees (tilt) bends in the vertical plane towards -Y, as MAD-X's
-    // SURVEY bends a bend rolled so; then 2 m of drift: (0, -2 sin 0.1, 2 cos 0.1).
+    // A thin bend of 0.1 rad rolled by 90 degrees (tilt) bends in the vertical plane towards -Y; then 2 m of
+    // drift: (0, -2 sin 0.1, 2 cos 0.1). MAD-X's SURVEY (cpymad 1.20) of `multipole, knl={0.1}, tilt=pi/2`
+    // and a 2 m drift: X = -1.2e-17, Y = -0.19966683, Z = 1.99000833.
     Lattice const rolled = lattice_of(R"(B = { type = "multipole", knl = [0.1], angle = 0.1, tilt = "90 deg" }
 D = { type = "drift", length = 2.0 })",
                                       R"(["B", "D"])");

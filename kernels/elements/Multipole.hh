@@ -23,8 +23,9 @@ inline constexpr int k_multipole_terms = 21;  //!< orders n = 0 (dipole) ... 20
 //! With `angle` (a thin bend: MAD-X's MULTIPOLE bends its reference by knl_0, MAD-X user guide,
 //! "Multipole"; MAKETHIN's slices of a sector bend of length L are knl_0 = angle = h L, lrad = L), the
 //! reference turns by `angle` (towards -x for angle > 0, as a sector bend) and the kick is the thin-lens
-//! limit of a sector-bend slice's expanded Hamiltonian (Wolski, Beam Dynamics in High Energy Particle
-//! Accelerators, eq. 3.104 with the field's x^2 term), integrated over lrad:
+//! limit of a sector-bend slice's Hamiltonian in curved coordinates with the square root expanded (the
+//! curvature term -h x P and the dipole field's k0 (x + h x^2/2); Wolski, Beam Dynamics in High Energy
+//! Particle Accelerators, ch. 3), integrated over lrad:
 //!   V(x, pt) = -angle x P + knl_0 x + f x^2 / 2,   P = p/p_ref = sqrt(1 - 2 pt/beta + pt^2),
 //!   f = knl_0 angle / lrad (0 when lrad = 0, as MAD-X),
 //! px -= dV/dx, t += dV/dpt:
