@@ -11,7 +11,8 @@ the importer of the round before: names split at the colon, RPN errors on string
   (a zero half size: an open plane), MAXAMP OPEN_SIDE (an aperture open on that side), SCRAPER (both sides,
   or two facing each other: one aperture; one side alone: an aperture open on the far side; with a length: its
   limit at both ends of a drift, with material XO refused), MALIGN (no
-  shift: a marker; a shift, DT, DE: beam_shift; one pass only, DP with DE: refused by name), CHARGE (the bunch charge), RECIRC;
+  shift: a marker; a shift, DT, DE: beam_shift; one pass only, DP with DE: refused by name), CHARGE (the bunch
+  charge), RECIRC;
 - a parameter gtrack has no term for is refused, one without effect on its tracking is listed;
 - the self-check of positions names the first element that ends elsewhere than in ELEGANT's line;
 - `gtrack check` reads every deck written here.
