@@ -15,9 +15,11 @@ ops.aps.anl.gov/manuals/elegant_latest, and the same table in its source, src/tr
   subsequent elements ... until another MAXAMP element is seen" (manual 10.64 MAXAMP);
 - RCOL, ECOL: a zero X_MAX or Y_MAX leaves that plane open (src/limit_amplitudes.c);
 - MALIGN: a shift of the beam's coordinates (DX, DXP, DY, DYP, DZ, DT, DP, DE), ON_PASS = -1: every pass;
-  gtrack's beam_shift does offset_beam's DX, DXP, DY, DYP, DZ, DP (src/do_tracking.c);
+  gtrack's beam_shift does offset_beam's DX, DXP, DY, DYP, DZ, DP, DT, DE (src/do_tracking.c; DE scales the
+  total energy, gamma += DE gamma; with DP it starts from the energy before DP: the pair is refused);
 - SCRAPER alone, one-sided: loses x - DX > POSITION inserted from +x, x - DX < POSITION from -x (beam_scraper,
-  src/limit_amplitudes.c): an aperture open on the far side;
+  src/limit_amplitudes.c): an aperture open on the far side; with L > 0 and XO = 0 the limit holds at the entrance
+  and, after a drift of L, at the exit (the same function): aperture, drift, aperture;
 - MAXAMP OPEN_SIDE: kept outside the shape on the open side of the axis while |y| < Y_MAX (open +x; x alike
   for +y, -y), evaluateLostWithOpenSides (src/limit_amplitudes.c): the aperture's open_side.
 """
@@ -450,7 +452,7 @@ class Converter:
             return
         plane, side, position, offset = edge
         if length > 0:
-            self.unconvertible(name, kind, "a SCRAPER with a length (ELEGANT: a block of material)", params)
+            self.scraper_with_length(name, kind, params, length, plane, side, position, offset)
             return
         if side:
             pair = self.scraper_pairs.get(self.index)
@@ -470,6 +472,29 @@ class Converter:
             keys[f"d{plane}"] = centre
         self.add(name, "aperture", keys)
 
+    def scraper_with_length(self, name, kind, params, length, plane, side, position, offset):
+        """A SCRAPER with L > 0 and no material (XO = 0; XO > 0 scatters in the block: refused as any parameter off
+        ELEGANT's default): ELEGANT's beam_scraper (src/limit_amplitudes.c) applies its limit at the entrance,
+        drifts the survivors by L (x += L x', y += L y') and applies the limit again at the exit. Written so: the
+        scraper's thin aperture (one-sided: open on its far side, as a lone thin one; "x": both sides), a drift
+        of L named as the ELEGANT element (the position check) and the aperture again; the two faces are
+        inserted entries, as RCOL's with an open side."""
+        if side:
+            keys = self.one_sided_scraper(plane, side, offset + position)
+        elif position > 0:
+            keys = {"shape": "rectangle", f"half_{plane}": position}
+            if offset:
+                keys[f"d{plane}"] = offset
+        else:
+            self.unconvertible(name, kind, "the scraper's edges leave no opening: every particle is lost", params)
+            return
+        face = Element(name + "_face", "aperture", keys)
+        self.inserted.append(len(self.lattice.line))
+        self.lattice.add(face)
+        self.add(name, "drift", {"length": length})
+        self.inserted.append(len(self.lattice.line))
+        self.lattice.add(face)
+
     @staticmethod
     def one_sided_scraper(plane, side, edge):
         """A thin one-sided scraper alone (ELEGANT loses x - DX > POSITION inserted from +x, x - DX < POSITION from
@@ -488,7 +513,7 @@ class Converter:
 
     def role_malign(self, name, kind, params, length):
         # ELEGANT's offset_beam (src/do_tracking.c): gtrack's beam_shift does the same to every particle
-        # (kernels/elements/BeamShift.hh); DT and DE, one pass only, or some particles only are refused.
+        # (kernels/elements/BeamShift.hh); one pass only, some particles only, or DP with DE are refused.
         given = {k: params[k] for k in params if k in SHIFTS + ("ON_PASS", "START_PID", "END_PID")}
         shifts = {k: v.number() for k, v in given.items() if k in SHIFTS and v.number() != 0.0}
         if not shifts:
@@ -504,14 +529,15 @@ class Converter:
             reasons.append("before the RECIRC element: ELEGANT shifts the beam on the first pass only")
         if number(params, "START_PID", -1.0) >= 0 or number(params, "END_PID", -1.0) >= 0:
             reasons.append("START_PID, END_PID: some particles only")
-        if "DT" in shifts or "DE" in shifts:
-            reasons.append("DT, DE: gtrack's beam_shift shifts x, x', y, y', z and delta only")
+        if "DE" in shifts and "DP" in shifts:
+            # offset_beam computes DE's energy from the one before DP: the pair is not DP then DE.
+            reasons.append("DP with DE: ELEGANT then scales the energy before DP (DP is lost); give one")
         if reasons:
             self.unconvertible(name, kind, f"{listed}: " + "; ".join(reasons), params)
             return
         keys = {}
         for src, dst in (("DX", "shift_x"), ("DXP", "shift_xp"), ("DY", "shift_y"), ("DYP", "shift_yp"),
-                         ("DZ", "shift_z"), ("DP", "shift_delta")):
+                         ("DZ", "shift_z"), ("DP", "shift_delta"), ("DT", "shift_t"), ("DE", "shift_energy")):
             if src in shifts:
                 keys[dst] = shifts[src]
         self.add(name, "beam_shift", keys)

@@ -233,18 +233,32 @@ def convert(e, lattice: Lattice, context: Context | None = None):
             keys[order + "s"] = ks
         lattice.add(Element(name, kind, common(e, keys)))
     elif kind == "multipole":
-        if attr(e, "angle"):
-            # MAD-X bends its reference through a thin multipole with ANGLE (makethin's thin dipoles);
-            # gtrack's knl_0 is a plain kick with the reference going straight on.
-            lattice.unconvertible(name, kind, "a thin dipole that bends the reference (angle): gtrack's thin "
-                                  "multipole does not", 0.0)
-            return
         knl, ksl = trimmed(attr(e, "knl", [])), trimmed(attr(e, "ksl", []))
+        k0l, angle = (knl[0] if knl else 0.0), attr(e, "angle")
+        if ksl and ksl[0]:
+            # MAD-X's TWISS bends the reference vertically by a skew dipole (no orbit kick, R43 = -ksl0^2 /
+            # lrad; cpymad's rmatrix) while its SURVEY does not (user guide, SURVEY): no gtrack element does.
+            lattice.unconvertible(name, kind, "a skew dipole ksl[0] (MAD-X's TWISS bends the reference "
+                                  "vertically by it, its SURVEY does not): no gtrack element does", 0.0)
+            return
+        if angle and not math.isclose(angle, k0l, rel_tol=1e-12):
+            # MAD-X's TWISS of such a multipole takes the chromatic term from knl[0] and the curvature from
+            # ANGLE (cpymad's rmatrix): not the thin slice of a bend; gtrack's thin bend has knl[0] = angle.
+            lattice.unconvertible(name, kind, f"angle {angle} differs from knl[0] = {k0l} (a reference curve "
+                                  "that its field does not follow)", 0.0)
+            return
         keys = {}
         if knl:
             keys["knl"] = knl
         if ksl:
             keys["ksl"] = ksl
+        if k0l:
+            # MAD-X: a dipole component has "the same effect on the reference orbit as a dipole with zero
+            # length and deflection angle K0L" (user guide, MULTIPOLE): MAKETHIN's slices of a bend, a thin
+            # dipole; LRAD gives the slice's weak focusing knl[0]^2 / lrad (kernels/elements/Multipole.hh).
+            keys["angle"] = k0l
+            if attr(e, "lrad"):
+                keys["lrad"] = attr(e, "lrad")
         lattice.add(Element(name, "multipole", common(e, keys)))
     elif kind == "solenoid":
         if length == 0:

@@ -126,3 +126,40 @@ TEST_CASE("beam_shift: a particle moving backwards or with a NaN is lost")
     Particle nan{0.0, NAN, 0.0, 0.0, 0.0, 0.0};
     CHECK_FALSE(s(nan));
 }
+
+TEST_CASE(
+    "beam_shift: ELEGANT's DT and DE (offset_beam: t += DT, gamma += DE gamma at fixed time and slopes)")
+{
+    // ELEGANT's statements in its coordinates: the arrival time t = s/(beta c) + DT, then gamma *= 1 + DE, pc
+    // = sqrt(gamma^2 - 1) (units of m c), delta = (pc - P0)/P0, s = t beta c with the new beta: the time is
+    // kept. gtrack's t is c (t - t_ref): + c DT. Tolerances as in the case above (delta read back from pt:
+    // 1e-10).
+    for (double kinetic : {800.0, 5.0}) {
+        ReferenceParticle const ref = proton(kinetic);
+        double const dt = 2e-12, de = -1.5e-3;
+        Particle p{2e-3, 1e-3, -1e-3, -3e-4, 4e-3, 2e-3};
+        Elegant const in = to_elegant(p, ref);
+        double const p0 = ref.beta_gamma;  // P0 in units of m c
+        double const gamma = std::sqrt(std::pow(p0 * (1 + in.delta), 2) + 1) * (1 + de);
+        double const delta = (std::sqrt(gamma * gamma - 1) - p0) / p0;
+        REQUIRE(BeamShift::make(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, ref, constants::c_light * dt, de)(p));
+        Elegant const got = to_elegant(p, ref);
+        CHECK(got.x == in.x);
+        CHECK(got.y == in.y);
+        CHECK(got.xp == test::relative(in.xp, 1e-14));  // the slopes kept
+        CHECK(got.yp == test::relative(in.yp, 1e-14));
+        CHECK(got.ct == test::relative(in.ct + constants::c_light * dt, 1e-15));
+        CHECK(got.delta == test::relative(delta, 1e-10));
+        // The total energy E/(p_ref c) = 1/beta - pt scaled by 1 + DE exactly (one rounding of each).
+        double const e_in = 1.0 / ref.beta - Particle{2e-3, 1e-3, -1e-3, -3e-4, 4e-3, 2e-3}.pt;
+        CHECK(1.0 / ref.beta - p.pt == test::relative(e_in * (1 + de), 1e-15));
+    }
+    // DT alone: t moves, nothing else (the momenta's bits kept).
+    ReferenceParticle const ref = proton(800.0);
+    Particle p{1e-4, 2e-4, -3e-4, 1e-4, 5e-3, 1e-3};
+    Particle const in = p;
+    REQUIRE(BeamShift::make(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, ref, 0.3, 0.0)(p));
+    CHECK(p.t == in.t + 0.3);
+    CHECK(p.px == in.px);
+    CHECK(p.pt == in.pt);
+}

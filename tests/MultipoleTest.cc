@@ -1,10 +1,12 @@
-// Thin multipole against hand-computed kicks; thick sextupole and octupole against their Hamiltonian.
+// Thin multipole against hand-computed kicks (and as a thin bend against its thin-lens kick and MAD-X's map);
+// thick sextupole and octupole against their Hamiltonian.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "ElementTestSupport.hh"
+#include "Relative.hh"
 #include "kernels/elements/Multipole.hh"
 #include "kernels/elements/ThickMultipole.hh"
 
@@ -115,4 +117,60 @@ TEST_CASE("thick sextupole and octupole converge at 4th order to their exact Ham
         // Measured at 16 steps: 7.2e-10 (sextupole), 1.4e-10 (octupole); kicks of ~1e-3 rad here.
         CHECK(err < 1e-8);
     }
+}
+
+TEST_CASE("thin bend (multipole with angle): the thin-lens kick of a sector-bend slice, MAD-X's TWISS map")
+{
+    // A 250 MeV proton (beta = 0.61: the 1/beta terms are not 1) through MAKETHIN's slice of a combined
+    // bend: knl = {angle, k1 l}, lrad = 0.4 m.
+    ReferenceParticle const ref = proton(250.0);
+    double const angle = 0.05, k1l = 0.3, lrad = 0.4;
+    Multipole const m = make({angle, k1l}, {}).bending(angle, lrad, ref);
+
+    // The reference goes on unkicked (the field's knl_0 cancels the curvature's angle P at P = 1).
+    Particle zero{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    REQUIRE(m(zero));
+    CHECK(to_vec(zero) == Vec6{0.0, 0.0, 0.0, 0.0, 0.0, 0.0});
+
+    // Off axis and off momentum, against the kick written out from the particle's energy and momentum
+    // (not from pt's polynomial as the kernel does): px += angle P - knl0 - k1l x - (knl0 angle/lrad) x,
+    // py += k1l y, t += angle x / beta_particle.
+    double const x = 2e-3, px = 1e-4, y = -1e-3, py = 2e-4, t = 0.1, pt = -3e-3;
+    double const energy = ref.total_energy_mev() - pt * ref.pc_mev;  // E = E0 - pt p0 c [MeV]
+    double const pc = std::sqrt((energy - ref.mass_mev) * (energy + ref.mass_mev));
+    double const big_p = pc / ref.pc_mev, beta_particle = pc / energy;
+    Particle p{x, px, y, py, t, pt};
+    REQUIRE(m(p));
+    CHECK(p.x == x);
+    CHECK(p.y == y);
+    // Round-off: a few operations on O(1e-4) kicks of O(0.05) terms: 1e-12 of the result.
+    CHECK(p.px == test::relative(px + angle * big_p - angle - k1l * x - angle * angle / lrad * x, 1e-12));
+    CHECK(p.py == test::relative(py + k1l * y, 1e-14));
+    CHECK(p.t == test::relative(t + angle * x / beta_particle, 1e-14));
+    CHECK(p.pt == pt);
+
+    // Its linear map equals MAD-X's TWISS of `multipole, knl={0.01}, lrad=0.5` at 250 MeV (cpymad 1.20, MAD-X
+    // 5.09, TWISS's rmatrix at the multipole, printed with repr): R21 = -0.0002, R26 = 0.016297038331742637
+    // (= knl0/beta), R51 = -R26 in MAD-X's (T, PT) = (-t, -pt); every other entry of the identity. The
+    // differences (h = 1e-4, Richardson) are exact to ~1e-14 here (the map is linear in x; the pt column's
+    // h^4 terms ~1e-17): bound 1e-10 relative.
+    Multipole const madx = make({0.01}, {}).bending(0.01, 0.5, ref);
+    Mat6 const r = jacobian([&](Particle& q) { return madx(q); }, Vec6{}, 1e-4);
+    CHECK(r[1][0] == test::relative(-0.0002, 1e-10));
+    CHECK(-r[1][5] == test::relative(0.016297038331742637, 1e-10));
+    CHECK(r[4][0] == test::relative(0.016297038331742637, 1e-10));
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j)
+            if (!((i == 1 && (j == 0 || j == 5)) || (i == 4 && j == 0)))
+                CHECK(std::abs(r[i][j] - (i == j ? 1.0 : 0.0)) < 1e-10);
+
+    // Symplectic off axis (a kick derived from one potential V(x, pt)): M^T J M = J to round-off of
+    // the differences.
+    CHECK(symplectic_error(jacobian([&](Particle& q) { return m(q); }, Vec6{x, px, y, py, t, pt}, 1e-6)) <
+          1e-10);
+
+    // No physical momentum: lost, coordinates kept.
+    Particle lost{x, px, y, py, t, 2.0 / ref.beta};
+    CHECK_FALSE(m(lost));
+    CHECK(lost.px == px);
 }

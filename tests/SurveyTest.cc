@@ -130,3 +130,29 @@ D3 = { type = "drift", length = 1.25 })",
         CHECK(distance(f.axes[2], es) < 1e-14);
     }
 }
+
+TEST_CASE("thin bends (multipoles with angle) turn the frame where they are")
+{
+    // Four thin 90 degree bends and four 1.5 m drifts: a square, back at the origin heading along +Z.
+    Lattice const square = lattice_of(R"(D = { type = "drift", length = 1.5 }
+B = { type = "multipole", knl = [1.5707963267948966], angle = "90 deg", lrad = 1.0 })",
+                                      R"(["D", "B", "D", "B", "D", "B", "D", "B"])");
+    Survey const survey(square);
+    CHECK(distance(survey.exit().position, Vec3{0, 0, 0}) < 1e-14);  // rounding of four sin/cos turns
+    CHECK(distance(survey.exit().axes[2], Vec3{0, 0, 1}) < 1e-14);
+    // After D, B, D: the first bend turned the orbit towards -X (as a sector bend of positive angle):
+    // at (X, Z) = (-1.5, 1.5), heading -X. The bend adds no length.
+    CHECK(survey.exit().s == 6.0);
+    SurveyFrame const corner = survey.entrance(3);
+    CHECK(distance(corner.position, Vec3{-1.5, 0.0, 1.5}) < 1e-15);
+    CHECK(distance(corner.axes[2], Vec3{-1, 0, 0}) < 1e-15);
+
+    // A thin bend of 0.1 rad rolled by 90 degrees (tilt) bends in the vertical plane towards -Y; then 2 m of
+    // drift: (0, -2 sin 0.1, 2 cos 0.1). MAD-X's SURVEY (cpymad 1.20) of `multipole, knl={0.1}, tilt=pi/2`
+    // and a 2 m drift: X = -1.2e-17, Y = -0.19966683, Z = 1.99000833.
+    Lattice const rolled = lattice_of(R"(B = { type = "multipole", knl = [0.1], angle = 0.1, tilt = "90 deg" }
+D = { type = "drift", length = 2.0 })",
+                                      R"(["B", "D"])");
+    Survey const up(rolled);
+    CHECK(distance(up.exit().position, Vec3{0.0, -2.0 * std::sin(0.1), 2.0 * std::cos(0.1)}) < 1e-15);
+}

@@ -187,7 +187,8 @@ inline double element_map_flops(Element const& e)
             return (e.dipole_edge.second_order ? k_dipole_edge_second_order : k_dipole_edge) +
                    (e.dipole_edge.c_rad != 0.0 ? k_radiate + 2.0 : 0.0);
         case ElementKind::multipole:
-            return thin_multipole(e.multipole.terms);
+            // A thin bend adds P^2 3, energy 1, sqrt 1, px 2, t 3 (Multipole::bend).
+            return thin_multipole(e.multipole.terms) + (e.multipole.angle != 0.0 ? 10.0 : 0.0);
         case ElementKind::thick_multipole: {
             ThickMultipole const& m = e.thick_multipole;
             double const kick = multipole_kick(m.kick.order);
@@ -224,10 +225,14 @@ inline double element_map_flops(Element const& e)
         case ElementKind::field_map_3d:
             return field_map_3d(e.field_map_3d);
         case ElementKind::beam_shift:
-            // energy 1, p^2 4, pz^2 4, sqrt 1, slopes 2, x y 6, t 3; with slopes or delta: 15 more.
-            return 21.0 + (e.beam_shift.dxp != 0.0 || e.beam_shift.dyp != 0.0 || e.beam_shift.dp != 0.0
-                               ? 15.0
-                               : 0.0);
+            // energy 1, p^2 4, pz^2 4, sqrt 1, slopes 2, x y 6, t 3 (c DT 1 more); with slopes, delta or
+            // energy: 15 more (the energy 4 more).
+            return 21.0 + (e.beam_shift.ct != 0.0 ? 1.0 : 0.0) +
+                   (e.beam_shift.dxp != 0.0 || e.beam_shift.dyp != 0.0 || e.beam_shift.dp != 0.0 ||
+                            e.beam_shift.de != 0.0
+                        ? 15.0
+                        : 0.0) +
+                   (e.beam_shift.de != 0.0 ? 4.0 : 0.0);
         case ElementKind::srotation:
             return 4.0 * 3.0;  // SRotation.hh: four rows of two products and a sum
         case ElementKind::thin_solenoid:

@@ -1,5 +1,6 @@
 // gtrack optics DECK: closed orbit, tunes, chromaticities, Twiss parameters and dispersion from the
 // deck's own element maps (src/optics/, docs/optics.md).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -99,7 +100,18 @@ int optics_command(CommandOptions const& options, OpticsCommandOptions const& op
     model.apply(o);
     optics::OpticsResult r = optics::compute_optics(deck, model.lattice, o);
     r.model_note = optics::model_note(r, model.rf_gain_left_out);
-    if (r.periodic) r.radiation = optics::radiation_integrals(deck, r, ref, &model.lattice);
+    // Thin bends (multipoles with angle) radiate nothing in gtrack's model and the integrals see sector bends
+    // only: with any, they are not computed (no wrong U0 or emittance), and the note says why.
+    std::size_t const thin_bends = static_cast<std::size_t>(std::count_if(
+        model.lattice.elements.begin(), model.lattice.elements.end(),
+        [](Element const& e) { return e.kind == ElementKind::multipole && e.multipole.angle != 0.0; }));
+    if (r.periodic && thin_bends == 0)
+        r.radiation = optics::radiation_integrals(deck, r, ref, &model.lattice);
+    if (r.periodic && thin_bends > 0)
+        r.model_note += fmt::format(
+            "; radiation integrals not computed: {} thin bends (multipoles with angle), "
+            "which radiate nothing in this model",
+            thin_bends);
     std::printf("gtrack optics %s: %s (%s)\n", options.deck.c_str(), o.periodic ? "ring" : "line",
                 opt.ring || opt.line ? "as asked" : "lattice.turns; --ring or --line to choose");
     std::fputs(optics::summary(r, static_cast<std::size_t>(opt.rows)).c_str(), stdout);

@@ -51,7 +51,7 @@ bool does_nothing(Element const& e)
         case ElementKind::monitor:
             return true;
         case ElementKind::multipole:
-            return e.multipole.terms == 0;
+            return e.multipole.terms == 0 && e.multipole.angle == 0.0;  // a thin bend turns the reference
         case ElementKind::kicker:
             return e.kicker.hkick == 0.0 && e.kicker.vkick == 0.0 && e.kicker.length == 0.0;
         default:

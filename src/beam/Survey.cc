@@ -30,11 +30,12 @@ SurveyFrame advance_frame(SurveyFrame const& f, double length, double angle, dou
 {
     SurveyFrame n = f;
     n.s = f.s + length;
-    if (angle == 0.0 || length == 0.0) {
+    if (angle == 0.0) {
         n.position = f.position + length * f.axes[2];
     } else {
         // In the bending plane (the frame rolled by the tilt): an arc of radius rho = length / angle
         // towards -x. rho (cos phi - 1) = -2 rho sin^2(phi / 2), without cancellation for small phi.
+        // length = 0 (a thin bend): the frame turns by phi where it is (dx = ds = 0).
         roll_axes(n, tilt);
         double const phi = angle;
         double const half = std::sin(0.5 * phi);
@@ -63,6 +64,11 @@ Survey::Survey(Lattice const& lattice)
         p.length = info.s_end - info.s_begin;
         if (e.kind == ElementKind::sector_bend || e.kind == ElementKind::exact_bend) {
             p.angle = e.kind == ElementKind::sector_bend ? e.sector_bend.angle : e.exact_bend.angle;
+            p.tilt = e.misaligned ? e.misalignment.tilt : 0.0;
+        } else if (e.kind == ElementKind::multipole && e.multipole.angle != 0.0) {
+            // A thin bend (MAD-X's MULTIPOLE with knl[0]: "the same effect on the reference orbit as a
+            // dipole with zero length and deflection angle K0L", MAD-X user guide, "Multipole").
+            p.angle = e.multipole.angle;
             p.tilt = e.misaligned ? e.misalignment.tilt : 0.0;
         } else if (e.kind == ElementKind::srotation) {
             p.roll = e.srotation.angle;

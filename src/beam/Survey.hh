@@ -39,7 +39,8 @@ struct GlobalParticle {
 //! bend of angle theta > 0 bends towards -x (centre of curvature at x = -rho, rho = L / theta, as the
 //! tracker's SectorBend): over an arc length l, phi = l / rho, the orbit moves by
 //! (rho (cos phi - 1), 0, rho sin phi) in the frame of its entrance, and its frame turns by -phi about e_y
-//! (MAD-X Users' Guide, chapter SURVEY). A bend's roll (its `tilt`) turns that bending plane about e_s,
+//! (MAD-X Users' Guide, chapter SURVEY); a thin bend (a multipole with `angle`) turns the frame so where it
+//! is. A bend's roll (its `tilt`) turns that bending plane about e_s,
 //! and SROTATION rolls the frame about e_s by its angle (x' = x cos a + y sin a, as the tracker). Every
 //! other entry (drifts, quadrupoles, cavities, field maps, ...) is straight; misalignments (dx, dy) are
 //! errors of the magnets, not of the reference orbit, and do not move it (as MAD-X's EALIGN).

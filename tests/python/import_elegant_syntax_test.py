@@ -9,8 +9,10 @@ the importer of the round before: names split at the colon, RPN errors on string
   KSEXT N_KICKS as gtrack's kicks;
 - MAXAMP (an aperture from there on, after each element with a length, until the next MAXAMP), RCOL, ECOL
   (a zero half size: an open plane), MAXAMP OPEN_SIDE (an aperture open on that side), SCRAPER (both sides,
-  or two facing each other: one aperture; one side alone: an aperture open on the far side), MALIGN (no
-  shift: a marker; a shift: beam_shift; one pass only, DT: refused by name), CHARGE (the bunch charge), RECIRC;
+  or two facing each other: one aperture; one side alone: an aperture open on the far side; with a length: its
+  limit at both ends of a drift, with material XO refused), MALIGN (no
+  shift: a marker; a shift, DT, DE: beam_shift; one pass only, DP with DE: refused by name), CHARGE (the bunch
+  charge), RECIRC;
 - a parameter gtrack has no term for is refused, one without effect on its tracking is listed;
 - the self-check of positions names the first element that ends elsewhere than in ELEGANT's line;
 - `gtrack check` reads every deck written here.
@@ -90,8 +92,9 @@ def track_wide(body):
     r = subprocess.run([gtrack, "run", "t.toml", "--quiet"], cwd=tmp, capture_output=True, text=True)
     with h5py.File(os.path.join(tmp, "l1.h5"), "r") as f:
         beams = [f["data"][it]["particles"]["beam"] for it in sorted(f["data"], key=int)]
-        first = {k: beams[0][k][:] for k in ("id", "position/x", "position/y")}
-        last = {k: beams[-1][k][:] for k in ("id", "position/x", "position/y")}
+        keys = ("id", "position/x", "position/y", "momentum/x", "momentum/y", "momentum/z")
+        first = {k: beams[0][k][:] for k in keys}
+        last = {k: beams[-1][k][:] for k in keys}
     return r, first, last
 
 
@@ -213,6 +216,29 @@ check("  a drift between them: two one-sided limits, each an aperture open on it
       and element(body, "b") == 'type = "aperture", shape = "rectangle", half_x = 0.042, open_side = "-x"',
       err + body)
 
+# SCRAPER with a length (no material, XO = 0): ELEGANT's beam_scraper checks its limit at the entrance, drifts by L
+# and checks again at the exit: an aperture, a drift named as the scraper, the aperture again.
+status, body, err = run('S: SCRAPER, L=0.5, POSITION=0.01, INSERT_FROM="+X"\nT: SCRAPER, L=0.2, POSITION=0.02, '
+                        'INSERT_FROM="y", DY=0.001\nL1: LINE=(S, T)\n')
+check("a SCRAPER with a length: its limit at both ends of a drift", status == 0
+      and element(body, "s_face") == 'type = "aperture", shape = "rectangle", half_x = 0.01, open_side = "-x"'
+      and element(body, "s") == 'type = "drift", length = 0.5'
+      and element(body, "t_face") == 'type = "aperture", shape = "rectangle", half_y = 0.02, dy = 0.001'
+      and names_in_line(body) == ["s_face", "s", "s_face", "t_face", "t", "t_face"], err + body)
+status, body, err = run('S: SCRAPER, L=0.5, POSITION=0.01, INSERT_FROM="+X", XO=0.0035\nL1: LINE=(S)\n')
+check("  with material (XO > 0: scattering in the block): refused by name", status == 1 and "XO" in err
+      and not body, err)
+# Tracked through a long one (200 m: the divergence moves particles across the edge on the way): gtrack keeps
+# exactly those ELEGANT's rule keeps, x <= 0.01 at the entrance and x + L x' <= 0.01 at the exit (x' = px/pz).
+status, body, err = run('S: SCRAPER, L=200, POSITION=0.01, INSERT_FROM="+X"\nM: MARK\nL1: LINE=(M, S)\n')
+r, first, last = track_wide(body)
+x, slope = first["position/x"], first["momentum/x"] / first["momentum/z"]
+rule = (x <= 0.01) & (x + 200 * slope <= 0.01)
+check("tracked: a SCRAPER with a length keeps what ELEGANT's rule keeps, some lost only at its exit",
+      r.returncode == 0 and 100 < rule.sum() < 900 and (x <= 0.01).sum() - rule.sum() > 20
+      and set(first["id"][rule]) == set(last["id"]),
+      f"{rule.sum()} by the rule ({(x <= 0.01).sum() - rule.sum()} at the exit), {len(last['id'])} kept; {r.stderr}")
+
 # Tracked: gtrack keeps exactly the particles ELEGANT's rules keep (a facing pair in x, a two-sided scraper in
 # y with DY, an RCOL open in y; the rules as typed above), for a beam wide enough that most are lost.
 status, body, err = run('A: SCRAPER, POSITION=-0.018, INSERT_FROM="-X"\nB: SCRAPER, POSITION=0.012, '
@@ -256,9 +282,13 @@ check("MALIGN without a shift, CHARGE, RECIRC", status == 0 and 'type = "marker"
 status, body, err = run("M1: MALIGN, DX=0.001, DYP=-2e-4, DZ=0.1, DP=1e-3\nD: DRIF, L=1\nL1: LINE=(M1, D)\n")
 check("MALIGN with a shift: a beam_shift", status == 0 and element(body, "m1") ==
       'type = "beam_shift", shift_x = 0.001, shift_yp = -0.0002, shift_z = 0.1, shift_delta = 0.001', err + body)
-status, body, err = run("M1: MALIGN, DX=0.001, ON_PASS=0\nM2: MALIGN, DT=1e-12\nD: DRIF, L=1\nL1: LINE=(M1, M2, D)\n")
-check("  MALIGN on one pass only, or with DT: refused by name", status == 1 and "ON_PASS=0" in err
-      and "DT, DE" in err, err)
+status, body, err = run("M2: MALIGN, DT=1e-12, DE=0.001\nD: DRIF, L=1\nL1: LINE=(M2, D)\n")
+check("  MALIGN with DT, DE: a beam_shift of the arrival time and the energy", status == 0 and element(body, "m2")
+      == 'type = "beam_shift", shift_t = 1e-12, shift_energy = 0.001', err + body)
+status, body, err = run("M1: MALIGN, DX=0.001, ON_PASS=0\nM3: MALIGN, DP=0.001, DE=0.001\nD: DRIF, L=1\n"
+                        "L1: LINE=(M1, M3, D)\n")
+check("  MALIGN on one pass only, or DP with DE (ELEGANT's DE then drops DP): refused by name", status == 1
+      and "ON_PASS=0" in err and "DP with DE" in err, err)
 status, body, err = run("RC: RECIRC\nD: DRIF, L=1\nL1: LINE=(D, RC, D)\n")
 check("an element with a length before RECIRC: refused", status == 1 and "first pass only" in err, err)
 
