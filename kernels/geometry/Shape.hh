@@ -1,9 +1,9 @@
 // One solid of any supported kind, as a type tag and its parameter block (no virtual calls).
 //
 // The parameter blocks share their storage (a tagged union): a placed volume holds the largest
-// (the cone, 104 bytes) rather than all of them side by side. sizeof(Shape) is 112 bytes, what box,
-// tube and sphere side by side took before the cone, trapezoid, elliptical tube and parallelepiped
-// were added.
+// (the general trapezoid, 120 bytes) rather than all of them side by side. sizeof(Shape) is 128
+// bytes: box, tube and sphere side by side took 112 before the cone, trapezoids, elliptical tube
+// and parallelepiped were added, and the trap's four side planes cost 16 bytes more.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include "kernels/geometry/EllipticalTube.hh"
 #include "kernels/geometry/Para.hh"
 #include "kernels/geometry/Sphere.hh"
+#include "kernels/geometry/Trap.hh"
 #include "kernels/geometry/Trd.hh"
 #include "kernels/geometry/Tube.hh"
 
@@ -26,7 +27,8 @@ enum class ShapeType : std::int32_t {
     cons = 3,
     trd = 4,
     eltube = 5,
-    para = 6
+    para = 6,
+    trap = 7
 };
 
 struct Shape {
@@ -40,6 +42,7 @@ struct Shape {
         Trd trd;
         EllipticalTube eltube;
         Para para;
+        Trap trap;
     };
 
     GT_HOST_DEVICE Shape() : box{} {}
@@ -50,6 +53,7 @@ struct Shape {
     GT_HOST_DEVICE explicit Shape(Trd t) : type(ShapeType::trd), trd(t) {}
     GT_HOST_DEVICE explicit Shape(EllipticalTube e) : type(ShapeType::eltube), eltube(e) {}
     GT_HOST_DEVICE explicit Shape(Para p) : type(ShapeType::para), para(p) {}
+    GT_HOST_DEVICE explicit Shape(Trap t) : type(ShapeType::trap), trap(t) {}
 
     GT_HOST_DEVICE bool inside(Vec3 p) const
     {
@@ -66,6 +70,8 @@ struct Shape {
                 return eltube.inside(p);
             case ShapeType::para:
                 return para.inside(p);
+            case ShapeType::trap:
+                return trap.inside(p);
             default:
                 return sphere.inside(p);
         }
@@ -85,6 +91,8 @@ struct Shape {
                 return eltube.distance_to_out(p, d);
             case ShapeType::para:
                 return para.distance_to_out(p, d);
+            case ShapeType::trap:
+                return trap.distance_to_out(p, d);
             default:
                 return sphere.distance_to_out(p, d);
         }
@@ -104,6 +112,8 @@ struct Shape {
                 return eltube.distance_to_in(p, d);
             case ShapeType::para:
                 return para.distance_to_in(p, d);
+            case ShapeType::trap:
+                return trap.distance_to_in(p, d);
             default:
                 return sphere.distance_to_in(p, d);
         }
@@ -123,6 +133,8 @@ struct Shape {
                 return eltube.safety_to_out(p);
             case ShapeType::para:
                 return para.safety_to_out(p);
+            case ShapeType::trap:
+                return trap.safety_to_out(p);
             default:
                 return sphere.safety_to_out(p);
         }
@@ -142,6 +154,8 @@ struct Shape {
                 return eltube.safety_to_in(p);
             case ShapeType::para:
                 return para.safety_to_in(p);
+            case ShapeType::trap:
+                return trap.safety_to_in(p);
             default:
                 return sphere.safety_to_in(p);
         }
@@ -162,6 +176,8 @@ struct Shape {
                 return {eltube.dx, eltube.dy, eltube.hz};
             case ShapeType::para:
                 return para.bound;
+            case ShapeType::trap:
+                return trap.bound();
             default:
                 return {sphere.rmax, sphere.rmax, sphere.rmax};
         }
@@ -170,6 +186,6 @@ struct Shape {
 
 // Placed volumes are copied to the device as bytes; the size is what the header comment says.
 static_assert(std::is_trivially_copyable_v<Shape>, "shapes are copied to the device as bytes");
-static_assert(sizeof(Shape) == 112, "the largest parameter block (Cons) plus the tag");
+static_assert(sizeof(Shape) == 128, "the largest parameter block (Trap) plus the tag");
 
 }  // namespace gt

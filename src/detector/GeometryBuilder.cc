@@ -32,6 +32,10 @@ Shape make_shape(VolumeConfig const& v, int copy)
     if (v.shape == "para")
         return Shape(make_para(v.half_size[0], v.half_size[1], v.half_size[2], v.para_angles[0],
                                v.para_angles[1], v.para_angles[2]));
+    if (v.shape == "trap") {
+        auto const& a = v.trap;
+        return Shape(make_trap({a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]}));
+    }
     return Shape(Sphere{v.rmin + dr, v.rmax + dr});
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "deck/gdml/GdmlModel.hh"
+#include "detector/ShapeParameters.hh"
 
 namespace gt::gdml {
 
@@ -100,6 +101,32 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
         if (!(std::fabs(v.para_angles[0]) < quarter) || !(std::fabs(v.para_angles[1]) < quarter))
             src.fail(n, fmt::format("alpha and theta must lie within (-90, 90) deg, got {} and {} rad",
                                     v.para_angles[0], v.para_angles[1]));
+    } else if (tag == "trap") {
+        // G4Trap: z, y1, x1, x2, y2, x3, x4 full lengths (halved as G4GDMLReadSolids::TrapRead does)
+        v.shape = "trap";
+        char const* const lengths[] = {"z", "y1", "x1", "x2", "y2", "x3", "x4"};
+        double half[7];
+        for (int i = 0; i < 7; ++i)
+            half[i] = 0.5 * positive(src, n, lengths[i], src.number(n, lengths[i]) * lunit);
+        double const theta = src.number(n, "theta", 0.0) * aunit, phi = src.number(n, "phi", 0.0) * aunit;
+        double const alpha1 = src.number(n, "alpha1", 0.0) * aunit,
+                     alpha2 = src.number(n, "alpha2", 0.0) * aunit;
+        double const quarter = 0.25 * k_two_pi;
+        if (!(std::fabs(theta) < quarter) || !(std::fabs(alpha1) < quarter) || !(std::fabs(alpha2) < quarter))
+            src.fail(n, fmt::format(
+                            "theta, alpha1 and alpha2 must lie within (-90, 90) deg, got {}, {} and {} rad",
+                            theta, alpha1, alpha2));
+        TrapParameters const t{half[0], theta,   phi,     half[1], half[2], half[3],
+                               alpha1,  half[4], half[5], half[6], alpha2};
+        // Geant4 refuses a trap whose side faces bend by more than 1000 kCarTolerance = 1e-6 mm
+        // (G4Trap::MakePlanes); the navigation here takes each face as one plane, so the same limit
+        double const bend = trap_face_deviation(t);
+        if (!(bend <= 1e-9))
+            src.fail(n, fmt::format("the side faces are not planar (a corner lies {} m off its face's plane; "
+                                    "Geant4 allows 1e-9 m): x1, x2, x3, x4, y1, y2 and the alphas do not fit",
+                                    bend));
+        v.trap = {t.dz, t.theta, t.phi, t.dy1, t.dx1, t.dx2, t.alpha1, t.dy2, t.dx3, t.dx4, t.alpha2};
+        v.half_z = t.dz;
     } else if (tag == "orb") {
         v.shape = "sphere";
         v.rmax = positive(src, n, "r", src.number(n, "r") * lunit);
@@ -119,11 +146,10 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
                      "a sphere with a phi or theta segment is not supported (only the full shell: "
                      "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
     } else {
-        src.fail(
-            n, fmt::format(
-                   "solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
-                   "box, tube, cone, trd, eltube, para, orb, sphere); it is refused rather than approximated",
-                   src.optional_text(n, "name").value_or("?"), tag));
+        src.fail(n, fmt::format("solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
+                                "box, tube, cone, trd, trap, eltube, para, orb, sphere); it is refused "
+                                "rather than approximated",
+                                src.optional_text(n, "name").value_or("?"), tag));
     }
     return v;
 }
