@@ -46,6 +46,10 @@ TEST_CASE("GDML solids: volumes against closed forms, safeties below the distanc
         // a sheared box: x y z (full lengths), whatever the angles
         {R"(<para name="S" x="4" y="3" z="2" alpha="20" theta="25" phi="60" aunit="deg" lunit="cm"/>)",
          24e-6},
+        // G4Trap (z, y1, y2, x1..x4 full lengths), planar faces: the section at z is a trapezoid of
+        // half-height h, half-lengths bl, tl, linear in z: h/6 (A1 + A2 + 4 A_mid), A = 2 h (bl + tl)
+        {R"(<trap name="S" z="4" theta="17" phi="40" y1="2" x1="1.6" x2="2.4" alpha1="11" y2="3" x3="2.4" x4="3.6" alpha2="11" aunit="deg" lunit="cm"/>)",
+         4.0 / 6 * (2 * 1 * (0.8 + 1.2) + 2 * 1.5 * (1.2 + 1.8) + 4 * 2 * 1.25 * (1.0 + 1.5)) * 1e-6},
     };
     std::mt19937_64 gen(42);
     std::uniform_real_distribution<double> u(-1.0, 1.0);

@@ -13,6 +13,7 @@
 #include "kernels/geometry/Cons.hh"
 #include "kernels/geometry/EllipticalTube.hh"
 #include "kernels/geometry/Para.hh"
+#include "kernels/geometry/Polycone.hh"
 #include "kernels/geometry/Sphere.hh"
 #include "kernels/geometry/Trap.hh"
 #include "kernels/geometry/Trd.hh"
@@ -28,7 +29,8 @@ enum class ShapeType : std::int32_t {
     trd = 4,
     eltube = 5,
     para = 6,
-    trap = 7
+    trap = 7,
+    polycone = 8
 };
 
 struct Shape {
@@ -43,6 +45,7 @@ struct Shape {
         EllipticalTube eltube;
         Para para;
         Trap trap;
+        Polycone polycone;  //!< its sections in the geometry's side table
     };
 
     GT_HOST_DEVICE Shape() : box{} {}
@@ -54,8 +57,9 @@ struct Shape {
     GT_HOST_DEVICE explicit Shape(EllipticalTube e) : type(ShapeType::eltube), eltube(e) {}
     GT_HOST_DEVICE explicit Shape(Para p) : type(ShapeType::para), para(p) {}
     GT_HOST_DEVICE explicit Shape(Trap t) : type(ShapeType::trap), trap(t) {}
+    GT_HOST_DEVICE explicit Shape(Polycone p) : type(ShapeType::polycone), polycone(p) {}
 
-    GT_HOST_DEVICE bool inside(Vec3 p) const
+    GT_HOST_DEVICE bool inside(Vec3 p, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -72,11 +76,13 @@ struct Shape {
                 return para.inside(p);
             case ShapeType::trap:
                 return trap.inside(p);
+            case ShapeType::polycone:
+                return polycone.inside(p, sections);
             default:
                 return sphere.inside(p);
         }
     }
-    GT_HOST_DEVICE double distance_to_out(Vec3 p, Vec3 d) const
+    GT_HOST_DEVICE double distance_to_out(Vec3 p, Vec3 d, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -93,11 +99,13 @@ struct Shape {
                 return para.distance_to_out(p, d);
             case ShapeType::trap:
                 return trap.distance_to_out(p, d);
+            case ShapeType::polycone:
+                return polycone.distance_to_out(p, d, sections);
             default:
                 return sphere.distance_to_out(p, d);
         }
     }
-    GT_HOST_DEVICE double distance_to_in(Vec3 p, Vec3 d) const
+    GT_HOST_DEVICE double distance_to_in(Vec3 p, Vec3 d, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -114,11 +122,13 @@ struct Shape {
                 return para.distance_to_in(p, d);
             case ShapeType::trap:
                 return trap.distance_to_in(p, d);
+            case ShapeType::polycone:
+                return polycone.distance_to_in(p, d, sections);
             default:
                 return sphere.distance_to_in(p, d);
         }
     }
-    GT_HOST_DEVICE double safety_to_out(Vec3 p) const
+    GT_HOST_DEVICE double safety_to_out(Vec3 p, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -135,11 +145,13 @@ struct Shape {
                 return para.safety_to_out(p);
             case ShapeType::trap:
                 return trap.safety_to_out(p);
+            case ShapeType::polycone:
+                return polycone.safety_to_out(p, sections);
             default:
                 return sphere.safety_to_out(p);
         }
     }
-    GT_HOST_DEVICE double safety_to_in(Vec3 p) const
+    GT_HOST_DEVICE double safety_to_in(Vec3 p, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -156,6 +168,8 @@ struct Shape {
                 return para.safety_to_in(p);
             case ShapeType::trap:
                 return trap.safety_to_in(p);
+            case ShapeType::polycone:
+                return polycone.safety_to_in(p, sections);
             default:
                 return sphere.safety_to_in(p);
         }
@@ -178,12 +192,17 @@ struct Shape {
                 return para.bound;
             case ShapeType::trap:
                 return trap.bound();
+            case ShapeType::polycone:
+                return {polycone.rmax, polycone.rmax, polycone.zmax};
             default:
                 return {sphere.rmax, sphere.rmax, sphere.rmax};
         }
     }
 };
 
+// A solid whose parameters vary in number (the polycone's sections) keeps them in a side table of
+// the geometry (GeometryView::sections); the queries take that table, which other solids ignore.
+//
 // Placed volumes are copied to the device as bytes; the size is what the header comment says.
 static_assert(std::is_trivially_copyable_v<Shape>, "shapes are copied to the device as bytes");
 static_assert(sizeof(Shape) == 128, "the largest parameter block (Trap) plus the tag");

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "kernels/geometry/Shape.hh"
 
@@ -174,6 +176,30 @@ inline Trap make_trap(TrapParameters const& t)
         for (int k = 0; k < 4; ++k) r.x_face[f][k] = q[k];
     }
     return r;
+}
+
+//! G4Polycone from its z planes (z, rmin, rmax) [m], z non-decreasing, and its phi segment [rad]:
+//! one Cons per pair of planes at different z, appended to the geometry's side table.
+inline Polycone make_polycone(std::vector<std::array<double, 3>> const& planes, double phi_start,
+                              double phi_delta, std::vector<PolyconeSection>& table)
+{
+    Polycone p;
+    p.first = static_cast<std::int32_t>(table.size());
+    for (std::size_t i = 0; i + 1 < planes.size(); ++i) {
+        auto const& a = planes[i];
+        auto const& b = planes[i + 1];
+        p.rmax = std::max({p.rmax, a[2], b[2]});
+        p.zmax = std::max({p.zmax, std::fabs(a[0]), std::fabs(b[0])});
+        if (!(b[0] > a[0])) continue;  // a step: the radii jump at this z
+        PolyconeSection s;
+        s.z0 = a[0];
+        s.z1 = b[0];
+        s.zc = 0.5 * (a[0] + b[0]);
+        s.cone = make_cons(a[1], a[2], b[1], b[2], 0.5 * (b[0] - a[0]), phi_start, phi_delta);
+        table.push_back(s);
+    }
+    p.count = static_cast<std::int32_t>(table.size()) - p.first;
+    return p;
 }
 
 }  // namespace gt

@@ -1,6 +1,7 @@
 // <solids>: the solids gtrack navigates exactly, as shapes of the geometry description. Any other
 // solid is refused with its name, type and line: an approximated solid would give wrong physics
 // without saying so.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -127,6 +128,37 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
                                     bend));
         v.trap = {t.dz, t.theta, t.phi, t.dy1, t.dx1, t.dx2, t.alpha1, t.dy2, t.dx3, t.dx4, t.alpha2};
         v.half_z = t.dz;
+    } else if (tag == "polycone") {
+        // G4Polycone from z planes: <zplane z rmin rmax/> children, z in order (rising or falling:
+        // the same solid), consecutive planes at one z a step; startphi/deltaphi as a cone's
+        v.shape = "polycone";
+        for (pugi::xml_node c : n.children("zplane"))
+            v.zplanes.push_back({src.number(c, "z") * lunit, src.number(c, "rmin", 0.0) * lunit,
+                                 src.number(c, "rmax") * lunit});
+        if (v.zplanes.size() < 2)
+            src.fail(n, fmt::format("a polycone needs at least 2 <zplane>s, got {}", v.zplanes.size()));
+        if (v.zplanes.front()[0] > v.zplanes.back()[0]) std::reverse(v.zplanes.begin(), v.zplanes.end());
+        for (std::size_t i = 0; i < v.zplanes.size(); ++i) {
+            auto const& q = v.zplanes[i];
+            if (!(q[1] >= 0 && q[2] >= q[1]))
+                src.fail(n, fmt::format("<zplane> {} (z = {} m): the radii must satisfy 0 <= rmin <= rmax, "
+                                        "got rmin {} rmax {} m",
+                                        i + 1, q[0], q[1], q[2]));
+            if (i == 0) continue;
+            auto const& a = v.zplanes[i - 1];
+            if (!(q[0] >= a[0]))
+                src.fail(n, fmt::format("the <zplane>s' z must rise (or fall) along the list: {} m follows "
+                                        "{} m (plane {})",
+                                        q[0], a[0], i + 1));
+            if (q[0] > a[0] && !(a[2] > a[1] || q[2] > q[1]))
+                src.fail(n, fmt::format("the section from z = {} to {} m has no thickness (rmin = rmax at "
+                                        "both planes)",
+                                        a[0], q[0]));
+        }
+        if (!(v.zplanes.back()[0] > v.zplanes.front()[0]))
+            src.fail(n, "a polycone needs planes at two different z at least");
+        read_phi(src, n, aunit, v);
+        v.half_z = std::max(std::fabs(v.zplanes.front()[0]), std::fabs(v.zplanes.back()[0]));
     } else if (tag == "orb") {
         v.shape = "sphere";
         v.rmax = positive(src, n, "r", src.number(n, "r") * lunit);
@@ -146,10 +178,13 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
                      "a sphere with a phi or theta segment is not supported (only the full shell: "
                      "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
     } else {
-        src.fail(n, fmt::format("solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
-                                "box, tube, cone, trd, trap, eltube, para, orb, sphere); it is refused "
-                                "rather than approximated",
-                                src.optional_text(n, "name").value_or("?"), tag));
+        src.fail(
+            n,
+            fmt::format(
+                "solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
+                "box, tube, cone, polycone (z planes), trd, trap, eltube, para, orb, sphere); it is refused "
+                "rather than approximated",
+                src.optional_text(n, "name").value_or("?"), tag));
     }
     return v;
 }

@@ -70,6 +70,19 @@ double solid_volume(VolumeConfig const& v)
     }
     if (v.shape == "eltube") return pi * v.half_size[0] * v.half_size[1] * 2 * v.half_size[2];
     if (v.shape == "para") return 8 * v.half_size[0] * v.half_size[1] * v.half_size[2];  // a shear keeps it
+    if (v.shape == "polycone") {
+        // its sections' frusta, outer less inner, times the segment's share
+        auto frustum = [&](double r1, double r2, double hz) {
+            return pi * hz / 3 * (r1 * r1 + r1 * r2 + r2 * r2);
+        };
+        double sum = 0;
+        for (std::size_t i = 0; i + 1 < v.zplanes.size(); ++i) {
+            auto const& a = v.zplanes[i];
+            auto const& b = v.zplanes[i + 1];
+            sum += frustum(a[2], b[2], b[0] - a[0]) - frustum(a[1], b[1], b[0] - a[0]);
+        }
+        return turn * sum;
+    }
     if (v.shape == "trap") {
         // planar faces: the section at z is a trapezoid of half-height h and half-lengths bl, tl, all
         // linear in z, of area 2 h (bl + tl), quadratic in z: the prismatoid rule is exact
