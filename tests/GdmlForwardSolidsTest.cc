@@ -192,9 +192,25 @@ TEST_CASE("GDML cone, trd, eltube and para: bad dimensions and still-unsupported
     CHECK(e.find("x1, x2, y1, y2 must be at least 0") != std::string::npos);
     e = error_of(R"(<eltube name="e" dx="0" dy="2" dz="3"/>)");
     CHECK(e.find("dx must be positive") != std::string::npos);
-    for (char const* tag : {"torus", "polycone", "polyhedra", "trap", "union"}) {
+    // a trap whose -x face bends: x1 = x2 at -z but x3 != x4 at +z with equal y1, y2 (Geant4 refuses it too)
+    e = error_of(R"(<trap name="w" z="20" y1="10" x1="10" x2="10" y2="10" x3="10" x4="30"/>)");
+    CHECK(e.find("<trap name=\"w\">") != std::string::npos);
+    CHECK(e.find("side faces are not planar") != std::string::npos);
+    e = error_of(R"(<trap name="w" z="20" y1="10" x1="10" x2="0" y2="10" x3="10" x4="10"/>)");
+    CHECK(e.find("x2 must be positive") != std::string::npos);
+    // polycone planes out of order, and a section of no thickness
+    e = error_of(
+        R"(<polycone name="p" deltaphi="360" aunit="deg"><zplane z="0" rmax="5"/><zplane z="10" rmax="5"/><zplane z="5" rmax="5"/></polycone>)");
+    CHECK(e.find("<polycone name=\"p\">") != std::string::npos);
+    CHECK(e.find("must rise (or fall)") != std::string::npos);
+    e = error_of(
+        R"(<polycone name="p" deltaphi="360" aunit="deg"><zplane z="0" rmin="5" rmax="5"/><zplane z="10" rmin="5" rmax="5"/></polycone>)");
+    CHECK(e.find("no thickness") != std::string::npos);
+    for (char const* tag : {"torus", "genericPolycone", "polyhedra", "union"}) {
         e = error_of(fmt::format(R"(<{} name="s" lunit="mm"/>)", tag));
         CHECK(e.find(fmt::format("of type <{}> is not supported", tag)) != std::string::npos);
-        CHECK(e.find("supported: box, tube, cone, trd, eltube, para, orb, sphere") != std::string::npos);
+        CHECK(
+            e.find("supported: box, tube, cone, polycone (z planes), trd, trap, eltube, para, orb, sphere") !=
+            std::string::npos);
     }
 }

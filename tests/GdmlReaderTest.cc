@@ -257,11 +257,12 @@ TEST_CASE("malformed GDML: an error naming the file, the line and the element, n
     CHECK(e.find("XML") != std::string::npos);
     // a solid gtrack does not navigate: its name, type and line
     e = error_of(test::gdml_text(
-        "", ok_materials, wbox + "\n<polycone name=\"pc\" startphi=\"0\" deltaphi=\"360\" aunit=\"deg\"/>",
+        "", ok_materials,
+        wbox + "\n<polyhedra name=\"pc\" startphi=\"0\" deltaphi=\"360\" numsides=\"6\" aunit=\"deg\"/>",
         world));
     CHECK(e.find("bad.gdml:12:") == 0);
     CHECK(e.find("'pc'") != std::string::npos);
-    CHECK(e.find("<polycone>") != std::string::npos);
+    CHECK(e.find("<polyhedra>") != std::string::npos);
     CHECK(e.find("not supported") != std::string::npos);
     // a material that does not exist
     e = error_of(test::gdml_text(

@@ -46,6 +46,14 @@ TEST_CASE("GDML solids: volumes against closed forms, safeties below the distanc
         // a sheared box: x y z (full lengths), whatever the angles
         {R"(<para name="S" x="4" y="3" z="2" alpha="20" theta="25" phi="60" aunit="deg" lunit="cm"/>)",
          24e-6},
+        // G4Polycone of z planes (a step at z = 0, pointed inner cones): its sections' frusta, outer
+        // less inner, times the segment's share
+        {R"(<polycone name="S" startphi="30" deltaphi="200" aunit="deg" lunit="cm"><zplane z="-2" rmax="1"/><zplane z="0" rmin="0.5" rmax="2"/><zplane z="0" rmin="0.5" rmax="1.5"/><zplane z="1.5" rmin="0" rmax="1"/></polycone>)",
+         200.0 / 360 * k_pi / 3 * (2 * ((1 + 2 + 4) - 0.25) + 1.5 * ((2.25 + 1.5 + 1) - 0.25)) * 1e-6},
+        // G4Trap (z, y1, y2, x1..x4 full lengths), planar faces: the section at z is a trapezoid of
+        // half-height h, half-lengths bl, tl, linear in z: h/6 (A1 + A2 + 4 A_mid), A = 2 h (bl + tl)
+        {R"(<trap name="S" z="4" theta="17" phi="40" y1="2" x1="1.6" x2="2.4" alpha1="11" y2="3" x3="2.4" x4="3.6" alpha2="11" aunit="deg" lunit="cm"/>)",
+         4.0 / 6 * (2 * 1 * (0.8 + 1.2) + 2 * 1.5 * (1.2 + 1.8) + 4 * 2 * 1.25 * (1.0 + 1.5)) * 1e-6},
     };
     std::mt19937_64 gen(42);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -86,12 +94,14 @@ TEST_CASE("GDML solids: volumes against closed forms, safeties below the distanc
                          lo.y + (hi.y - lo.y) * (0.5 + 0.7 * u(gen)),
                          lo.z + (hi.z - lo.z) * (0.5 + 0.7 * u(gen))};
             Vec3 const local = pv.placement.to_local(p);
-            bool const in = pv.shape.inside(local);
-            double const safety = in ? pv.shape.safety_to_out(local) : pv.shape.safety_to_in(local);
+            PolyconeSection const* const sections = t.sections.data();  // a polycone's
+            bool const in = pv.shape.inside(local, sections);
+            double const safety =
+                in ? pv.shape.safety_to_out(local, sections) : pv.shape.safety_to_in(local, sections);
             for (int k = 0; k < 64; ++k) {
                 Vec3 const dir = normalized(Vec3{normal(gen), normal(gen), normal(gen)});
-                double const dist =
-                    in ? pv.shape.distance_to_out(local, dir) : pv.shape.distance_to_in(local, dir);
+                double const dist = in ? pv.shape.distance_to_out(local, dir, sections)
+                                       : pv.shape.distance_to_in(local, dir, sections);
                 if (dist >= k_no_hit) continue;
                 CHECK_MESSAGE(safety <= dist * (1 + 1e-12) + 1e-15, "p = (", p.x, ", ", p.y, ", ", p.z, ")");
                 ++checked;

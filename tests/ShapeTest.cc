@@ -1,5 +1,5 @@
-// Box, Tube (with and without a phi segment), Sphere, Cons, Trd, EllipticalTube and Para: inside/outside
-// and exact distances against a brute-force march along random rays, and safeties against the
+// Box, Tube (with and without a phi segment), Sphere, Cons, Trd, EllipticalTube, Para and Trap:
+// inside/outside and exact distances against a brute-force march along random rays, and safeties against the
 // distances they must not exceed.
 #include <doctest/doctest.h>
 
@@ -76,6 +76,10 @@ std::vector<Shape> test_shapes()
     shapes.push_back(Shape(make_trd(0.7, 0.25, 0.7, 0.25, 0.5)));
     shapes.push_back(Shape(make_elliptical_tube(0.7, 0.3, 0.6)));
     shapes.push_back(Shape(make_para(0.5, 0.4, 0.6, 0.3, 0.35, 1.1)));
+    // general trapezoids (every parameter set, planar faces: equal alphas, (dx2 - dx1) / dy1 =
+    // (dx4 - dx3) / dy2), one with negative angles
+    shapes.push_back(Shape(make_trap({0.6, 0.3, 0.7, 0.3, 0.25, 0.4, 0.2, 0.45, 0.3, 0.525, 0.2})));
+    shapes.push_back(Shape(make_trap({0.5, -0.4, 2.5, 0.4, 0.5, 0.3, -0.3, 0.2, 0.35, 0.25, -0.3})));
     return shapes;
 }
 

@@ -1,4 +1,4 @@
-// Cons, Trd, EllipticalTube and Para against values worked out by hand: inside tests on and off the
+// Cons, Trd, EllipticalTube, Para and Trap against values worked out by hand: inside tests on and off the
 // surface, distances along rays from inside and outside (including rays parallel to a cone's axis,
 // whose quadratic has a negative leading coefficient), tangent and grazing rays, and safeties where
 // the exact distance to the surface is known.
@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "Relative.hh"
 #include "detector/ShapeParameters.hh"
 #include "kernels/geometry/Shape.hh"
 
@@ -182,7 +183,7 @@ TEST_CASE("a para: sheared in x along y (alpha), tilted along x (theta), along y
 
 TEST_CASE("the tagged parameter block: one shape's storage, the bounding half-extents")
 {
-    CHECK(sizeof(Shape) == 112);
+    CHECK(sizeof(Shape) == 128);
     CHECK(Shape(make_cons(0.1, 0.4, 0.3, 0.7, 0.6)).half_extent().x == 0.7);
     Vec3 const h = Shape(make_trd(1.0, 0.5, 0.25, 0.75, 2.0)).half_extent();
     CHECK(h.x == 1.0);
@@ -192,4 +193,80 @@ TEST_CASE("the tagged parameter block: one shape's storage, the bounding half-ex
     CHECK(he.x == 0.3);
     CHECK(he.y == 0.2);
     CHECK(he.z == 0.1);
+}
+
+TEST_CASE("a trap: hand values, and the same solid as a para or a trd where G4Trap is one")
+{
+    using test::relative;
+    double const quarter = 0.25 * 3.14159265358979323846;
+    // dy growing from 0.5 at z = -1 to 1 at z = +1 (|y| <= 0.75 + 0.25 z), |x| <= 1: G4Trap's order
+    // (dz, theta, phi, dy1, dx1, dx2, alpha1, dy2, dx3, dx4, alpha2)
+    Shape const w(make_trap({1.0, 0, 0, 0.5, 1.0, 1.0, 0, 1.0, 1.0, 1.0, 0}));
+    CHECK(w.inside({0, 0.98, 0.96}));  // |y| <= 0.99 there
+    CHECK_FALSE(w.inside({0, 0.76, 0}));
+    CHECK(w.distance_to_out({0, 0, 0}, {0, 1, 0}) == relative(0.75, k_eps));
+    CHECK(w.distance_to_out({0, 0, 0}, {0, -1, 0}) == relative(0.75, k_eps));
+    CHECK(w.distance_to_out({0, 0, 0}, {1, 0, 0}) == relative(1.0, k_eps));
+    // along (0, 1, 1)/sqrt 2: s = 0.75 + 0.25 s at y = z = 1, the +z face's edge
+    CHECK(w.distance_to_out({0, 0, 0}, unit(0, 1, 1)) == relative(std::sqrt(2.0), k_eps));
+    CHECK(w.distance_to_in({0, 3, 0}, {0, -1, 0}) == relative(2.25, k_eps));
+    CHECK(w.distance_to_in({0, 3, -0.99}, {0, -1, 0}) == relative(3 - 0.5025, k_eps));
+    CHECK(w.distance_to_in({0, 3, 0}, {0, 1, 0}) == k_no_hit);
+    // the slanted faces are 0.75 / sqrt(1.0625) from the centre (nearer than x and z faces)
+    CHECK(w.safety_to_out({0, 0, 0}) == relative(0.75 / std::sqrt(1.0625), k_eps));
+    CHECK(w.safety_to_in({0, 2, 0}) == relative(1.25 / std::sqrt(1.0625), k_eps));
+    CHECK(w.safety_to_in({0, 0, -4}) == relative(3.0, k_eps));
+    Vec3 const b = w.half_extent();
+    CHECK(b.x == relative(1.0, k_eps));
+    CHECK(b.y == relative(1.0, k_eps));
+    CHECK(b.z == 1.0);
+    // a general trap: theta 45 deg along x, alpha 45 deg, dx1 = 1 at y = -1, dx2 = 0.5 at y = +1
+    // (z = -1) and dx3 = 2, dx4 = 1 at y = -2, +2 (z = +1). Corners: (-3, -1), (-1, -1), (-0.5, 1),
+    // (0.5, 1) at z = -1; (-3, -2), (1, -2), (2, 2), (4, 2) at z = +1. At z = 0 (the mean) the -x
+    // edge runs from (-3, -1.5) to (0.75, 1.5): x = -1.125 + 1.25 y; the +x edge from (0, -1.5) to
+    // (2.25, 1.5): x = 1.125 + 0.75 y
+    Shape const g(make_trap({1.0, quarter, 0, 1.0, 1.0, 0.5, quarter, 2.0, 2.0, 1.0, quarter}));
+    CHECK(g.distance_to_out({0, 0, 0}, {-1, 0, 0}) == relative(1.125, k_eps));
+    CHECK(g.distance_to_out({0, 0, 0}, {1, 0, 0}) == relative(1.125, k_eps));
+    CHECK(g.distance_to_out({0, 0, 0}, {0, 1, 0}) == relative(0.9, k_eps));  // the -x face at y = 0.9
+    CHECK(g.distance_to_out({0, 0, 0}, {0, -1, 0}) == relative(1.5, k_eps));
+    CHECK(g.inside({-1.1, 0, 0}));
+    CHECK_FALSE(g.inside({-1.15, 0, 0}));
+    CHECK(g.distance_to_in({5, 1, 0}, {-1, 0, 0}) == relative(5 - 1.875, k_eps));
+    CHECK(g.distance_to_in({-5, 1, 0}, {1, 0, 0}) == relative(5 + 0.125, k_eps));
+    // the bounding box is the corners' extent
+    Vec3 const gb = g.half_extent();
+    CHECK(gb.x == relative(4.0, k_eps));
+    CHECK(gb.y == relative(2.0, k_eps));
+    CHECK(gb.z == 1.0);
+    // G4Trap with dy1 = dy2, all dx equal and alpha1 = alpha2 is G4Para; with theta = alpha = 0,
+    // dx1 = dx2 and dx3 = dx4 it is G4Trd: both kernels (hand-checked above) give the same distances
+    Shape const as_para(make_trap({0.8, 0.35, 1.1, 0.4, 0.5, 0.5, 0.3, 0.4, 0.5, 0.5, 0.3}));
+    Shape const para(make_para(0.5, 0.4, 0.8, 0.3, 0.35, 1.1));
+    Shape const as_trd(make_trap({0.6, 0, 0, 0.3, 0.6, 0.6, 0, 0.5, 0.2, 0.2, 0}));
+    Shape const trd(make_trd(0.6, 0.2, 0.3, 0.5, 0.6));
+    int compared = 0;
+    for (int i = 0; i < 400; ++i) {
+        // a deterministic spread of points and directions (a golden-angle spiral)
+        double const f = (i + 0.5) / 400, ang = 2.399963229728653 * i;
+        Vec3 const p{std::cos(3 * ang) * (1.6 * f - 0.8), std::sin(5 * ang) * 0.9, 1.8 * f - 0.9};
+        Vec3 const d = unit(std::cos(ang) * std::sqrt(1 - (2 * f - 1) * (2 * f - 1)),
+                            std::sin(ang) * std::sqrt(1 - (2 * f - 1) * (2 * f - 1)), 2 * f - 1);
+        for (auto const& [a, e] : {std::pair{&as_para, &para}, std::pair{&as_trd, &trd}}) {
+            bool const in = e->inside(p);
+            // points within 1e-12 of a face may fall either side of it in the two maps
+            if (std::fabs(in ? e->safety_to_out(p) : e->safety_to_in(p)) < 1e-12) continue;
+            CHECK(a->inside(p) == in);
+            double const da = in ? a->distance_to_out(p, d) : a->distance_to_in(p, d);
+            double const de = in ? e->distance_to_out(p, d) : e->distance_to_in(p, d);
+            if (de == k_no_hit) {
+                CHECK(da == k_no_hit);
+            } else {
+                // the planes are made differently (unit normals from corners vs linear maps): a few ulps
+                CHECK(da == relative(de, 1e-12));
+                ++compared;
+            }
+        }
+    }
+    CHECK(compared > 200);
 }

@@ -57,7 +57,7 @@ class CpuTrackLoop final : public DetectorKernels {
         tables_ = tables;
         params_.geometry =
             GeometryView{tables_.volumes.data(), static_cast<std::int32_t>(tables_.volumes.size()),
-                         tables_.nodes.data(), tables_.items.data()};
+                         tables_.nodes.data(), tables_.items.data(), tables_.sections.data()};
         params_.materials = tables_.materials.data();
         params_.particles = tables_.particles.data();
         params_.field = tables_.field;

@@ -61,11 +61,12 @@ class DetectorBackend final : public DetectorKernels {
         volumes_ = upload(tables.volumes);
         nodes_ = upload(tables.nodes);
         items_ = upload(tables.items);
+        sections_ = upload(tables.sections);
         materials_ = upload(tables.materials);
         particles_ = upload(tables.particles);
         field_map_ = upload(tables.field_map);
         params_.geometry = GeometryView{volumes_.data(), static_cast<std::int32_t>(tables.volumes.size()),
-                                        nodes_.data(), items_.data()};
+                                        nodes_.data(), items_.data(), sections_.data()};
         params_.materials = materials_.data();
         params_.particles = particles_.data();
         params_.field = tables.field;
@@ -506,6 +507,7 @@ class DetectorBackend final : public DetectorKernels {
     Buffer<PlacedVolume> volumes_;
     Buffer<BvhNode> nodes_;
     Buffer<std::int32_t> items_;
+    Buffer<PolyconeSection> sections_;
     Buffer<MaterialParams> materials_;
     Buffer<ParticleType> particles_;
     Buffer<double> field_map_;

@@ -29,6 +29,7 @@ struct DetectorTables {
     std::vector<PlacedVolume> volumes;  //!< [0] is the world
     std::vector<BvhNode> nodes;
     std::vector<std::int32_t> items;
+    std::vector<PolyconeSection> sections;  //!< the polycones' sections (GeometryView::sections)
     std::vector<MaterialParams> materials;
     std::vector<ParticleType> particles;
     MagneticField field;            //!< map pointers are filled in by the backend

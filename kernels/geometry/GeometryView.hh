@@ -37,7 +37,8 @@ struct GeometryView {
     PlacedVolume const* volumes = nullptr;
     std::int32_t num_volumes = 0;
     BvhNode const* nodes = nullptr;
-    std::int32_t const* items = nullptr;  //!< placed-volume indices referenced by BVH leaves
+    std::int32_t const* items = nullptr;        //!< placed-volume indices referenced by BVH leaves
+    PolyconeSection const* sections = nullptr;  //!< the polycones' sections (Shape's side table)
 };
 
 }  // namespace gt

@@ -27,7 +27,7 @@ class Navigator {
     GT_HOST_DEVICE bool inside(std::int32_t v, Vec3 p) const
     {
         PlacedVolume const& pv = g_.volumes[v];
-        return pv.shape.inside(pv.placement.to_local(p));
+        return pv.shape.inside(pv.placement.to_local(p), g_.sections);
     }
 
     //! The deepest volume containing p, searching up from `start` then down; -1 outside the world.
@@ -48,7 +48,8 @@ class Navigator {
     GT_HOST_DEVICE NextStep find_next_step(std::int32_t v, Vec3 p, Vec3 d, double max_distance) const
     {
         PlacedVolume const& pv = g_.volumes[v];
-        double best = pv.shape.distance_to_out(pv.placement.to_local(p), pv.placement.dir_to_local(d));
+        double best =
+            pv.shape.distance_to_out(pv.placement.to_local(p), pv.placement.dir_to_local(d), g_.sections);
         if (pv.bvh_root >= 0) {
             Vec3 const inv{1.0 / d.x, 1.0 / d.y, 1.0 / d.z};
             std::int32_t stack[nav::k_stack];
@@ -67,8 +68,8 @@ class Navigator {
                 }
                 for (std::int32_t k = 0; k < n.count; ++k) {
                     PlacedVolume const& dv = g_.volumes[g_.items[n.first + k]];
-                    double const t =
-                        dv.shape.distance_to_in(dv.placement.to_local(p), dv.placement.dir_to_local(d));
+                    double const t = dv.shape.distance_to_in(dv.placement.to_local(p),
+                                                             dv.placement.dir_to_local(d), g_.sections);
                     if (t < best) best = t;
                 }
             }
@@ -81,7 +82,7 @@ class Navigator {
     GT_HOST_DEVICE double safety(std::int32_t v, Vec3 p, double max_safety) const
     {
         PlacedVolume const& pv = g_.volumes[v];
-        double s = pv.shape.safety_to_out(pv.placement.to_local(p));
+        double s = pv.shape.safety_to_out(pv.placement.to_local(p), g_.sections);
         s = s < max_safety ? s : max_safety;
         if (pv.bvh_root < 0) return s;
         std::int32_t stack[nav::k_stack];

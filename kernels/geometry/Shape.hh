@@ -1,9 +1,9 @@
 // One solid of any supported kind, as a type tag and its parameter block (no virtual calls).
 //
 // The parameter blocks share their storage (a tagged union): a placed volume holds the largest
-// (the cone, 104 bytes) rather than all of them side by side. sizeof(Shape) is 112 bytes, what box,
-// tube and sphere side by side took before the cone, trapezoid, elliptical tube and parallelepiped
-// were added.
+// (the general trapezoid, 120 bytes) rather than all of them side by side. sizeof(Shape) is 128
+// bytes: box, tube and sphere side by side took 112 before the cone, trapezoids, elliptical tube
+// and parallelepiped were added, and the trap's four side planes cost 16 bytes more.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,9 @@
 #include "kernels/geometry/Cons.hh"
 #include "kernels/geometry/EllipticalTube.hh"
 #include "kernels/geometry/Para.hh"
+#include "kernels/geometry/Polycone.hh"
 #include "kernels/geometry/Sphere.hh"
+#include "kernels/geometry/Trap.hh"
 #include "kernels/geometry/Trd.hh"
 #include "kernels/geometry/Tube.hh"
 
@@ -26,7 +28,9 @@ enum class ShapeType : std::int32_t {
     cons = 3,
     trd = 4,
     eltube = 5,
-    para = 6
+    para = 6,
+    trap = 7,
+    polycone = 8
 };
 
 struct Shape {
@@ -40,6 +44,8 @@ struct Shape {
         Trd trd;
         EllipticalTube eltube;
         Para para;
+        Trap trap;
+        Polycone polycone;  //!< its sections in the geometry's side table
     };
 
     GT_HOST_DEVICE Shape() : box{} {}
@@ -50,8 +56,10 @@ struct Shape {
     GT_HOST_DEVICE explicit Shape(Trd t) : type(ShapeType::trd), trd(t) {}
     GT_HOST_DEVICE explicit Shape(EllipticalTube e) : type(ShapeType::eltube), eltube(e) {}
     GT_HOST_DEVICE explicit Shape(Para p) : type(ShapeType::para), para(p) {}
+    GT_HOST_DEVICE explicit Shape(Trap t) : type(ShapeType::trap), trap(t) {}
+    GT_HOST_DEVICE explicit Shape(Polycone p) : type(ShapeType::polycone), polycone(p) {}
 
-    GT_HOST_DEVICE bool inside(Vec3 p) const
+    GT_HOST_DEVICE bool inside(Vec3 p, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -66,11 +74,15 @@ struct Shape {
                 return eltube.inside(p);
             case ShapeType::para:
                 return para.inside(p);
+            case ShapeType::trap:
+                return trap.inside(p);
+            case ShapeType::polycone:
+                return polycone.inside(p, sections);
             default:
                 return sphere.inside(p);
         }
     }
-    GT_HOST_DEVICE double distance_to_out(Vec3 p, Vec3 d) const
+    GT_HOST_DEVICE double distance_to_out(Vec3 p, Vec3 d, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -85,11 +97,15 @@ struct Shape {
                 return eltube.distance_to_out(p, d);
             case ShapeType::para:
                 return para.distance_to_out(p, d);
+            case ShapeType::trap:
+                return trap.distance_to_out(p, d);
+            case ShapeType::polycone:
+                return polycone.distance_to_out(p, d, sections);
             default:
                 return sphere.distance_to_out(p, d);
         }
     }
-    GT_HOST_DEVICE double distance_to_in(Vec3 p, Vec3 d) const
+    GT_HOST_DEVICE double distance_to_in(Vec3 p, Vec3 d, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -104,11 +120,15 @@ struct Shape {
                 return eltube.distance_to_in(p, d);
             case ShapeType::para:
                 return para.distance_to_in(p, d);
+            case ShapeType::trap:
+                return trap.distance_to_in(p, d);
+            case ShapeType::polycone:
+                return polycone.distance_to_in(p, d, sections);
             default:
                 return sphere.distance_to_in(p, d);
         }
     }
-    GT_HOST_DEVICE double safety_to_out(Vec3 p) const
+    GT_HOST_DEVICE double safety_to_out(Vec3 p, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -123,11 +143,15 @@ struct Shape {
                 return eltube.safety_to_out(p);
             case ShapeType::para:
                 return para.safety_to_out(p);
+            case ShapeType::trap:
+                return trap.safety_to_out(p);
+            case ShapeType::polycone:
+                return polycone.safety_to_out(p, sections);
             default:
                 return sphere.safety_to_out(p);
         }
     }
-    GT_HOST_DEVICE double safety_to_in(Vec3 p) const
+    GT_HOST_DEVICE double safety_to_in(Vec3 p, PolyconeSection const* sections = nullptr) const
     {
         switch (type) {
             case ShapeType::box:
@@ -142,6 +166,10 @@ struct Shape {
                 return eltube.safety_to_in(p);
             case ShapeType::para:
                 return para.safety_to_in(p);
+            case ShapeType::trap:
+                return trap.safety_to_in(p);
+            case ShapeType::polycone:
+                return polycone.safety_to_in(p, sections);
             default:
                 return sphere.safety_to_in(p);
         }
@@ -162,14 +190,21 @@ struct Shape {
                 return {eltube.dx, eltube.dy, eltube.hz};
             case ShapeType::para:
                 return para.bound;
+            case ShapeType::trap:
+                return trap.bound();
+            case ShapeType::polycone:
+                return {polycone.rmax, polycone.rmax, polycone.zmax};
             default:
                 return {sphere.rmax, sphere.rmax, sphere.rmax};
         }
     }
 };
 
+// A solid whose parameters vary in number (the polycone's sections) keeps them in a side table of
+// the geometry (GeometryView::sections); the queries take that table, which other solids ignore.
+//
 // Placed volumes are copied to the device as bytes; the size is what the header comment says.
 static_assert(std::is_trivially_copyable_v<Shape>, "shapes are copied to the device as bytes");
-static_assert(sizeof(Shape) == 112, "the largest parameter block (Cons) plus the tag");
+static_assert(sizeof(Shape) == 128, "the largest parameter block (Trap) plus the tag");
 
 }  // namespace gt

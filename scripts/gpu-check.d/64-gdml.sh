@@ -6,6 +6,7 @@
 # of showers in tests/data/gdml/forward-solids.gdml (cone, trd, eltube, para: CPU = GPU bit for bit), started
 # uniformly in a box over the vessel and up to the absorber in every direction, in a 1 T field across them, so that tracks cross
 # every face (cone surfaces from both sides and parallel to the axis, phi edges, slanted trd and para faces).
+# Then the same for a trap and a polycone (pyg4ometry's T007_Trap.gdml, T011_Polycone.gdml).
 # Sourced by scripts/gpu-check.sh ($build, $out, note, status).
 gdml_log="$out/gdml"
 mkdir -p "$gdml_log"
@@ -41,6 +42,40 @@ energy_cut = "0.1 MeV"
 DECK
 validate_deck 180 "$gdml_log/validate-solids.log" "gdml cone/trd/eltube/para validate" \
     "gdml cone/trd/eltube/para validate" "$gdml_log/forward-solids.toml"
+# trap and polycone (issue 44, solids2): showers started in and around pyg4ometry's T007_Trap.gdml and
+# T011_Polycone.gdml (iron, in a 100 mm vacuum box) in every direction, in a 1 T field: tracks cross the
+# trap's slanted faces and the polycone's cones, its shared plane (the side table of sections) and phi edges
+for solid in T007_Trap:0.009:0.004:0.006 T011_Polycone:0.01:0.01:0.012; do
+    IFS=: read -r file hx hy hz <<<"$solid"
+    cat >"$gdml_log/$file.toml" <<DECK
+[run]
+kind = "detector"
+name = "$file"
+seed = 13
+track_slots = 4096
+
+[geometry]
+gdml = "$PWD/tests/data/gdml/$file.gdml"
+
+[field]
+type = "uniform"
+B = [0.6, 0, 0.8]
+
+[gun]
+particle = "e-"
+energy = "1 GeV"
+events = 20
+position = { type = "box", center = [0, 0, 0], half_size = [$hx, $hy, $hz] }
+direction = { type = "isotropic" }
+
+[physics]
+showers = true
+range_cut = "0.1 mm"
+energy_cut = "0.1 MeV"
+DECK
+    validate_deck 120 "$gdml_log/validate-$file.log" "gdml $file validate" "gdml $file validate" \
+        "$gdml_log/$file.toml"
+done
 # shellcheck source=scripts/gpu-check.d/loop-figures.bash
 source scripts/gpu-check.d/loop-figures.bash
 gdml_rate() {  # gdml_rate DECK: prints track-steps/s of 2000 electrons, or nothing on failure

@@ -33,15 +33,18 @@ struct VolumePlacement {
 
 struct VolumeConfig {
     std::string name;
-    std::string shape;                   //!< box | tube | sphere; from GDML also cone | trd | eltube | para
+    std::string shape;                   //!< box | tube | sphere; GDML: cone | polycone | trd | trap | eltube | para
     std::array<double, 3> half_size{};   //!< box; trd (x1, y1 at -z, hz); eltube, para (dx, dy, hz) [m]
     double rmin = 0, rmax = 0;           //!< tube, sphere; cone at -z [m]
     double rmin2 = 0, rmax2 = 0;         //!< cone at +z [m]
     std::array<double, 2> half_size2{};  //!< trd (x2, y2 at +z) [m]
     std::array<double, 3> para_angles{};  //!< para (alpha, theta, phi) [rad]
+    //! trap: G4Trap's (dz, theta, phi, dy1, dx1, dx2, alpha1, dy2, dx3, dx4, alpha2) [m, rad]
+    std::array<double, 11> trap{};
+    std::vector<std::array<double, 3>> zplanes;  //!< polycone: (z, rmin, rmax) of each plane, z rising [m]
     double half_z = 0;                   //!< tube, cone [m]
-    double phi_start = 0;                //!< tube, cone [rad]
-    double phi_delta = 0;                //!< tube, cone [rad]; 0 for the full circle
+    double phi_start = 0;                //!< tube, cone, polycone [rad]
+    double phi_delta = 0;                //!< tube, cone, polycone [rad]; 0 for the full circle
     std::string material;
     std::string mother = "world";
     std::array<double, 3> position{};  //!< in the mother's frame [m]

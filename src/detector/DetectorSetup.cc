@@ -104,6 +104,7 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     t.volumes = s.geometry.volumes;
     t.nodes = s.geometry.nodes;
     t.items = s.geometry.items;
+    t.sections = s.geometry.sections;
     t.num_logical = static_cast<std::int32_t>(s.geometry.logical_names.size());
 
     if (d.gun.file.empty()) {
@@ -125,7 +126,8 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
         t.field.solenoid =
             SolenoidField{f.b0, f.radius, f.half_length, {f.center[0], f.center[1], f.center[2]}};
         if (f.tabulate > 0) {
-            Vec3 const h = make_shape(d.world).half_extent();
+            std::vector<PolyconeSection> world_sections;  // a polycone world's (its extent is in the shape)
+            Vec3 const h = make_shape(d.world, 0, &world_sections).half_extent();
             double const half[3] = {h.x, h.y, h.z};
             t.field.type = FieldType::rz_map;
             t.field.rz = tabulate_solenoid(t.field.solenoid, half, f.tabulate, t.field_map);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -15,7 +16,7 @@
 
 namespace gt {
 
-Shape make_shape(VolumeConfig const& v, int copy)
+Shape make_shape(VolumeConfig const& v, int copy, std::vector<PolyconeSection>* sections)
 {
     double const dr = v.replica_axis == ReplicaAxis::r ? copy * v.replica_step : 0.0;
     if (v.shape == "box") return Shape(Box{{v.half_size[0], v.half_size[1], v.half_size[2]}});
@@ -32,6 +33,14 @@ Shape make_shape(VolumeConfig const& v, int copy)
     if (v.shape == "para")
         return Shape(make_para(v.half_size[0], v.half_size[1], v.half_size[2], v.para_angles[0],
                                v.para_angles[1], v.para_angles[2]));
+    if (v.shape == "polycone") {
+        if (!sections) throw std::logic_error("make_shape: a polycone needs the sections table");
+        return Shape(make_polycone(v.zplanes, v.phi_start, v.phi_delta, *sections));
+    }
+    if (v.shape == "trap") {
+        auto const& a = v.trap;
+        return Shape(make_trap({a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]}));
+    }
     return Shape(Sphere{v.rmin + dr, v.rmax + dr});
 }
 
@@ -103,16 +112,18 @@ std::vector<std::int32_t> place_gdml_volume(GeometryTables& g,
                                             std::int32_t logical)
 {
     std::vector<std::int32_t> mine;
+    std::optional<Shape> shape;
     for (VolumePlacement const& p : v.placements) {
         auto const mothers = placed.find(p.mother);
         if (mothers == placed.end())
             throw std::invalid_argument("volume '" + v.name + "': unknown mother '" + p.mother + "'");
         Transform local;
         std::copy(p.rotation.begin(), p.rotation.end(), local.r);
+        if (!shape) shape = make_shape(v, 0, &g.sections);  // once: every placement shares its sections
         local.t = {p.position[0], p.position[1], p.position[2]};
         for (std::int32_t m : mothers->second) {
             PlacedVolume pv;
-            pv.shape = make_shape(v, 0);
+            pv.shape = *shape;
             pv.placement = g.volumes[m].placement.compose(local);
             pv.mother = m;
             pv.material = material;
@@ -139,7 +150,7 @@ GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, i
         return it->second;
     };
     PlacedVolume world;
-    world.shape = make_shape(cfg.world, 0);
+    world.shape = make_shape(cfg.world, 0, &g.sections);
     world.material = material_of(cfg.world);
     world.logical = 0;
     set_bounds(world);
@@ -169,7 +180,7 @@ GeometryTables build_geometry(DetectorConfig const& cfg, std::map<std::string, i
                 if (v.replica_axis == ReplicaAxis::y) t.t.y += k * v.replica_step;
                 if (v.replica_axis == ReplicaAxis::z) t.t.z += k * v.replica_step;
                 PlacedVolume pv;
-                pv.shape = make_shape(v, k);
+                pv.shape = make_shape(v, k, &g.sections);
                 pv.placement = g.volumes[m].placement.compose(t);
                 pv.mother = m;
                 pv.material = material_of(v);
@@ -216,12 +227,12 @@ std::vector<GeometryProblem> check_geometry(GeometryTables const& g, int samples
         for (int tries = 0; found < samples_per_volume && tries < 50 * samples_per_volume; ++tries) {
             // a random point inside the daughter, moved along a random direction to just inside its surface
             Vec3 const local{h.x * unit(gen), h.y * unit(gen), h.z * unit(gen)};
-            if (!pv.shape.inside(local)) continue;
+            if (!pv.shape.inside(local, g.sections.data())) continue;
             Vec3 d{normal(gen), normal(gen), normal(gen)};
             d = normalized(d);
-            double const t = pv.shape.distance_to_out(local, d);
+            double const t = pv.shape.distance_to_out(local, d, g.sections.data());
             Vec3 const surface_local = axpy(t * (1.0 - 1.0e-9) - 1.0e-12, d, local);
-            if (!pv.shape.inside(surface_local)) continue;
+            if (!pv.shape.inside(surface_local, g.sections.data())) continue;
             ++found;
             Vec3 const p = pv.placement.to_global(surface_local);
             std::int32_t const m = pv.mother;

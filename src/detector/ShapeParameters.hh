@@ -3,7 +3,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "kernels/geometry/Shape.hh"
 
@@ -89,6 +92,113 @@ inline Para make_para(double dx, double dy, double dz, double alpha, double thet
     p.iy = 1.0 / std::sqrt(1.0 + p.ty * p.ty);
     // x = x' + ta y' + tx z, y = y' + ty z: the vertices' extent
     p.bound = {dx + std::fabs(p.ta) * dy + std::fabs(tx) * dz, dy + std::fabs(p.ty) * dz, dz};
+    return p;
+}
+
+//! G4Trap's parameters in its constructor's order: half-length dz, polar and azimuthal angles theta,
+//! phi of the line joining the z faces' centres [rad]; at -dz the half-height dy1, the x half-lengths
+//! dx1 at y = -dy1 and dx2 at y = +dy1, the shear alpha1; at +dz the same dy2, dx3, dx4, alpha2.
+struct TrapParameters {
+    double dz, theta, phi, dy1, dx1, dx2, alpha1, dy2, dx3, dx4, alpha2;
+};
+
+//! The eight corners, as G4Trap numbers them: bit 0 the +x side, bit 1 the +y side, bit 2 the +z face.
+inline std::array<Vec3, 8> trap_vertices(TrapParameters const& t)
+{
+    double const tt = std::tan(t.theta);
+    double const cx = t.dz * tt * std::cos(t.phi), cy = t.dz * tt * std::sin(t.phi);
+    double const s1 = t.dy1 * std::tan(t.alpha1), s2 = t.dy2 * std::tan(t.alpha2);
+    return {{{-cx - s1 - t.dx1, -cy - t.dy1, -t.dz},
+             {-cx - s1 + t.dx1, -cy - t.dy1, -t.dz},
+             {-cx + s1 - t.dx2, -cy + t.dy1, -t.dz},
+             {-cx + s1 + t.dx2, -cy + t.dy1, -t.dz},
+             {cx - s2 - t.dx3, cy - t.dy2, t.dz},
+             {cx - s2 + t.dx3, cy - t.dy2, t.dz},
+             {cx + s2 - t.dx4, cy + t.dy2, t.dz},
+             {cx + s2 + t.dx4, cy + t.dy2, t.dz}}};
+}
+
+//! The corners of each side face (-y, +y, -x, +x), in order around it.
+inline constexpr int k_trap_faces[4][4] = {{0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+
+//! A side face's plane as Geant4 makes it: the normal along the cross product of the diagonals,
+//! through the corners' centroid, turned outwards (away from the solid's centroid) [unit normal, m].
+inline std::array<double, 4> trap_face_plane(std::array<Vec3, 8> const& v, int face)
+{
+    int const* c = k_trap_faces[face];
+    Vec3 const a{v[c[2]].x - v[c[0]].x, v[c[2]].y - v[c[0]].y, v[c[2]].z - v[c[0]].z};
+    Vec3 const b{v[c[3]].x - v[c[1]].x, v[c[3]].y - v[c[1]].y, v[c[3]].z - v[c[1]].z};
+    Vec3 n{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+    double const len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+    n = {n.x / len, n.y / len, n.z / len};
+    Vec3 m{0, 0, 0}, g{0, 0, 0};
+    for (int i = 0; i < 4; ++i) m = {m.x + 0.25 * v[c[i]].x, m.y + 0.25 * v[c[i]].y, m.z + 0.25 * v[c[i]].z};
+    for (Vec3 const& p : v) g = {g.x + 0.125 * p.x, g.y + 0.125 * p.y, g.z + 0.125 * p.z};
+    double d = -(n.x * m.x + n.y * m.y + n.z * m.z);
+    if (n.x * g.x + n.y * g.y + n.z * g.z + d > 0) {
+        n = {-n.x, -n.y, -n.z};
+        d = -d;
+    }
+    return {n.x, n.y, n.z, d};
+}
+
+//! The largest distance of a side face's corner from that face's plane [m]: 0 for a planar trap.
+inline double trap_face_deviation(TrapParameters const& t)
+{
+    std::array<Vec3, 8> const v = trap_vertices(t);
+    double worst = 0;
+    for (int f = 0; f < 4; ++f) {
+        std::array<double, 4> const q = trap_face_plane(v, f);
+        for (int c : k_trap_faces[f]) {
+            Vec3 const& p = v[c];
+            worst = std::max(worst, std::fabs(q[0] * p.x + q[1] * p.y + q[2] * p.z + q[3]));
+        }
+    }
+    return worst;
+}
+
+//! G4Trap from its parameters (side faces planar: see trap_face_deviation).
+inline Trap make_trap(TrapParameters const& t)
+{
+    std::array<Vec3, 8> const v = trap_vertices(t);
+    Trap r;
+    r.hz = t.dz;
+    for (int f = 0; f < 2; ++f) {
+        // the y faces contain the x-parallel edges: their normal's x component is 0 (up to rounding)
+        std::array<double, 4> const q = trap_face_plane(v, f);
+        double const len = std::sqrt(q[1] * q[1] + q[2] * q[2]);
+        r.y_face[f][0] = q[1] / len;
+        r.y_face[f][1] = q[2] / len;
+        r.y_face[f][2] = q[3] / len;
+    }
+    for (int f = 0; f < 2; ++f) {
+        std::array<double, 4> const q = trap_face_plane(v, 2 + f);
+        for (int k = 0; k < 4; ++k) r.x_face[f][k] = q[k];
+    }
+    return r;
+}
+
+//! G4Polycone from its z planes (z, rmin, rmax) [m], z non-decreasing, and its phi segment [rad]:
+//! one Cons per pair of planes at different z, appended to the geometry's side table.
+inline Polycone make_polycone(std::vector<std::array<double, 3>> const& planes, double phi_start,
+                              double phi_delta, std::vector<PolyconeSection>& table)
+{
+    Polycone p;
+    p.first = static_cast<std::int32_t>(table.size());
+    for (std::size_t i = 0; i + 1 < planes.size(); ++i) {
+        auto const& a = planes[i];
+        auto const& b = planes[i + 1];
+        p.rmax = std::max({p.rmax, a[2], b[2]});
+        p.zmax = std::max({p.zmax, std::fabs(a[0]), std::fabs(b[0])});
+        if (!(b[0] > a[0])) continue;  // a step: the radii jump at this z
+        PolyconeSection s;
+        s.z0 = a[0];
+        s.z1 = b[0];
+        s.zc = 0.5 * (a[0] + b[0]);
+        s.cone = make_cons(a[1], a[2], b[1], b[2], 0.5 * (b[0] - a[0]), phi_start, phi_delta);
+        table.push_back(s);
+    }
+    p.count = static_cast<std::int32_t>(table.size()) - p.first;
     return p;
 }
 

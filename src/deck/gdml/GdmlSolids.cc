@@ -1,11 +1,13 @@
 // <solids>: the solids gtrack navigates exactly, as shapes of the geometry description. Any other
 // solid is refused with its name, type and line: an approximated solid would give wrong physics
 // without saying so.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "deck/gdml/GdmlModel.hh"
+#include "detector/ShapeParameters.hh"
 
 namespace gt::gdml {
 
@@ -100,6 +102,63 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
         if (!(std::fabs(v.para_angles[0]) < quarter) || !(std::fabs(v.para_angles[1]) < quarter))
             src.fail(n, fmt::format("alpha and theta must lie within (-90, 90) deg, got {} and {} rad",
                                     v.para_angles[0], v.para_angles[1]));
+    } else if (tag == "trap") {
+        // G4Trap: z, y1, x1, x2, y2, x3, x4 full lengths (halved as G4GDMLReadSolids::TrapRead does)
+        v.shape = "trap";
+        char const* const lengths[] = {"z", "y1", "x1", "x2", "y2", "x3", "x4"};
+        double half[7];
+        for (int i = 0; i < 7; ++i)
+            half[i] = 0.5 * positive(src, n, lengths[i], src.number(n, lengths[i]) * lunit);
+        double const theta = src.number(n, "theta", 0.0) * aunit, phi = src.number(n, "phi", 0.0) * aunit;
+        double const alpha1 = src.number(n, "alpha1", 0.0) * aunit,
+                     alpha2 = src.number(n, "alpha2", 0.0) * aunit;
+        double const quarter = 0.25 * k_two_pi;
+        if (!(std::fabs(theta) < quarter) || !(std::fabs(alpha1) < quarter) || !(std::fabs(alpha2) < quarter))
+            src.fail(n, fmt::format(
+                            "theta, alpha1 and alpha2 must lie within (-90, 90) deg, got {}, {} and {} rad",
+                            theta, alpha1, alpha2));
+        TrapParameters const t{half[0], theta,   phi,     half[1], half[2], half[3],
+                               alpha1,  half[4], half[5], half[6], alpha2};
+        // Geant4 refuses a trap whose side faces bend by more than 1000 kCarTolerance = 1e-6 mm
+        // (G4Trap::MakePlanes); the navigation here takes each face as one plane, so the same limit
+        double const bend = trap_face_deviation(t);
+        if (!(bend <= 1e-9))
+            src.fail(n, fmt::format("the side faces are not planar (a corner lies {} m off its face's plane; "
+                                    "Geant4 allows 1e-9 m): x1, x2, x3, x4, y1, y2 and the alphas do not fit",
+                                    bend));
+        v.trap = {t.dz, t.theta, t.phi, t.dy1, t.dx1, t.dx2, t.alpha1, t.dy2, t.dx3, t.dx4, t.alpha2};
+        v.half_z = t.dz;
+    } else if (tag == "polycone") {
+        // G4Polycone from z planes: <zplane z rmin rmax/> children, z in order (rising or falling:
+        // the same solid), consecutive planes at one z a step; startphi/deltaphi as a cone's
+        v.shape = "polycone";
+        for (pugi::xml_node c : n.children("zplane"))
+            v.zplanes.push_back({src.number(c, "z") * lunit, src.number(c, "rmin", 0.0) * lunit,
+                                 src.number(c, "rmax") * lunit});
+        if (v.zplanes.size() < 2)
+            src.fail(n, fmt::format("a polycone needs at least 2 <zplane>s, got {}", v.zplanes.size()));
+        if (v.zplanes.front()[0] > v.zplanes.back()[0]) std::reverse(v.zplanes.begin(), v.zplanes.end());
+        for (std::size_t i = 0; i < v.zplanes.size(); ++i) {
+            auto const& q = v.zplanes[i];
+            if (!(q[1] >= 0 && q[2] >= q[1]))
+                src.fail(n, fmt::format("<zplane> {} (z = {} m): the radii must satisfy 0 <= rmin <= rmax, "
+                                        "got rmin {} rmax {} m",
+                                        i + 1, q[0], q[1], q[2]));
+            if (i == 0) continue;
+            auto const& a = v.zplanes[i - 1];
+            if (!(q[0] >= a[0]))
+                src.fail(n, fmt::format("the <zplane>s' z must rise (or fall) along the list: {} m follows "
+                                        "{} m (plane {})",
+                                        q[0], a[0], i + 1));
+            if (q[0] > a[0] && !(a[2] > a[1] || q[2] > q[1]))
+                src.fail(n, fmt::format("the section from z = {} to {} m has no thickness (rmin = rmax at "
+                                        "both planes)",
+                                        a[0], q[0]));
+        }
+        if (!(v.zplanes.back()[0] > v.zplanes.front()[0]))
+            src.fail(n, "a polycone needs planes at two different z at least");
+        read_phi(src, n, aunit, v);
+        v.half_z = std::max(std::fabs(v.zplanes.front()[0]), std::fabs(v.zplanes.back()[0]));
     } else if (tag == "orb") {
         v.shape = "sphere";
         v.rmax = positive(src, n, "r", src.number(n, "r") * lunit);
@@ -120,10 +179,12 @@ VolumeConfig read_solid(GdmlSource& src, pugi::xml_node n)
                      "deltaphi = 360 deg, starttheta = 0, deltatheta = 180 deg)");
     } else {
         src.fail(
-            n, fmt::format(
-                   "solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
-                   "box, tube, cone, trd, eltube, para, orb, sphere); it is refused rather than approximated",
-                   src.optional_text(n, "name").value_or("?"), tag));
+            n,
+            fmt::format(
+                "solid '{}' of type <{}> is not supported by gtrack's geometry (supported: "
+                "box, tube, cone, polycone (z planes), trd, trap, eltube, para, orb, sphere); it is refused "
+                "rather than approximated",
+                src.optional_text(n, "name").value_or("?"), tag));
     }
     return v;
 }

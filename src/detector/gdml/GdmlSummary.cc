@@ -70,6 +70,27 @@ double solid_volume(VolumeConfig const& v)
     }
     if (v.shape == "eltube") return pi * v.half_size[0] * v.half_size[1] * 2 * v.half_size[2];
     if (v.shape == "para") return 8 * v.half_size[0] * v.half_size[1] * v.half_size[2];  // a shear keeps it
+    if (v.shape == "polycone") {
+        // its sections' frusta, outer less inner, times the segment's share
+        auto frustum = [&](double r1, double r2, double hz) {
+            return pi * hz / 3 * (r1 * r1 + r1 * r2 + r2 * r2);
+        };
+        double sum = 0;
+        for (std::size_t i = 0; i + 1 < v.zplanes.size(); ++i) {
+            auto const& a = v.zplanes[i];
+            auto const& b = v.zplanes[i + 1];
+            sum += frustum(a[2], b[2], b[0] - a[0]) - frustum(a[1], b[1], b[0] - a[0]);
+        }
+        return turn * sum;
+    }
+    if (v.shape == "trap") {
+        // planar faces: the section at z is a trapezoid of half-height h and half-lengths bl, tl, all
+        // linear in z, of area 2 h (bl + tl), quadratic in z: the prismatoid rule is exact
+        auto const& a = v.trap;
+        auto area = [](double hy, double bl, double tl) { return 2 * hy * (bl + tl); };
+        double const mid = area(0.5 * (a[3] + a[7]), 0.5 * (a[4] + a[8]), 0.5 * (a[5] + a[9]));
+        return 2 * a[0] / 6 * (area(a[3], a[4], a[5]) + area(a[7], a[8], a[9]) + 4 * mid);
+    }
     return 0;
 }
 
