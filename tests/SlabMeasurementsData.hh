@@ -25,12 +25,19 @@ namespace gt::test {
 // example (examples/extended/electromagnetic/TestEm5/gottsch.mac, "B.Gottschalk et al. NIM B74 (1993)
 // page 467"). The paper's full table (Be, C, Al, Cu, Pb, ... of several thicknesses) we could not find
 // in a public text we could read, and typed in nothing we could not cite.
-// Measured here (40000 protons, SlabMeasurementsLongTest.cc): 3.838 mrad with msc_model = "moliere"
-// (Lynch & Dahl's width for protons), 3.824 with "highland" (the PDG form, ln(x z^2 / (X0 beta^2))):
-// +8.6% and +8.2%, inside the quoted 14%. Lynch & Dahl's theta_0 is that of a Gaussian fitted to the
-// central 98% of Molière's distribution, which for this thin slab (x/X0 = 0.009, B = 11) includes
-// part of the single-scattering tail; Gottschalk et al. fit the core, and Molière's core width
-// (gottschalk_moliere_theta0, the width of gtrack's e+- sampler) is 3.638 mrad, +2.9%.
+// What theta_0 is: the 1/e width of a Gaussian fitted to the core of the projected-angle distribution
+// (TestEm5's note: exp(-0.5 (th/th0)^2)), which Gottschalk compares with the Gaussian approximation to
+// Molière's theory, theta_0 = theta_1/e / sqrt(2) of Hanson et al. (B. Gottschalk, "Radiotherapy proton
+// interactions in matter", arXiv:1804.00022, section 4: Molière's theory "correct to 1% as far as is
+// known", and its Gaussian approximation). By hand for this slab (numpy, the formulas of
+// MoliereScattering.hh; chi_c = 1.625 mrad, B = 11.09 at 158.6 MeV): Molière's core 3.638 mrad
+// (+2.9%; Hanson's B - 1.2 fit 3.614, +2.3%), Lynch & Dahl (F = 0.98) 3.833 (+8.5%), Highland in
+// the PDG form (ln(x z^2 / (X0 beta^2))) 3.818 (+8.0%). Lynch & Dahl's Gaussian is fitted to the
+// central 98% of Molière's distribution, which in this thin slab (x/X0 = 0.009) takes in the
+// single-scattering tail; the core fitted here, as Gottschalk's, is narrower. So protons, muons and
+// pions now scatter with Molière's core width (MultipleScattering.hh, moliere_scatter). The energy
+// lost in the slab (0.9 MeV) widens theta_0 by 0.3%.
+// Measured here (SlabMeasurementsLongTest.cc, 40000 protons): see gottschalk_core_tolerance.
 struct GottschalkSlab {
     char const* material;
     double density;  //!< [g/cm^3], gtrack's built-in value (the slab is given as a mass thickness)
@@ -66,14 +73,28 @@ inline double gottschalk_moliere_theta0(GottschalkSlab const& s)
     return std::sqrt(0.5 * moliere_core_sq(a.chic2_per_m * t, a.ln_chia2));
 }
 
-//! Relative tolerance: the measurement's quoted uncertainty (14% of theta_0) plus three statistical
-//! standard errors of the fitted core width (about 1/sqrt(n) for n angles in the fitted core, two
-//! projections per proton, of which ~3/4 fall in the core), plus Lynch & Dahl's stated 2% for the
-//! model's width.
+//! The statistical standard error (relative) of projected_theta0 for `events` protons: 1.1 / sqrt(n),
+//! from 300 repetitions of the fit on n pairs of Gaussian angles (numpy: 1.68%, 0.89%, 0.54% at
+//! n = 4000, 16000, 40000; mean bias below 0.15%).
+inline double gottschalk_stat_error(int events) { return 1.1 / std::sqrt(static_cast<double>(events)); }
+
+//! Relative tolerance against the measurement: the issue's 3% plus the measurement's quoted uncertainty
+//! (0.491 mrad, 14%, as transcribed; we could not check it against the paper) plus three statistical
+//! standard errors. Highland's width (+8%) also passes it: the quoted uncertainty is that wide.
 inline double gottschalk_tolerance(GottschalkSlab const& s, int events)
 {
-    return s.error_mrad / s.theta0_mrad + 3.0 / std::sqrt(1.5 * events) + 0.02;
+    return 0.03 + s.error_mrad / s.theta0_mrad + 3.0 * gottschalk_stat_error(events);
 }
+
+//! Relative tolerance of the issue's target, 3% of the measured value, plus three statistical standard
+//! errors of our width (not the measurement's quoted uncertainty): Molière's core (+2.9%) meets it,
+//! Highland's and Lynch & Dahl's widths (+8%) fail it from 4000 protons on.
+inline double gottschalk_target_tolerance(int events) { return 0.03 + 3.0 * gottschalk_stat_error(events); }
+
+//! Relative tolerance of the transport against Molière's core computed by hand at the entrance energy
+//! (gottschalk_moliere_theta0): three statistical standard errors plus 0.5% for the energy lost in the
+//! slab (+0.3%). Highland's width (+5% from the core) fails it from 16000 protons on.
+inline double gottschalk_core_tolerance(int events) { return 0.005 + 3.0 * gottschalk_stat_error(events); }
 
 // ---------------------------------------------------------------------------------------------------
 // Electrons, a second measurement beside Hanson's: L. A. Kulchitsky and G. D. Latyshev, "The multiple

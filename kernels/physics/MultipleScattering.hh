@@ -165,7 +165,12 @@ GT_HOST_DEVICE inline ScatteringResult multiple_scatter(Vec3 dir, double s, doub
 //! Dahl's are of the whole thickness crossed: a step gets the difference of the squared widths at
 //! depth + s and at depth, so that any splitting of a layer gives the layer's width. e+- (electron):
 //! the central part and single-scattering tail of moliere_sample_cos, with the transport mean free
-//! path at the step's energy; heavier particles: Gaussian projected angles of Lynch & Dahl's theta0.
+//! path at the step's energy; heavier particles: Gaussian projected angles of Molière's central width,
+//! theta_0 = theta_1/e / sqrt(2) (Hanson's Gaussian approximation to Molière's theory, the width that
+//! Gottschalk et al. measured for protons as a Gaussian fitted to the core of the projected angles;
+//! B. Gottschalk, arXiv:1804.00022, section 4). Not Lynch & Dahl's theta_0: that Gaussian is fitted
+//! to the central 98% of the distribution, which in thin layers takes in the single-scattering tail
+//! and comes out wider than the core (+8.5% for Gottschalk's 0.216 g/cm^2 of aluminium, B = 11).
 GT_HOST_DEVICE inline ScatteringResult moliere_scatter(Vec3 dir, double s, MaterialParams const& m, double depth,
                                                        ParticleType const& pt, double T, bool electron,
                                                        RandomStream& rng, double s_geom = -1.0)
@@ -177,7 +182,7 @@ GT_HOST_DEVICE inline ScatteringResult moliere_scatter(Vec3 dir, double s, Mater
     Vec3 const e2 = cross(dir, e1);
     double const x = s_geom < 0 ? s : s_geom;
     if (!electron) {
-        double var = lynch_dahl_theta0_sq(c1, ang.ln_chia2) - lynch_dahl_theta0_sq(c0, ang.ln_chia2);
+        double const var = 0.5 * (moliere_core_sq(c1, ang.ln_chia2) - moliere_core_sq(c0, ang.ln_chia2));
         return gaussian_scatter(dir, e1, e2, pmath::sqrt(var > 0 ? var : 0.0), x, rng);
     }
     double const layer = moliere_core_sq(c1, ang.ln_chia2);
