@@ -145,10 +145,16 @@ struct LockwoodAlbedo {
 };
 inline constexpr LockwoodAlbedo k_lockwood_al[] = {{1.033, 0.092}, {0.521, 0.111}, {0.314, 0.122}};
 
-//! The fraction of `events` primary electrons that come back out of a 1 g/cm^2 aluminium slab (more
-//! than the CSDA range, 0.55 g/cm^2 at 1 MeV (ESTAR), so nothing is transmitted): with showers (the
-//! e± transport with energy-loss fluctuations, delta rays and bremsstrahlung) down to 10 keV.
-inline double lockwood_backscatter(LockwoodAlbedo const& a, int events, char const* extra = "")
+//! What comes back out of a 1 g/cm^2 aluminium slab (more than the CSDA range, 0.55 g/cm^2 at 1 MeV
+//! (ESTAR), so nothing is transmitted) per incident electron, with showers (the e+- transport with
+//! energy-loss fluctuations, delta rays and bremsstrahlung) down to 10 keV: the primaries, and every
+//! electron (delta rays too; a photon leaves no hit in the vacuum plane). Lockwood et al.'s is a charge
+//! albedo, the charge leaving the front face, so secondary electrons count; here they add 3-6% to the
+//! primaries' fraction.
+struct Albedo {
+    double primaries, all;
+};
+inline Albedo lockwood_albedo(LockwoodAlbedo const& a, int events, char const* model)
 {
     SlabBeam const b{
         "aluminium",
@@ -157,25 +163,44 @@ inline double lockwood_backscatter(LockwoodAlbedo const& a, int events, char con
         "e-",
         a.mev,
         events,
-        fmt::format("showers = true\nenergy_cut = \"10 keV\"\nrange_cut = \"10 um\"\n{}", extra)};
+        fmt::format("showers = true\nenergy_cut = \"10 keV\"\nrange_cut = \"10 um\"\nmsc_model = \"{}\"\n",
+                    model)};
     auto const o = run_slab(b);
-    return static_cast<double>(o.backscattered) / static_cast<double>(o.events);
+    double const n = static_cast<double>(o.events);
+    return {static_cast<double>(o.backscattered) / n, static_cast<double>(o.backscattered_all) / n};
 }
 
-//! The backscattered fraction relative to the measurement, as the model stands: shower e+- scatter
-//! with Highland's Gaussian width (no single-scattering tail, docs/physics.md §8), and the fraction
-//! is about 20% below Lockwood et al.'s: 10000 electrons (SlabMeasurementsLongTest.cc) gave 0.0701,
-//! 0.0859, 0.0994 at 1.033, 0.521, 0.314 MeV, ratios 0.762, 0.774, 0.815. The tests assert that
-//! documented bias, the ratio = 0.78 within k_lockwood_bias_halfwidth (the spread over 0.3-1 MeV)
-//! plus three binomial standard errors, so that a change of the e+- transport either way shows; the
-//! issue's target, 10% of the measurement, is a WARN (doctest's non-failing check) until the model
-//! reaches it. Without showers (plain e- transport, no step limit near boundaries) the fraction is
-//! about 0.011 at 1 MeV: backscattering is not modelled there.
+//! Why the default model reflects too few: shower e+- (msc_model = "moliere") scatter with Highland's
+//! Gaussian width, the width of a layer's core, which in the thin first steps below a surface is far
+//! below the mean deflection 1 - <cos theta> = 1 - exp(-s / lambda_1) that transport theory requires
+//! (the single-scattering tail carries the rest, and a Gaussian has none); the electrons that would
+//! turn back near the surface go on. 10000 electrons (SlabMeasurementsLongTest.cc), every electron
+//! counted: 0.0701, 0.0859, 0.0994 primaries at 1.033, 0.521, 0.314 MeV (ratios 0.762, 0.774, 0.815;
+//! with the secondaries about 0.79, 0.79, 0.83). Tried (4000 electrons each, primaries / all): the
+//! exact mean on Highland's Gaussian, exp(a cos theta) with <cos theta> = exp(-s / lambda_1): 0.079 /
+//! 0.083, 0.103 / 0.106, 0.108 / 0.110, but Hanson's foils with showers 42% too wide; Molière's central
+//! part and single-scattering tail (the e+- model of the plain transport) with Highland's lambda_1 as
+//! its mean (msc_model = "moliere_all"): 0.0775 / 0.0825, 0.100 / 0.105, 0.122 / 0.125, and Hanson's
+//! foils with showers -2.5% and +3.8%. The step limit is converged (msc_range_factor 0.01: the same as
+//! 0.04). "moliere_all" is not the default: lead showers' 90% radius grows by 4% (ShowerProfileTest's
+//! r90 / R_M from +13% to +18%, against its 15%), though against Geant4's TestEm2 (5 GeV e- in PbWO4)
+//! r90 comes out 2.973 X0 for Geant4's 2.970 (Highland: 2.895).
+//! Tolerances: the default model, the documented bias (ratio of primaries 0.78 within the spread over
+//! 0.3-1 MeV plus three binomial standard errors), so that a change either way shows; "moliere_all",
+//! every electron within the 10% plus three binomial standard errors.
 inline constexpr double k_lockwood_bias = 0.78;
 inline constexpr double k_lockwood_bias_halfwidth = 0.05;
+inline double lockwood_binomial(LockwoodAlbedo const& a, int events)
+{
+    return std::sqrt(a.eta * (1 - a.eta) / events) / a.eta;
+}
 inline double lockwood_ratio_tolerance(LockwoodAlbedo const& a, int events)
 {
-    return k_lockwood_bias_halfwidth + 3.0 * std::sqrt(a.eta * (1 - a.eta) / events) / a.eta;
+    return k_lockwood_bias_halfwidth + 3.0 * lockwood_binomial(a, events);
+}
+inline double lockwood_target_tolerance(LockwoodAlbedo const& a, int events)
+{
+    return 0.10 + 3.0 * lockwood_binomial(a, events);
 }
 
 }  // namespace gt::test

@@ -49,9 +49,17 @@ TEST_CASE("Lockwood et al.'s electron backscattering from thick aluminium, 0.3 t
 {
     int const n = 10000;
     for (LockwoodAlbedo const& a : k_lockwood_al) {
-        double const eta = lockwood_backscatter(a, n);
-        MESSAGE(a.mev << " MeV: backscattered fraction " << eta << " (measured " << a.eta << ")");
-        CHECK(std::abs(eta / a.eta - k_lockwood_bias) < lockwood_ratio_tolerance(a, n));
-        WARN(std::abs(eta / a.eta - 1) < 0.10);  // the issue's target, not reached (Data.hh)
+        for (char const* model : {"moliere", "moliere_all"}) {
+            Albedo const r = lockwood_albedo(a, n, model);
+            MESSAGE(a.mev << " MeV, " << model << ": backscattered primaries " << r.primaries
+                          << ", every electron " << r.all << " (measured " << a.eta << ")");
+            if (std::string(model) == "moliere") {
+                // the default: the documented bias (Data.hh), the issue's target a WARN
+                CHECK(std::abs(r.primaries / a.eta - k_lockwood_bias) < lockwood_ratio_tolerance(a, n));
+                WARN(std::abs(r.all / a.eta - 1) < 0.10);
+            } else {
+                CHECK(std::abs(r.all / a.eta - 1) < lockwood_target_tolerance(a, n));
+            }
+        }
     }
 }
