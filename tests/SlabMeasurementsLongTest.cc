@@ -51,7 +51,7 @@ TEST_CASE("Lockwood et al.'s electron backscattering from thick aluminium, 0.3 t
     for (LockwoodAlbedo const& a : k_lockwood_al) {
         for (char const* model : {"moliere", "moliere_all"}) {
             Albedo const r = lockwood_albedo(a, n, model);
-            MESSAGE(a.mev << " MeV, " << model << ": backscattered primaries " << r.primaries
+            MESSAGE(a.mev << " MeV, " << std::string(model) << ": backscattered primaries " << r.primaries
                           << ", every electron " << r.all << " (measured " << a.eta << ")");
             if (std::string(model) == "moliere") {
                 // the default: the documented bias (Data.hh), the issue's target a WARN
