@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -86,7 +87,8 @@ direction = [0, 0, 1]
 //! number of primaries that crossed the entry plane going backwards (-z).
 struct SlabOutcome {
     std::vector<double> ux, uy, uz;  //!< transmitted primaries' directions
-    std::uint64_t backscattered = 0;
+    std::uint64_t backscattered = 0;      //!< primaries crossing the entry plane going -z
+    std::uint64_t backscattered_all = 0;  //!< every track crossing it going -z (a photon leaves no hit there)
     std::uint64_t events = 0;
 };
 
@@ -101,7 +103,9 @@ inline SlabOutcome run_slab(SlabBeam const& b)
     SlabOutcome out;
     out.events = n;
     std::set<std::uint64_t> through, back;
+    std::set<std::pair<std::uint64_t, std::uint64_t>> back_all;  // (event, track)
     for (auto const& h : r.hits) {
+        if (h.volume == 3 && h.momentum.z < 0) back_all.insert({h.event, h.track});
         if (h.track >= n) continue;  // primaries only (track ids below the number of events)
         double const p = std::sqrt(h.momentum.x * h.momentum.x + h.momentum.y * h.momentum.y +
                                    h.momentum.z * h.momentum.z);
@@ -114,6 +118,7 @@ inline SlabOutcome run_slab(SlabBeam const& b)
             ++out.backscattered;
         }
     }
+    out.backscattered_all = back_all.size();
     return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "Relative.hh"
 #include "SlabMeasurementsData.hh"
 
 using namespace gt;
@@ -14,14 +15,20 @@ TEST_CASE("Gottschalk et al.'s 158.6 MeV protons through aluminium: projected th
 {
     int const n = 40000;
     for (GottschalkSlab const& s : k_gottschalk_slabs) {
-        // both models: Lynch & Dahl's width and Highland's (PDG form, ln(x z^2 / (X0 beta^2))) agree
-        // to 0.5% here, and both are 8% above the measurement, inside its quoted 14% (Data.hh)
+        double const core = gottschalk_moliere_theta0(s);
+        // the default model (Molière's core width) meets the issue's 3%; Highland's (PDG form,
+        // ln(x z^2 / (X0 beta^2))) is 8% above the measurement and 5% above Molière's core
         for (char const* model : {"moliere", "highland"}) {
             double const w = gottschalk_theta0(s, n, model);
             MESSAGE(std::string(model)
                     << ": " << std::string(s.material) << " " << s.g_cm2 << " g/cm2: theta_0 = " << w * 1e3
-                    << " mrad (measured " << s.theta0_mrad << " +- " << s.error_mrad << ")");
-            CHECK(std::abs(w * 1e3 / s.theta0_mrad - 1) < gottschalk_tolerance(s, n));
+                    << " mrad (measured " << s.theta0_mrad << " +- " << s.error_mrad << ", Molière's core "
+                    << core * 1e3 << ")");
+            double const rel = w * 1e3 / s.theta0_mrad - 1;
+            CHECK(std::abs(rel) < gottschalk_tolerance(s, n));
+            bool const moliere = std::string(model) == "moliere";
+            CHECK((std::abs(rel) < gottschalk_target_tolerance(n)) == moliere);
+            CHECK((w == test::relative(core, gottschalk_core_tolerance(n))) == moliere);
         }
     }
 }
@@ -42,9 +49,17 @@ TEST_CASE("Lockwood et al.'s electron backscattering from thick aluminium, 0.3 t
 {
     int const n = 10000;
     for (LockwoodAlbedo const& a : k_lockwood_al) {
-        double const eta = lockwood_backscatter(a, n);
-        MESSAGE(a.mev << " MeV: backscattered fraction " << eta << " (measured " << a.eta << ")");
-        CHECK(std::abs(eta / a.eta - k_lockwood_bias) < lockwood_ratio_tolerance(a, n));
-        WARN(std::abs(eta / a.eta - 1) < 0.10);  // the issue's target, not reached (Data.hh)
+        for (char const* model : {"moliere", "moliere_all"}) {
+            Albedo const r = lockwood_albedo(a, n, model);
+            MESSAGE(a.mev << " MeV, " << std::string(model) << ": backscattered primaries " << r.primaries
+                          << ", every electron " << r.all << " (measured " << a.eta << ")");
+            if (std::string(model) == "moliere") {
+                // the default: the documented bias (Data.hh), the issue's target a WARN
+                CHECK(std::abs(r.primaries / a.eta - k_lockwood_bias) < lockwood_ratio_tolerance(a, n));
+                WARN(std::abs(r.all / a.eta - 1) < 0.10);
+            } else {
+                CHECK(std::abs(r.all / a.eta - 1) < lockwood_target_tolerance(a, n));
+            }
+        }
     }
 }

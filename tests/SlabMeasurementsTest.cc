@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "Relative.hh"
 #include "SlabMeasurementsData.hh"
 
 using namespace gt;
@@ -13,17 +14,19 @@ using namespace gt::test;
 
 TEST_CASE("Gottschalk et al.'s 158.6 MeV protons through aluminium: projected theta_0, reduced statistics")
 {
+    int const n = 16000;  // about 1 s of one core
     for (GottschalkSlab const& s : k_gottschalk_slabs) {
-        // the transport (Lynch & Dahl's Gaussian width for protons): within the quoted uncertainty
-        double const w = gottschalk_theta0(s, 4000, "moliere");
-        // Molière's theory by itself: within the issue's 3% (Gottschalk et al. found Molière's
-        // theory, as Hanson's 1/e width, within about 1% of their table on average)
-        // (deterministic: +2.9% here, gottschalk_moliere_theta0)
+        // the transport: protons scatter with Molière's core width (Gaussian projected angles)
+        double const w = gottschalk_theta0(s, n, "moliere");
+        // Molière's theory by itself at the entrance energy (deterministic: 3.638 mrad, +2.9%)
         double const core = gottschalk_moliere_theta0(s);
         MESSAGE(std::string(s.material)
                 << " " << s.g_cm2 << " g/cm2: theta_0 = " << w * 1e3 << " mrad, Molière's core " << core * 1e3
                 << " (measured " << s.theta0_mrad << " +- " << s.error_mrad << ")");
-        CHECK(std::abs(w * 1e3 / s.theta0_mrad - 1) < gottschalk_tolerance(s, 4000));
+        double const rel = w * 1e3 / s.theta0_mrad - 1;
+        CHECK(std::abs(rel) < gottschalk_tolerance(s, n));               // with the quoted uncertainty
+        CHECK(std::abs(rel) < gottschalk_target_tolerance(n));           // the issue's 3% (Highland: +8%)
+        CHECK(w == test::relative(core, gottschalk_core_tolerance(n)));  // its model (Highland: +5%)
         CHECK(std::abs(core * 1e3 / s.theta0_mrad - 1) < 0.03);
     }
 }
@@ -40,10 +43,13 @@ TEST_CASE("Kulchitsky & Latyshev's 2.25 MeV electrons through aluminium: theta_1
 
 TEST_CASE("Lockwood et al.'s electron backscattering from thick aluminium, reduced statistics")
 {
-    int const n = 4000;
+    // msc_model = "moliere_all" (shower e+- on Molière's model), every electron leaving the front face,
+    // within the issue's 10% plus three binomial standard errors (2.9% each at 12000 electrons): 18.6%;
+    // the default model (Highland's width for shower e+-) gives 0.0695 there, 24.5% low, and fails it
+    int const n = 12000;
     LockwoodAlbedo const& a = k_lockwood_al[0];  // 1.033 MeV (the lower energies: the long test)
-    double const eta = lockwood_backscatter(a, n);
-    MESSAGE(a.mev << " MeV: backscattered fraction " << eta << " (measured " << a.eta << ")");
-    CHECK(std::abs(eta / a.eta - k_lockwood_bias) < lockwood_ratio_tolerance(a, n));
-    WARN(std::abs(eta / a.eta - 1) < 0.10);  // the issue's target, not reached (Data.hh)
+    Albedo const r = lockwood_albedo(a, n, "moliere_all");
+    MESSAGE(a.mev << " MeV, moliere_all: backscattered primaries " << r.primaries << ", every electron "
+                  << r.all << " (measured " << a.eta << ")");
+    CHECK(std::abs(r.all / a.eta - 1) < lockwood_target_tolerance(a, n));
 }

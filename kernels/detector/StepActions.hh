@@ -46,9 +46,10 @@ GT_HOST_DEVICE inline double beta_of(double T, double mass)
 }
 
 //! The transport mean free path [m] that multiple scattering's path-length correction and step limit use.
-//! Shower e+- keep Highland's model for now (msc_model applies to the other charged tracks): with
-//! Molière's, the screened-Rutherford lambda_1 widened the shower cores in lead (r90 +7%, TestEm2's
-//! radial containment outside its tolerance), docs/physics.md.
+//! Shower e+- keep Highland's model by default (msc_model = "moliere" applies to the other charged
+//! tracks): with Molière's and the screened-Rutherford lambda_1, the shower cores in lead widened (r90
+//! +7%, TestEm2's radial containment outside its tolerance). msc_model = "moliere_all" gives shower e+-
+//! Molière's angles with this (Highland's) lambda_1 as their mean, docs/physics.md §8.
 GT_HOST_DEVICE inline double msc_lambda1(PhysicsParams const&, MaterialParams const& mat, ParticleType const& pt,
                                          double T)
 {
@@ -384,9 +385,10 @@ struct AlongStep {
         t.edep_cut[i] = edep_cut;
         if (ph.multiple_scattering && T > 0 && s > 0 && mat.radiation_length < HUGE_VAL) {
             ScatteringResult const sc =
-                ph.msc_model == k_msc_moliere && species < 0
+                (ph.msc_model == k_msc_moliere && species < 0) || ph.msc_model == k_msc_moliere_all
                     ? moliere_scatter(t.dir[i], s, mat, t.msc_depth[i] * mat.radiation_length, pt,
-                                      t.pre_energy[i], pt.mass < 1.0, rng, s_geom)
+                                      t.pre_energy[i], pt.mass < 1.0, rng, s_geom,
+                                      species >= 0 ? msc_lambda1(ph, mat, pt, t.pre_energy[i]) : -1.0)
                     : multiple_scatter(t.dir[i], s, mat.radiation_length, t.msc_depth[i], pt, t.pre_energy[i],
                                        rng, s_geom, species >= 0 && ph.msc_exact_mean != 0);
             t.dir[i] = sc.dir;

@@ -1,6 +1,7 @@
 // Multiple Coulomb scattering of the accurate model (physics.msc_model = "moliere", the default):
 // Molière's theory for the width of the central part, the screened-Rutherford single-scattering
-// tail beyond it for e+-, and Lynch & Dahl's Gaussian width for heavier particles.
+// tail beyond it for e+-, and a Gaussian of Molière's central width for heavier particles (Lynch &
+// Dahl's width, below, stays for comparison and tests).
 //
 // Sources (formulas only):
 //  - G. Molière, Z. Naturforsch. 3a (1948) 78; H. A. Bethe, Phys. Rev. 89 (1953) 1256 (B.), eqs.

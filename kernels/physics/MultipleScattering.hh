@@ -16,6 +16,11 @@
 
 namespace gt {
 
+//! physics.msc_model = "moliere_all" (beside MoliereScattering.hh's k_msc_highland and k_msc_moliere):
+//! Molière's model for shower e+- too, with the transport mean free path of their path-length
+//! correction and step limit (Highland's, msc_lambda1 in kernels/detector/StepActions.hh).
+inline constexpr std::int32_t k_msc_moliere_all = 2;
+
 //! theta0^2 of Highland-Lynch-Dahl for a thickness t = x / X0 (0 where the log term turns negative).
 GT_HOST_DEVICE inline double highland_theta0_sq(double t, double beta_cp, double z, double beta2)
 {
@@ -164,11 +169,18 @@ GT_HOST_DEVICE inline ScatteringResult multiple_scatter(Vec3 dir, double s, doub
 //! that of a geometric advance s_geom (s when negative). As Highland's width, Molière's and Lynch &
 //! Dahl's are of the whole thickness crossed: a step gets the difference of the squared widths at
 //! depth + s and at depth, so that any splitting of a layer gives the layer's width. e+- (electron):
-//! the central part and single-scattering tail of moliere_sample_cos, with the transport mean free
-//! path at the step's energy; heavier particles: Gaussian projected angles of Lynch & Dahl's theta0.
+//! the central part and single-scattering tail of moliere_sample_cos, the mean deflection that of the
+//! transport mean free path lambda1_in (> 0; else the screened Rutherford one at the step's energy);
+//! heavier particles: Gaussian projected angles of Molière's central width, theta_0 = theta_1/e /
+//! sqrt(2) (Hanson's Gaussian approximation to Molière's theory, the width that Gottschalk et al.
+//! measured for protons as a Gaussian fitted to the core of the projected angles; B. Gottschalk,
+//! arXiv:1804.00022, section 4). Not Lynch & Dahl's theta_0: that Gaussian is fitted to the central
+//! 98% of the distribution, which in thin layers takes in the single-scattering tail and comes out
+//! wider than the core (+8.5% for Gottschalk's 0.216 g/cm^2 of aluminium, B = 11).
 GT_HOST_DEVICE inline ScatteringResult moliere_scatter(Vec3 dir, double s, MaterialParams const& m, double depth,
                                                        ParticleType const& pt, double T, bool electron,
-                                                       RandomStream& rng, double s_geom = -1.0)
+                                                       RandomStream& rng, double s_geom = -1.0,
+                                                       double lambda1_in = -1.0)
 {
     MoliereAngles const ang = moliere_angles(m, pt, T);
     double const c0 = ang.chic2_per_m * depth, c1 = ang.chic2_per_m * (depth + s);
@@ -177,13 +189,13 @@ GT_HOST_DEVICE inline ScatteringResult moliere_scatter(Vec3 dir, double s, Mater
     Vec3 const e2 = cross(dir, e1);
     double const x = s_geom < 0 ? s : s_geom;
     if (!electron) {
-        double var = lynch_dahl_theta0_sq(c1, ang.ln_chia2) - lynch_dahl_theta0_sq(c0, ang.ln_chia2);
+        double const var = 0.5 * (moliere_core_sq(c1, ang.ln_chia2) - moliere_core_sq(c0, ang.ln_chia2));
         return gaussian_scatter(dir, e1, e2, pmath::sqrt(var > 0 ? var : 0.0), x, rng);
     }
     double const layer = moliere_core_sq(c1, ang.ln_chia2);
     double core = layer - moliere_core_sq(c0, ang.ln_chia2);
     core = core > 0 ? core : 0.0;
-    double const lambda1 = moliere_lambda1(ang);
+    double const lambda1 = lambda1_in > 0 ? lambda1_in : moliere_lambda1(ang);
     // the tail starts beyond the central width of the layer crossed so far, and at least beyond that
     // of a layer of k_moliere_tail_depth lambda_1: a tail starting at a thin step's own width would,
     // after the later steps, lie inside the layer's central part and widen it (Hanson's foil in ten

@@ -34,7 +34,7 @@ void read_physics(DeckContext& ctx, toml::table const& t, DetectorConfig& d)
     }
     if (auto v = ctx.quantity_at(t, path, "final_range", quantity::length, Bound::positive, false))
         ph.final_range = *v;
-    if (auto m = ctx.choice_at(t, path, "msc_model", {"moliere", "highland"}, false)) ph.msc_model = *m;
+    if (auto m = ctx.choice_at(t, path, "msc_model", {"moliere", "highland", "moliere_all"}, false)) ph.msc_model = *m;
     if (auto b = ctx.bool_at(t, path, "charged_crossing_hits")) ph.charged_crossing_hits = *b;
     read_shower_keys(ctx, t, path, d.physics);
 }

@@ -14,6 +14,7 @@
 #include "deck/Materials.hh"
 #include "deck/Particles.hh"
 #include "kernels/physics/MoliereScattering.hh"
+#include "kernels/physics/MultipleScattering.hh"
 #include "detector/ShowerSetup.hh"
 #include "detector/TabulatedField.hh"
 #include "io/H5Access.hh"
@@ -149,7 +150,9 @@ DetectorSetup make_detector_setup(DeckConfig const& cfg)
     t.physics.max_step = ph.max_step > 0 ? ph.max_step : HUGE_VAL;
     t.physics.range_fraction = ph.range_fraction;
     t.physics.final_range = ph.final_range;
-    t.physics.msc_model = ph.msc_model == "highland" ? k_msc_highland : k_msc_moliere;
+    t.physics.msc_model = ph.msc_model == "highland"      ? k_msc_highland
+                          : ph.msc_model == "moliere_all" ? k_msc_moliere_all
+                                                          : k_msc_moliere;
     t.physics.charged_crossing_hits = ph.charged_crossing_hits ? 1 : 0;
     t.physics.max_steps = static_cast<std::uint32_t>(d.propagation.max_steps);
 
