@@ -33,7 +33,9 @@
 
 namespace gt {
 
-enum MscModel : std::int32_t { k_msc_highland = 0, k_msc_moliere = 1 };
+//! k_msc_moliere_all: Molière's model for shower e+- too, with the transport mean free path of their
+//! path-length correction and step limit (Highland's, msc_lambda1 in kernels/detector/StepActions.hh).
+enum MscModel : std::int32_t { k_msc_highland = 0, k_msc_moliere = 1, k_msc_moliere_all = 2 };
 
 //! Molière's two angles for a thickness of 1 m of a material: chi_c^2 [rad^2 / m] (proportional to
 //! the thickness) and ln chi_a^2 (independent of it).

@@ -16,11 +16,6 @@
 
 namespace gt {
 
-//! physics.msc_model = "moliere_all" (beside MoliereScattering.hh's k_msc_highland and k_msc_moliere):
-//! Molière's model for shower e+- too, with the transport mean free path of their path-length
-//! correction and step limit (Highland's, msc_lambda1 in kernels/detector/StepActions.hh).
-inline constexpr std::int32_t k_msc_moliere_all = 2;
-
 //! theta0^2 of Highland-Lynch-Dahl for a thickness t = x / X0 (0 where the log term turns negative).
 GT_HOST_DEVICE inline double highland_theta0_sq(double t, double beta_cp, double z, double beta2)
 {
