@@ -113,7 +113,7 @@ struct DetectorPhysicsConfig {
     double max_step = 0;          //!< [m]; 0: none
     double range_fraction = 0.2;  //!< [1]
     double final_range = 1.0e-3;  //!< [m]
-    std::string msc_model = "moliere";  //!< "moliere", "highland" or "moliere_all" (kernels/physics/MoliereScattering.hh)
+    std::string msc_model = "moliere";  //!< moliere, highland, moliere_all (MoliereScattering.hh)
     bool charged_crossing_hits = true;  //!< showers: a charged crossing of a sensitive volume is a hit
     // electromagnetic showers (src/deck/ShowerKeys.hh, docs/decks.md)
     bool showers = false;
