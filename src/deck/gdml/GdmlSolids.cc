@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "deck/gdml/GdmlModel.hh"
-#include "detector/ShapeParameters.hh"
+#include "kernels/geometry/TrapFaces.hh"
 
 namespace gt::gdml {
 
