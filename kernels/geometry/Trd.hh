@@ -6,7 +6,7 @@
 // distance (a lower bound).
 #pragma once
 
-#include "kernels/geometry/Box.hh"
+#include "kernels/geometry/ConvexClip.hh"
 
 namespace gt {
 
@@ -56,36 +56,9 @@ struct Trd {
 
     GT_HOST_DEVICE double distance_to_out(Vec3 p, Vec3 d) const
     {
-        double t = k_no_hit;
-        for (int i = 0; i < 6; ++i) {
-            double h, hd;
-            plane(i, p, d, h, hd);
-            if (hd > 0) {
-                double const ti = -h / hd;
-                t = ti < t ? ti : t;
-            }
-        }
-        return t > 0 ? t : 0.0;
+        return clip_distance_to_out<6>(*this, p, d);
     }
-
-    GT_HOST_DEVICE double distance_to_in(Vec3 p, Vec3 d) const
-    {
-        double tmin = 0.0, tmax = k_no_hit;
-        for (int i = 0; i < 6; ++i) {
-            double h, hd;
-            plane(i, p, d, h, hd);
-            if (hd == 0) {
-                if (h > 0) return k_no_hit;
-                continue;
-            }
-            double const ti = -h / hd;
-            if (hd < 0)
-                tmin = ti > tmin ? ti : tmin;
-            else
-                tmax = ti < tmax ? ti : tmax;
-        }
-        return (tmax > tmin) ? tmin : k_no_hit;
-    }
+    GT_HOST_DEVICE double distance_to_in(Vec3 p, Vec3 d) const { return clip_distance_to_in<6>(*this, p, d); }
 
     //! The signed distance to plane i (negative inside).
     GT_HOST_DEVICE double plane_distance(int i, Vec3 p) const
