@@ -21,56 +21,31 @@ constexpr double k_pi = 3.14159265358979323846;
 
 std::string const k_file = std::string(GTRACK_SOURCE_DIR) + "/tests/data/gdml/forward-solids.gdml";
 
-//! The geometry tables of a GDML file's volumes, each material numbered in order of first use.
-GeometryTables tables_of(gdml::GdmlGeometry const& gg)
-{
-    DetectorConfig d;
-    d.world = gg.world;
-    d.volumes = gg.volumes;
-    std::map<std::string, int> materials = {{d.world.material, 0}};
-    for (VolumeConfig const& v : d.volumes) materials.emplace(v.material, static_cast<int>(materials.size()));
-    return build_geometry(d, materials);
-}
-
-void check_trace(GeometryTables const& g, Vec3 p, Vec3 d, std::vector<std::string> const& volumes,
-                 std::vector<double> const& distances)
-{
-    test::Trace const t = test::trace(g, p, d);
-    REQUIRE(t.volumes == volumes);
-    for (std::size_t i = 0; i < distances.size(); ++i) {
-        CAPTURE(i);
-        // the hand values are exact; the crossings carry a few ulps of round-off (and the push of
-        // 1e-9 m that the trace adds back)
-        CHECK(t.distances[i] == test::relative(distances[i], 1e-9));
-        CHECK(t.halfway_safeties[i] <= 0.5 * t.distances[i] + 1e-12);
-    }
-}
-
 }  // namespace
 
 TEST_CASE("GDML cone, trd, eltube and para: straight tracks cross the boundaries the dimensions give")
 {
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    GeometryTables const g = tables_of(gg);
+    GeometryTables const g = test::tables_of(gg);
     // along z at x = -162 mm: the vessel (eltube, z -550..50 mm), the pipe's wall 42 mm from its
     // axis (x = -120 mm) where 35 + z/20 >= 42 (pipe z >= 140 mm: global -110 mm) up to its top
     // face (global -50 mm), then the absorber (hollow cone, phi 45..315 deg, r = 162 mm at phi 180
     // deg) from where its outer radius 175 + z/6 reaches 162 mm (z = -78 mm: global 322 mm) to its
     // top face (550 mm). Both cone crossings are parallel to the axis: the quadratic's leading
     // coefficient is -k^2 < 0.
-    check_trace(g, {-0.162, 0, -0.999}, {0, 0, 1},
-                {"World", "Vessel", "Pipe", "Vessel", "World", "Absorber", "World"},
-                {0.449, 0.440, 0.060, 0.100, 0.272, 0.228, 0.450});
+    test::check_trace(g, {-0.162, 0, -0.999}, {0, 0, 1},
+                      {"World", "Vessel", "Pipe", "Vessel", "World", "Absorber", "World"},
+                      {0.449, 0.440, 0.060, 0.100, 0.272, 0.228, 0.450});
     // along x at the vessel's centre plane (z = -250 mm): the pipe's wall (radii 30 and 35 mm at its
     // middle) twice, then the crystal (trd, half-width 12 mm at its middle, centred at x = 150 mm)
-    check_trace(g, {-0.999, 0, -0.25}, {1, 0, 0},
-                {"World", "Vessel", "Pipe", "Vessel", "Pipe", "Vessel", "Crystal", "Vessel", "World"},
-                {0.699, 0.145, 0.005, 0.060, 0.005, 0.223, 0.024, 0.138, 0.700});
+    test::check_trace(g, {-0.999, 0, -0.25}, {1, 0, 0},
+                      {"World", "Vessel", "Pipe", "Vessel", "Pipe", "Vessel", "Crystal", "Vessel", "World"},
+                      {0.699, 0.145, 0.005, 0.060, 0.005, 0.223, 0.024, 0.138, 0.700});
     // along x at y = 100 mm through the absorber's middle (radii 55 and 175 mm): in at
     // x = -sqrt(175^2 - 100^2), out through the phi = 45 deg edge at x = 100 mm
     double const x_in = std::sqrt(175.0 * 175.0 - 100.0 * 100.0) * 1e-3;
-    check_trace(g, {-0.999, 0.1, 0.4}, {1, 0, 0}, {"World", "Absorber", "World"},
-                {0.999 - x_in, x_in + 0.1, 0.9});
+    test::check_trace(g, {-0.999, 0.1, 0.4}, {1, 0, 0}, {"World", "Absorber", "World"},
+                      {0.999 - x_in, x_in + 0.1, 0.9});
     // along x at z = 480 mm (the absorber's z = 80 mm: radii 55 + 80/30 and 175 + 80/6 mm; the ray
     // at y = 0, x > 0 runs through the absorber's missing 90 deg) and the block's z = 80 mm, where
     // G4Para's definition, x' = x - y' tan(alpha) - z tan(theta) cos(phi) with
@@ -80,8 +55,8 @@ TEST_CASE("GDML cone, trd, eltube and para: straight tracks cross the boundaries
     double const s = 80 * (tt * std::cos(30 * deg) - std::tan(10 * deg) * tt * std::sin(30 * deg));
     double const r_out = (175 + 80.0 / 6) * 1e-3, r_in = (55 + 80.0 / 30) * 1e-3;
     double const block_in = (450 + s) * 1e-3;
-    check_trace(g, {-0.999, 0, 0.48}, {1, 0, 0}, {"World", "Absorber", "World", "Block", "World"},
-                {0.999 - r_out, r_out - r_in, r_in + block_in, 0.1, 1 - block_in - 0.1});
+    test::check_trace(g, {-0.999, 0, 0.48}, {1, 0, 0}, {"World", "Absorber", "World", "Block", "World"},
+                      {0.999 - r_out, r_out - r_in, r_in + block_in, 0.1, 1 - block_in - 0.1});
 }
 
 TEST_CASE("GDML cone, trd, eltube and para: gtrack check, and each volume's mass against density x volume")
@@ -108,7 +83,7 @@ TEST_CASE("GDML cone, trd, eltube and para: gtrack check, and each volume's mass
     };
 
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    GeometryTables const g = tables_of(gg);
+    GeometryTables const g = test::tables_of(gg);
     auto density = [&](std::string const& name) {  // [kg/m^3] as gtrack reads the material
         if (auto m = builtin_material(name)) return m->density;
         for (MaterialConfig const& m : gg.materials)

@@ -20,55 +20,32 @@ constexpr double k_pi = 3.14159265358979323846;
 
 std::string const k_file = std::string(GTRACK_SOURCE_DIR) + "/tests/data/gdml/T011_Polycone.gdml";
 
-GeometryTables tables_of(gdml::GdmlGeometry const& gg)
-{
-    DetectorConfig d;
-    d.world = gg.world;
-    d.volumes = gg.volumes;
-    std::map<std::string, int> materials = {{d.world.material, 0}};
-    for (VolumeConfig const& v : d.volumes) materials.emplace(v.material, static_cast<int>(materials.size()));
-    return build_geometry(d, materials);
-}
-
-void check_trace(GeometryTables const& g, Vec3 p, Vec3 d, std::vector<std::string> const& volumes,
-                 std::vector<double> const& distances)
-{
-    test::Trace const t = test::trace(g, p, d);
-    REQUIRE(t.volumes == volumes);
-    REQUIRE(t.distances.size() == distances.size());
-    for (std::size_t i = 0; i < distances.size(); ++i) {
-        CAPTURE(i);
-        // exact hand values; the crossings carry a few ulps and the trace's 1e-9 m push added back
-        CHECK(t.distances[i] == test::relative(distances[i], 1e-9));
-        CHECK(t.halfway_safeties[i] <= 0.5 * t.distances[i] + 1e-12);
-    }
-}
-
 }  // namespace
 
 TEST_CASE("GDML polycone (pyg4ometry T011): straight tracks cross the surfaces G4Polycone's definition gives")
 {
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    GeometryTables const g = tables_of(gg);
+    GeometryTables const g = test::tables_of(gg);
     // radii [mm]: for z in [-10, 0] rmin = 5 + 0.4 z, rmax = 9; for z in [0, 10] rmin = 5 - 0.2 z,
     // rmax = 9 - 0.4 z. Along z at x = 0, y = 7 (phi = 90 deg, in the segment): in at the bottom
     // plane, through the shared plane z = 0, out where rmax = 7 (z = 5)
-    check_trace(g, {0, 0.007, -0.0499}, {0, 0, 1}, {"wl", "pl", "wl"}, {0.0399, 0.015, 0.045});
+    test::check_trace(g, {0, 0.007, -0.0499}, {0, 0, 1}, {"wl", "pl", "wl"}, {0.0399, 0.015, 0.045});
     // along y at x = -4 mm, z = -5 mm (phi from 270 down to 90 deg through 180: in the segment;
     // rmin = 3 < 4 there): in and out through the outer cylinder r = 9 at y = -+sqrt(65)
     double const y9 = std::sqrt(65.0) * 1e-3;
-    check_trace(g, {-0.004, -0.0499, -0.005}, {0, 1, 0}, {"wl", "pl", "wl"},
-                {0.0499 - y9, 2 * y9, 0.05 - y9});
+    test::check_trace(g, {-0.004, -0.0499, -0.005}, {0, 1, 0}, {"wl", "pl", "wl"},
+                      {0.0499 - y9, 2 * y9, 0.05 - y9});
     // along x at y = -2 mm, z = -5 mm: in through r = 9 at x = -sqrt(77), out into the hole r = 3 at
     // x = -sqrt(5); beyond x = 0 the ray runs in the missing quadrant (phi 270..360 deg)
     double const x9 = std::sqrt(77.0) * 1e-3, x3 = std::sqrt(5.0) * 1e-3;
-    check_trace(g, {-0.0499, -0.002, -0.005}, {1, 0, 0}, {"wl", "pl", "wl"},
-                {0.0499 - x9, x9 - x3, 0.05 + x3});
+    test::check_trace(g, {-0.0499, -0.002, -0.005}, {1, 0, 0}, {"wl", "pl", "wl"},
+                      {0.0499 - x9, x9 - x3, 0.05 + x3});
     // along -y at x = 3 mm, z = 2 mm (rmin 4.6, rmax 8.2 there; phi in (0, 90) deg for y > 0): in
     // through the outer cone at y = sqrt(8.2^2 - 9), out into the hole at y = sqrt(4.6^2 - 9); past
     // the hole y < 0 with x > 0 is the missing quadrant: the world down to its face
     double const yo = std::sqrt(8.2 * 8.2 - 9) * 1e-3, yi = std::sqrt(4.6 * 4.6 - 9) * 1e-3;
-    check_trace(g, {0.003, 0.0499, 0.002}, {0, -1, 0}, {"wl", "pl", "wl"}, {0.0499 - yo, yo - yi, yi + 0.05});
+    test::check_trace(g, {0.003, 0.0499, 0.002}, {0, -1, 0}, {"wl", "pl", "wl"},
+                      {0.0499 - yo, yo - yi, yi + 0.05});
 }
 
 TEST_CASE("GDML polycone (pyg4ometry T011): gtrack check, and its mass against density x volume")
@@ -97,7 +74,7 @@ TEST_CASE("GDML polycone (pyg4ometry T011): gtrack check, and its mass against d
     CHECK(printed_kg == test::relative(mass, 1e-5));
 
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    GeometryTables const g = tables_of(gg);
+    GeometryTables const g = test::tables_of(gg);
     CHECK(g.sections.size() == 2);
     Navigator const nav(g.view());
     PlacedVolume const& pv = g.volumes[1];

@@ -1,5 +1,6 @@
 // Helpers for the GDML tests: a GDML file written to a temporary directory, a deck around a GDML
-// geometry, and a ray trace through the navigator (volumes crossed and distances).
+// geometry, a GDML file's geometry tables, and a ray trace through the navigator (volumes crossed and
+// distances) checked against hand values.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -8,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,7 +17,9 @@
 
 #include "Relative.hh"
 #include "deck/DeckReader.hh"
+#include "deck/gdml/GdmlReader.hh"
 #include "detector/DetectorSetup.hh"
+#include "detector/GeometryBuilder.hh"
 #include "kernels/geometry/Navigator.hh"
 
 namespace gt::test {
@@ -99,6 +103,33 @@ inline Trace trace(GeometryTables const& g, Vec3 p, Vec3 d)
         pushed = nav::k_push;
     }
     return t;
+}
+
+//! The geometry tables of a GDML file's volumes, each material numbered in order of first use.
+inline GeometryTables tables_of(gdml::GdmlGeometry const& gg)
+{
+    DetectorConfig d;
+    d.world = gg.world;
+    d.volumes = gg.volumes;
+    std::map<std::string, int> materials = {{d.world.material, 0}};
+    for (VolumeConfig const& v : d.volumes) materials.emplace(v.material, static_cast<int>(materials.size()));
+    return build_geometry(d, materials);
+}
+
+//! The ray p + t d crosses exactly `volumes`, each over the hand-computed distance [m] to 1e-9 (the
+//! crossings carry a few ulps of round-off and the trace's push of 1e-9 m added back), and the safety
+//! halfway along each segment is never larger than the true distance to its ends.
+inline void check_trace(GeometryTables const& g, Vec3 p, Vec3 d, std::vector<std::string> const& volumes,
+                        std::vector<double> const& distances)
+{
+    Trace const t = trace(g, p, d);
+    REQUIRE(t.volumes == volumes);
+    REQUIRE(t.distances.size() == distances.size());
+    for (std::size_t i = 0; i < distances.size(); ++i) {
+        CAPTURE(i);
+        CHECK(t.distances[i] == relative(distances[i], 1e-9));
+        CHECK(t.halfway_safeties[i] <= 0.5 * t.distances[i] + 1e-12);
+    }
 }
 
 }  // namespace gt::test

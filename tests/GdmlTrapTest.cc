@@ -18,30 +18,6 @@ namespace {
 
 std::string const k_file = std::string(GTRACK_SOURCE_DIR) + "/tests/data/gdml/T007_Trap.gdml";
 
-GeometryTables tables_of(gdml::GdmlGeometry const& gg)
-{
-    DetectorConfig d;
-    d.world = gg.world;
-    d.volumes = gg.volumes;
-    std::map<std::string, int> materials = {{d.world.material, 0}};
-    for (VolumeConfig const& v : d.volumes) materials.emplace(v.material, static_cast<int>(materials.size()));
-    return build_geometry(d, materials);
-}
-
-void check_trace(GeometryTables const& g, Vec3 p, Vec3 d, std::vector<std::string> const& volumes,
-                 std::vector<double> const& distances)
-{
-    test::Trace const t = test::trace(g, p, d);
-    REQUIRE(t.volumes == volumes);
-    REQUIRE(t.distances.size() == distances.size());
-    for (std::size_t i = 0; i < distances.size(); ++i) {
-        CAPTURE(i);
-        // exact hand values; the crossings carry a few ulps and the trace's 1e-9 m push added back
-        CHECK(t.distances[i] == test::relative(distances[i], 1e-9));
-        CHECK(t.halfway_safeties[i] <= 0.5 * t.distances[i] + 1e-12);
-    }
-}
-
 // The trap's section at height z [mm] (G4Trap with theta = 0.6 rad, phi = 0, no shear): centred on
 // x = z tan(theta), y = 0; half-height 3.125 + 0.125 z and half-width 3.75 + 0.25 z (linear from
 // y1/2 = 2.5, x1/2 = 2.5 at z = -5 to y2/2 = 3.75, x3/2 = 5 at z = +5).
@@ -52,21 +28,21 @@ double const k_tan_theta = std::tan(0.6);
 TEST_CASE("GDML trap (pyg4ometry T007): straight tracks cross the faces G4Trap's definition gives")
 {
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    GeometryTables const g = tables_of(gg);
+    GeometryTables const g = test::tables_of(gg);
     // along x at y = z = 0: the section spans x in [-3.75, 3.75] mm; the world ends at +-50 mm
-    check_trace(g, {-0.0499, 0, 0}, {1, 0, 0}, {"wl", "tl", "wl"}, {0.04615, 0.0075, 0.04625});
+    test::check_trace(g, {-0.0499, 0, 0}, {1, 0, 0}, {"wl", "tl", "wl"}, {0.04615, 0.0075, 0.04625});
     // along y at x = z = 0: |y| <= 3.125 mm
-    check_trace(g, {0, -0.0499, 0}, {0, 1, 0}, {"wl", "tl", "wl"}, {0.046775, 0.00625, 0.046875});
+    test::check_trace(g, {0, -0.0499, 0}, {0, 1, 0}, {"wl", "tl", "wl"}, {0.046775, 0.00625, 0.046875});
     // along z at x = y = 0: in through the slanted +x face x = z tan(theta) + 3.75 + 0.25 z = 0, out
     // through the +z face
     double const z_in = -3.75 / (k_tan_theta + 0.25);
-    check_trace(g, {0, 0, -0.0499}, {0, 0, 1}, {"wl", "tl", "wl"},
-                {(z_in + 49.9) * 1e-3, (5 - z_in) * 1e-3, 0.045});
+    test::check_trace(g, {0, 0, -0.0499}, {0, 0, 1}, {"wl", "tl", "wl"},
+                      {(z_in + 49.9) * 1e-3, (5 - z_in) * 1e-3, 0.045});
     // along z at x = 5 mm, y = 1 mm: outside the -z face (there x in [-5.92, -0.92] mm), in through
     // the +x face where 5 = z tan(theta) + 3.75 + 0.25 z, out through the +z face (x in [-1.58, 8.42])
     double const z_in5 = (5 - 3.75) / (k_tan_theta + 0.25);
-    check_trace(g, {0.005, 0.001, -0.0499}, {0, 0, 1}, {"wl", "tl", "wl"},
-                {(z_in5 + 49.9) * 1e-3, (5 - z_in5) * 1e-3, 0.045});
+    test::check_trace(g, {0.005, 0.001, -0.0499}, {0, 0, 1}, {"wl", "tl", "wl"},
+                      {(z_in5 + 49.9) * 1e-3, (5 - z_in5) * 1e-3, 0.045});
 }
 
 TEST_CASE("GDML trap (pyg4ometry T007): gtrack check, and its mass against density x volume")
@@ -94,7 +70,7 @@ TEST_CASE("GDML trap (pyg4ometry T007): gtrack check, and its mass against densi
 
     // hit-or-miss in the trap's global bounding box: the points the navigator locates in it
     gdml::GdmlGeometry const gg = gdml::read_gdml_file(k_file, {});
-    GeometryTables const g = tables_of(gg);
+    GeometryTables const g = test::tables_of(gg);
     Navigator const nav(g.view());
     PlacedVolume const& pv = g.volumes[1];
     REQUIRE(g.logical_names[pv.logical] == "tl");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "Relative.hh"
+#include "ShapeTestSupport.hh"
 #include "detector/ShapeParameters.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/geometry/Shape.hh"
@@ -37,34 +38,6 @@ struct Solid {
         return inside(p) ? shape.safety_to_out(p, table.data()) : shape.safety_to_in(p, table.data());
     }
 };
-
-//! First t in (0, t_max] where inside() changes, by marching in steps of dt and bisecting.
-double brute_distance(Solid const& s, Vec3 p, Vec3 d, bool from_inside, double dt, double t_max)
-{
-    double prev = 0;
-    for (double t = dt; t <= t_max; t += dt) {
-        if (s.inside(axpy(t, d, p)) != from_inside) {
-            double lo = prev, hi = t;
-            for (int i = 0; i < 60; ++i) {
-                double const mid = 0.5 * (lo + hi);
-                (s.inside(axpy(mid, d, p)) != from_inside ? hi : lo) = mid;
-            }
-            return 0.5 * (lo + hi);
-        }
-        prev = t;
-    }
-    return HUGE_VAL;
-}
-
-Vec3 random_direction(std::mt19937_64& g)
-{
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (;;) {
-        Vec3 v{u(g), u(g), u(g)};
-        double const n = norm(v);
-        if (n > 0.1 && n < 1.0) return (1.0 / n) * v;
-    }
-}
 
 //! Polycones whose features are >= 0.1 m: a step outwards and inwards, holes, a pointed end, a
 //! narrow and a wide phi segment.
@@ -144,10 +117,10 @@ TEST_CASE("polycones: distances match a brute-force march, safeties stay below e
         int inside_count = 0, outside_count = 0;
         for (int n = 0; n < 1500; ++n) {
             Vec3 const p{u(gen), u(gen), u(gen)};
-            Vec3 const d = random_direction(gen);
+            Vec3 const d = test::random_direction(gen);
             bool const in = s.inside(p);
             double const exact = in ? s.out(p, d) : s.in(p, d);
-            double const brute = brute_distance(s, p, d, in, dt, 4.0);
+            double const brute = test::brute_distance(s, p, d, in, dt, 4.0);
             if (brute == HUGE_VAL) {
                 // the march stepped over a chord thinner than dt (a ray clipping an edge): a finite
                 // exact distance must be such a chord
@@ -165,7 +138,7 @@ TEST_CASE("polycones: distances match a brute-force march, safeties stay below e
             CHECK(safety >= 0);
             CHECK(safety <= exact + 1e-12);
             for (int k = 0; k < 31; ++k) {
-                Vec3 const e = random_direction(gen);
+                Vec3 const e = test::random_direction(gen);
                 CHECK(safety <= (in ? s.out(p, e) : s.in(p, e)) + 1e-12);
             }
         }

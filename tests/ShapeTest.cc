@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "ShapeTestSupport.hh"
 #include "detector/ShapeParameters.hh"
 #include "kernels/core/Types.hh"
 #include "kernels/geometry/Shape.hh"
@@ -14,36 +15,6 @@
 using namespace gt;
 
 namespace {
-
-//! First t in (0, t_max] where inside() changes from `from_inside`, by marching in steps of dt and
-//! bisecting to 1e-13; HUGE_VAL if it never changes. A layer thinner than dt could be stepped over:
-//! the shapes below have no feature thinner than 50 dt.
-double brute_distance(Shape const& s, Vec3 p, Vec3 d, bool from_inside, double dt, double t_max)
-{
-    double prev = 0;
-    for (double t = dt; t <= t_max; t += dt) {
-        if (s.inside(axpy(t, d, p)) != from_inside) {
-            double lo = prev, hi = t;
-            for (int i = 0; i < 60; ++i) {
-                double const mid = 0.5 * (lo + hi);
-                (s.inside(axpy(mid, d, p)) != from_inside ? hi : lo) = mid;
-            }
-            return 0.5 * (lo + hi);
-        }
-        prev = t;
-    }
-    return HUGE_VAL;
-}
-
-Vec3 random_direction(std::mt19937_64& g)
-{
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (;;) {
-        Vec3 v{u(g), u(g), u(g)};
-        double const n = norm(v);
-        if (n > 0.1 && n < 1.0) return (1.0 / n) * v;
-    }
-}
 
 std::vector<Shape> test_shapes()
 {
@@ -96,10 +67,10 @@ TEST_CASE("every shape's distances match a brute-force march along random rays")
         int inside_count = 0, outside_count = 0;
         for (int n = 0; n < 2000; ++n) {
             Vec3 const p{u(gen), u(gen), u(gen)};
-            Vec3 const d = random_direction(gen);
+            Vec3 const d = test::random_direction(gen);
             bool const in = s.inside(p);
             double const exact = in ? s.distance_to_out(p, d) : s.distance_to_in(p, d);
-            double const brute = brute_distance(s, p, d, in, dt, 4.0);
+            double const brute = test::brute_distance(s, p, d, in, dt, 4.0);
             CAPTURE(p.x);
             CAPTURE(p.y);
             CAPTURE(p.z);
@@ -137,7 +108,7 @@ TEST_CASE("safeties never exceed the distance to the surface in any direction")
             CHECK(safety >= 0);
             double nearest = HUGE_VAL;
             for (int k = 0; k < 200; ++k) {
-                Vec3 const d = random_direction(gen);
+                Vec3 const d = test::random_direction(gen);
                 double const dist = in ? s.distance_to_out(p, d) : s.distance_to_in(p, d);
                 nearest = std::min(nearest, dist);
             }
