@@ -77,6 +77,7 @@ struct PointRow {
     OutputState state = OutputState::missing;
     std::string reason;  //!< why it is not complete
     std::vector<FinalStatistic> stats;
+    std::optional<study::BorderGrid> border_grid;  //!< a polar dynamic-aperture study's grid
 };
 
 }  // namespace
@@ -205,7 +206,12 @@ int collect_command(CommandOptions const& options)
         }
         row.file = f;
         try {
-            row.stats = study::is_study_output(f) ? study::study_statistics(f) : final_statistics(f);
+            if (auto study = study::study_figures(f)) {
+                row.stats = std::move(study->stats);
+                row.border_grid = std::move(study->grid);
+            } else {
+                row.stats = final_statistics(f);
+            }
             row.state = OutputState::complete;
             row.reason.clear();
         } catch (std::exception const& e) {
@@ -241,12 +247,11 @@ int collect_command(CommandOptions const& options)
         bool same = true;
         for (auto const& r : rows) {
             if (r.state != OutputState::complete) continue;
-            auto const g = study::border_grid(r.file);
-            if (!g || (grid && *g != *grid)) {
+            if (!r.border_grid || (grid && *r.border_grid != *grid)) {
                 same = false;
                 break;
             }
-            grid = g;
+            grid = r.border_grid;
             da_stats.push_back(&r.stats);
         }
         if (same && grid) da = study::border_over_points(*grid, da_stats);

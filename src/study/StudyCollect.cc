@@ -15,26 +15,14 @@ namespace gt::study {
 
 namespace {
 
-bool has_group(std::string const& path, char const* group)
-{
-    h5::File file = h5::open_file_readonly(path);
-    return h5::exists(file.get(), group);
-}
-
-std::string size_unit_of(std::string const& path)
-{
-    h5::File file = h5::open_file_readonly(path);
-    h5::Object group = h5::open_object(file.get(), "dynamic_aperture");
-    return h5::read_string_attribute(group.get(), "size_unit");
-}
-
 //! Rows of /dynamic_aperture/border as (delta index, angle index), checked against the summary's deltas:
 //! the study writes them delta by delta, each with the grid's angles in order (src/study/StudyOutput.cc).
-BorderGrid read_border_grid(std::string const& path, Table const& border, Table const& summary)
+BorderGrid read_border_grid(std::string const& path, Table const& border, Table const& summary,
+                            std::string size_unit)
 {
     BorderGrid g;
     g.deltas = summary.doubles("delta");
-    g.size_unit = size_unit_of(path);
+    g.size_unit = std::move(size_unit);
     auto const& delta = border.doubles("delta");
     auto const& angle = border.doubles("angle");
     std::size_t const nd = g.deltas.size();
@@ -53,29 +41,30 @@ BorderGrid read_border_grid(std::string const& path, Table const& border, Table 
 
 std::string border_name(std::size_t i, std::size_t j) { return fmt::format("da_border_{}_{}", i, j); }
 
-void dynamic_aperture_statistics(std::string const& path, std::vector<FinalStatistic>& out)
+void dynamic_aperture_figures(std::string const& path, hid_t file, StudyFigures& out)
 {
     Table const particles = read_table(path, "dynamic_aperture/particles");
-    h5::File file = h5::open_file_readonly(path);
-    h5::Object group = h5::open_object(file.get(), "dynamic_aperture");
+    h5::Object group = h5::open_object(file, "dynamic_aperture");
     double const turns = static_cast<double>(h5::read_int64_attribute(group.get(), "turns"));
-    bool const polar = h5::exists(file.get(), "dynamic_aperture/border");
     std::vector<double> deltas;
-    if (polar) {
+    if (h5::exists(file, "dynamic_aperture/border")) {  // a polar grid
         Table const summary = read_table(path, "dynamic_aperture/summary");
         Table const border = read_table(path, "dynamic_aperture/border");
-        BorderGrid const g = read_border_grid(path, border, summary);
+        BorderGrid const g =
+            read_border_grid(path, border, summary, h5::read_string_attribute(group.get(), "size_unit"));
         deltas = g.deltas;
         auto const& min = summary.doubles("min");
         auto const& mean = summary.doubles("mean");
         for (std::size_t i = 0; i < deltas.size(); ++i) {
-            out.push_back({fmt::format("da_min_{}", i), g.size_unit, min[i]});
-            out.push_back({fmt::format("da_mean_{}", i), g.size_unit, mean[i]});
+            out.stats.push_back({fmt::format("da_min_{}", i), g.size_unit, min[i]});
+            out.stats.push_back({fmt::format("da_mean_{}", i), g.size_unit, mean[i]});
         }
         auto const& b = border.doubles("border");
         std::size_t const na = g.angles.size();
         for (std::size_t i = 0; i < deltas.size(); ++i)
-            for (std::size_t j = 0; j < na; ++j) out.push_back({border_name(i, j), g.size_unit, b[i * na + j]});
+            for (std::size_t j = 0; j < na; ++j)
+                out.stats.push_back({border_name(i, j), g.size_unit, b[i * na + j]});
+        out.grid = g;
     } else {  // a cartesian grid: the deltas in the order they first appear among the particles
         for (double d : particles.doubles("delta"))
             if (std::find(deltas.begin(), deltas.end(), d) == deltas.end()) deltas.push_back(d);
@@ -83,7 +72,8 @@ void dynamic_aperture_statistics(std::string const& path, std::vector<FinalStati
     // The fraction of each delta's grid that survived every turn (a cartesian grid's only figure).
     auto const& delta = particles.doubles("delta");
     auto const* survived = particles.find("survived_turns");
-    if (survived == nullptr) throw IoError(fmt::format("'{}': /dynamic_aperture/particles has no survived_turns", path));
+    if (survived == nullptr)
+        throw IoError(fmt::format("'{}': /dynamic_aperture/particles has no survived_turns", path));
     for (std::size_t i = 0; i < deltas.size(); ++i) {
         double n = 0, kept = 0;
         std::visit(
@@ -95,11 +85,11 @@ void dynamic_aperture_statistics(std::string const& path, std::vector<FinalStati
                     }
             },
             survived->values);
-        out.push_back({fmt::format("da_survivors_{}", i), "1", n > 0 ? kept / n : 0.0});
+        out.stats.push_back({fmt::format("da_survivors_{}", i), "1", n > 0 ? kept / n : 0.0});
     }
 }
 
-void momentum_aperture_statistics(std::string const& path, std::vector<FinalStatistic>& out)
+void momentum_aperture_figures(std::string const& path, StudyFigures& out)
 {
     Table const t = read_table(path, "momentum_aperture");
     auto const& plus = t.doubles("delta_plus");
@@ -110,36 +100,24 @@ void momentum_aperture_statistics(std::string const& path, std::vector<FinalStat
         for (double x : v) s += x;
         return s / static_cast<double>(v.size());
     };
-    out.push_back({"delta_plus_min", "1", *std::min_element(plus.begin(), plus.end())});
-    out.push_back({"delta_plus_mean", "1", mean(plus)});
-    out.push_back({"delta_minus_max", "1", *std::max_element(minus.begin(), minus.end())});
-    out.push_back({"delta_minus_mean", "1", mean(minus)});
+    out.stats.push_back({"delta_plus_min", "1", *std::min_element(plus.begin(), plus.end())});
+    out.stats.push_back({"delta_plus_mean", "1", mean(plus)});
+    out.stats.push_back({"delta_minus_max", "1", *std::max_element(minus.begin(), minus.end())});
+    out.stats.push_back({"delta_minus_mean", "1", mean(minus)});
 }
 
 }  // namespace
 
-bool is_study_output(std::string const& path)
+std::optional<StudyFigures> study_figures(std::string const& path)
 {
-    return has_group(path, "dynamic_aperture") || has_group(path, "momentum_aperture");
-}
-
-std::vector<FinalStatistic> study_statistics(std::string const& path)
-{
-    std::vector<FinalStatistic> out;
-    if (has_group(path, "dynamic_aperture")) dynamic_aperture_statistics(path, out);
-    if (has_group(path, "momentum_aperture")) momentum_aperture_statistics(path, out);
-    if (out.empty()) throw IoError(fmt::format("'{}' holds no ring study", path));
+    h5::File file = h5::open_file_readonly(path);
+    bool const da = h5::exists(file.get(), "dynamic_aperture");
+    bool const ma = h5::exists(file.get(), "momentum_aperture");
+    if (!da && !ma) return std::nullopt;
+    StudyFigures out;
+    if (da) dynamic_aperture_figures(path, file.get(), out);
+    if (ma) momentum_aperture_figures(path, out);
     return out;
-}
-
-std::optional<BorderGrid> border_grid(std::string const& path)
-{
-    {
-        h5::File file = h5::open_file_readonly(path);
-        if (!h5::exists(file.get(), "dynamic_aperture/border")) return std::nullopt;
-    }
-    return read_border_grid(path, read_table(path, "dynamic_aperture/border"),
-                            read_table(path, "dynamic_aperture/summary"));
 }
 
 BorderOverPoints border_over_points(BorderGrid const& grid,

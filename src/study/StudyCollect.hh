@@ -4,7 +4,8 @@
 //
 // A study output has no /stats (docs/output.md, "Ring studies"): its figures per point are
 //  - dynamic aperture (polar grid): da_min_<i>, da_mean_<i> for the i-th momentum offset of the grid and
-//    da_border_<i>_<j> for its j-th angle, in the grid's size unit (m or sigma);
+//    da_border_<i>_<j> for its j-th angle, in the grid's size unit (m or sigma); either grid:
+//    da_survivors_<i>, the fraction of the i-th offset's particles that survived every turn;
 //  - momentum aperture: the tightest and the mean acceptance over the locations, delta_plus_min,
 //    delta_plus_mean, delta_minus_max, delta_minus_mean (delta_minus is negative).
 #pragma once
@@ -23,12 +24,6 @@ class OutputFile;
 
 namespace gt::study {
 
-//! Whether the gtrack output at `path` holds a ring study's tables instead of a beam's /stats.
-bool is_study_output(std::string const& path);
-
-//! The per-point figures of a study output (above); IoError naming the file when a table is missing.
-std::vector<FinalStatistic> study_statistics(std::string const& path);
-
 //! The polar grid of a dynamic-aperture output: the momentum offsets and angles of its border rows.
 struct BorderGrid {
     std::vector<double> deltas;
@@ -36,8 +31,16 @@ struct BorderGrid {
     std::string size_unit;
     bool operator==(BorderGrid const&) const = default;
 };
-//! The grid of the output at `path`, or nothing when it holds no polar dynamic aperture.
-std::optional<BorderGrid> border_grid(std::string const& path);
+
+//! What collect takes from one study output: its per-point figures (above) and, for a polar dynamic
+//! aperture, its grid.
+struct StudyFigures {
+    std::vector<FinalStatistic> stats;
+    std::optional<BorderGrid> grid;
+};
+//! The figures of the gtrack output at `path`, or nothing when it holds no ring study (a beam or detector
+//! run's); IoError naming the file when a study's table is missing or malformed.
+std::optional<StudyFigures> study_figures(std::string const& path);
 
 //! The border of each (delta, angle) over the points, in the grid's order (delta by delta, each with every
 //! angle): its least, mean and largest value and how many points had it; and per delta, `min` (the least
@@ -48,7 +51,7 @@ struct BorderOverPoints {
     std::vector<std::int64_t> points;
     std::vector<double> min, mean;
 };
-//! `stats` holds each complete point's study_statistics.
+//! `stats` holds each complete point's study_figures stats.
 BorderOverPoints border_over_points(BorderGrid const& grid,
                                     std::vector<std::vector<FinalStatistic> const*> const& stats);
 //! Writes `r` as `<group>/border` (columns delta, angle, border_min, border_mean, border_max, points) and
